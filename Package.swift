@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "splashd",
+  products: [
+    .executable(name: "splashd", targets: ["splashd"]),
+    .executable(name: "splashd-bench", targets: ["splashd-bench"]),
+  ],
+  targets: [
+    // C libraries from Debian's -dev packages.
+    .systemLibrary(
+      name: "CSDL2", pkgConfig: "sdl2",
+      providers: [.apt(["libsdl2-dev"])]),
+    .systemLibrary(
+      name: "CSDL2Image", pkgConfig: "SDL2_image",
+      providers: [.apt(["libsdl2-image-dev"])]),
+    .systemLibrary(
+      name: "CInih", pkgConfig: "inih",
+      providers: [.apt(["libinih-dev"])]),
+
+    // Pure core: no SDL, no I/O.
+    .target(name: "SplashCore"),
+    // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
+    .target(name: "SplashSystem", dependencies: ["SplashCore"]),
+    // The INI config file, read with libinih, fed into the core's settings.
+    .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
+    // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
+    .target(
+      name: "SplashRender",
+      dependencies: ["CSDL2", "CSDL2Image", "SplashCore", "SplashSystem"]),
+    // The command: parse, resolve, play.
+    .target(
+      name: "SplashApp",
+      dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashRender"]),
+    .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
+    .executableTarget(
+      name: "splashd-bench", dependencies: ["SplashCore", "SplashSystem", "SplashRender"]),
+
+    .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
+    .testTarget(
+      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "CSDL2"]),
+    .testTarget(name: "SplashdTests", dependencies: ["SplashCore"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

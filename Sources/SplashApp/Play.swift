@@ -1,0 +1,124 @@
+import SplashCore
+import SplashRender
+import SplashSystem
+
+extension Splashd {
+  /// Shows the splash on the chosen display, or records it.
+  static func play(_ settings: Settings, _ files: ArtworkFiles, clock: MonotonicClock, started: Double) throws {
+    let size = settings.effectiveSize
+    let layout = SplashLayout(
+      canvas: settings.rotate.logicalSize(ofPhysical: size), artwork: files.artwork,
+      backdrop: files.backdrop(settings), fit: settings.fit)
+
+    if let directory = settings.record {
+      try record(settings, files, layout: layout, into: directory)
+      return
+    }
+    var display = settings.display
+    if display == .auto {
+      display = WindowDisplay.desktopAvailable(environment: Environment.value) ? .window : .offscreen
+      if display == .offscreen {
+        Log.line("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
+      }
+    }
+    var player = Player(timeline: settings.timeline)
+    player.onEvent = { event in
+      switch event {
+      case .appeared(let at):
+        Log.line(
+          "appeared: first frame shown at monotonic \(formatFixed(at, decimals: 6)) s, "
+            + "\(formatFixed((at - started) * 1000, decimals: 1)) ms after start")
+      case .willDisappear: Log.line("will-disappear: transition \(settings.transition.rawValue) starts")
+      case .didDisappear: Log.line("did-disappear: transition done")
+      }
+    }
+    switch display {
+    case .window:
+      try playInWindow(settings, files, layout: layout, player: player, clock: clock)
+    case .offscreen, .auto:
+      let offscreen = try runtime { () throws(SDLError) in try OffscreenDisplay(size: size) }
+      let scene = try runtime { () throws(SDLError) in
+        try SceneRenderer(
+          renderer: offscreen.renderer, layout: layout, transition: settings.transition,
+          rotation: settings.rotate, images: files.images, exactPixels: true)
+      }
+      let report = try player.play(on: OffscreenSink(display: offscreen, scene: scene, fps: settings.fps), clock: clock)
+      Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+    }
+  }
+
+  private static func playInWindow(
+    _ settings: Settings, _ files: ArtworkFiles, layout: SplashLayout, player: Player, clock: MonotonicClock
+  ) throws {
+    guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
+      throw Failure.runtime("--display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)")
+    }
+    let window: WindowDisplay
+    do {
+      window = try WindowDisplay(size: settings.effectiveSize, title: "splashd")
+    } catch {
+      throw Failure.runtime("--display window: cannot open a window: \(error.reason)")
+    }
+    let scene = try runtime { () throws(SDLError) in
+      try SceneRenderer(
+        renderer: window.renderer, layout: layout, transition: settings.transition, rotation: settings.rotate,
+        images: files.images, exactPixels: window.isSoftware)
+    }
+    Log.line(
+      "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
+        + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
+    let sink = WindowSink(display: window, scene: scene, clock: clock)
+    do {
+      let report = try player.play(on: sink, clock: sink)
+      Log.line("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+    } catch let interrupted as PlaybackInterrupted {
+      Log.line("ended early: \(interrupted.reason)")
+    }
+  }
+
+  /// Renders every frame of the recording schedule offscreen and writes
+  /// them as PNG files, with frames.csv, into `directory`.
+  static func record(_ settings: Settings, _ files: ArtworkFiles, layout: SplashLayout, into directory: String) throws {
+    do {
+      try Files.makeDirectories(directory)
+    } catch {
+      throw Failure.badInput("--record \(directory): cannot create the directory: \(error.reason)")
+    }
+    let display = try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) }
+    let scene = try runtime { () throws(SDLError) in
+      try SceneRenderer(
+        renderer: display.renderer, layout: layout, transition: settings.transition, rotation: settings.rotate,
+        images: files.images, exactPixels: true)
+    }
+    let timeline = settings.timeline
+    var csv = "frame,time_s,phase,progress\n"
+    let times = timeline.recordingTimes(fps: settings.fps)
+    for (index, time) in times.enumerated() {
+      let progress = timeline.progress(at: time)
+      scene.draw(progress: progress)
+      display.flush()
+      let name = "frame-" + zeroPadded(index, width: 5) + ".png"
+      try runtime { () throws(SDLError) in try display.savePNG(to: directory + "/" + name) }
+      csv += "\(index),\(formatFixed(time, decimals: 6)),\(timeline.phase(at: time).rawValue),"
+        + "\(formatFixed(progress, decimals: 6))\n"
+    }
+    do {
+      try Files.write(csv, to: directory + "/frames.csv")
+    } catch {
+      throw Failure.runtime("--record \(directory)/frames.csv: \(error.reason)")
+    }
+    Log.line("recorded \(times.count) frames to \(directory)/ (frame-00000.png … and frames.csv)")
+  }
+
+  /// Runs an SDL step; its failure is a runtime failure.
+  @discardableResult
+  static func runtime<T>(_ body: () throws(SDLError) -> T) throws -> T {
+    do { return try body() } catch { throw Failure.runtime(error.description) }
+  }
+}
+
+/// `value` in decimal, left-padded with zeros to `width` digits.
+func zeroPadded(_ value: Int, width: Int) -> String {
+  let digits = String(value)
+  return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

@@ -1,0 +1,145 @@
+import SplashConfigFile
+import SplashCore
+import SplashRender
+import SplashSystem
+
+/// Exit statuses.
+public enum ExitStatus {
+  public static let done: Int32 = 0
+  public static let runtimeFailure: Int32 = 1
+  public static let badInput: Int32 = 2
+}
+
+/// A failure that ends the run with `status` after printing `message`.
+struct Failure: Error {
+  let status: Int32
+  let message: String
+
+  static func badInput(_ message: String) -> Failure { Failure(status: ExitStatus.badInput, message: message) }
+  static func runtime(_ message: String) -> Failure { Failure(status: ExitStatus.runtimeFailure, message: message) }
+}
+
+/// The `splashd` command.
+public enum Splashd {
+  /// Runs splashd with `arguments` (without the program name) and returns its exit status.
+  public static func main(_ arguments: [String]) -> Int32 {
+    let clock = MonotonicClock()
+    let started = clock.now()
+    do {
+      let commandLine: ParsedCommandLine
+      do { commandLine = try ParsedCommandLine.parse(arguments) } catch { throw Failure.badInput(error.message) }
+      if commandLine.help {
+        printOut(usageText + "\n")
+        return ExitStatus.done
+      }
+      if commandLine.version {
+        printOut("splashd \(splashdVersion)\n")
+        return ExitStatus.done
+      }
+      let settings = try resolveSettings(commandLine)
+      let artwork = try ArtworkFiles(settings: settings)
+      if commandLine.check {
+        printOut(describe(settings, artwork))
+        return ExitStatus.done
+      }
+      try play(settings, artwork, clock: clock, started: started)
+      return ExitStatus.done
+    } catch let failure as Failure {
+      Log.line(failure.message)
+      return failure.status
+    } catch {
+      Log.line("unexpected failure: \(error)")
+      return ExitStatus.runtimeFailure
+    }
+  }
+
+  /// Settings from the config file, then the command line, validated.
+  static func resolveSettings(_ commandLine: ParsedCommandLine) throws -> Settings {
+    var settings = Settings()
+    do {
+      if let path = commandLine.configPath {
+        try ConfigFile.apply(path: path, to: &settings)
+      } else if Files.exists(ConfigFile.defaultPath) {
+        try ConfigFile.apply(path: ConfigFile.defaultPath, to: &settings)
+      }
+      for (key, value) in commandLine.settings {
+        try settings.apply(key: key, value: value, from: .commandLine)
+      }
+      try settings.validate()
+    } catch {
+      throw Failure.badInput(error.message)
+    }
+    if settings.image == nil && settings.left == nil {
+      guard let demo = DemoImage.locate() else {
+        throw Failure.badInput(
+          "no --image given and the bundled demo picture \(DemoImage.fileName) was not found; looked in: "
+            + DemoImage.candidates().joined(separator: ", "))
+      }
+      settings.image = demo
+    }
+    return settings
+  }
+
+  /// The settings as a config file would give them, with what was derived.
+  static func describe(_ settings: Settings, _ artwork: ArtworkFiles) -> String {
+    var lines = ["[splash]"]
+    func add(_ key: String, _ value: String?) {
+      if let value { lines.append("\(key) = \(value)") }
+    }
+    add("image", settings.image)
+    add("left", settings.left)
+    add("right", settings.right)
+    add("background", settings.background.text)
+    add("transition", settings.transition.rawValue)
+    add("duration", formatNumber(settings.effectiveDuration))
+    add("hold", formatNumber(settings.hold))
+    add("easing", settings.easing.name)
+    add("rotate", String(settings.rotate.rawValue))
+    add("fit", settings.fit.rawValue)
+    add("display", settings.display.rawValue)
+    add("size", settings.effectiveSize.description)
+    add("record", settings.record)
+    add("fps", formatNumber(settings.fps))
+    let canvas = settings.rotate.logicalSize(ofPhysical: settings.effectiveSize)
+    lines.append("; logical canvas \(canvas.description)")
+    for (asset, image) in artwork.images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      let opacity = image.info.opaque ? "opaque" : "with transparency"
+      lines.append("; \(asset.rawValue) picture \(image.info.size.description), \(opacity)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// The decoded pictures of a run.
+struct ArtworkFiles {
+  var images: [AssetID: DecodedImage] = [:]
+
+  init(settings: Settings) throws {
+    do {
+      if let image = settings.image {
+        images[.splash] = try DecodedImage(path: image, what: "--image")
+      }
+      if let left = settings.left, let right = settings.right {
+        images[.left] = try DecodedImage(path: left, what: "--left")
+        images[.right] = try DecodedImage(path: right, what: "--right")
+      }
+      if case .image(let path) = settings.background {
+        images[.background] = try DecodedImage(path: path, what: "--background")
+      }
+    } catch {
+      throw Failure.badInput(error.message)
+    }
+  }
+
+  var artwork: Artwork {
+    if let splash = images[.splash] { return .single(splash.info) }
+    return .leaves(left: images[.left]!.info, right: images[.right]!.info)
+  }
+
+  func backdrop(_ settings: Settings) -> Backdrop {
+    switch settings.background {
+    case .color(let color): return .color(color)
+    case .image: return .image(images[.background]!.info)
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// splashd's version.
+public let splashdVersion = "0.1.0"
+
+/// The text `splashd --help` prints.
+public let usageText = """
+  Usage: splashd [OPTIONS]
+
+  Shows a splash picture, holds it, then reveals the background with a
+  door-open or cross-fade transition paced to the display's vsync.
+
+  Picture:
+    --image FILE            the splash picture (PNG, JPEG, BMP, GIF, ...);
+                            default: the bundled demo picture
+    --left FILE --right FILE
+                            two pictures, one per door leaf, instead of --image
+    --background FILE|#RRGGBB
+                            what the transition reveals: a picture (always
+                            scaled to cover the screen) or a colour
+                            [default: #000000]
+    --fit MODE              how the picture fills the screen: cover (fill, cut
+                            the overflow), contain (fit inside), stretch,
+                            center (unscaled) [default: cover]
+
+  Transition:
+    --transition KIND       doors: the picture splits at the vertical centre
+                            line and both leaves slide out; crossfade: the
+                            picture fades out [default: doors]
+    --duration SECONDS      length of the transition [default: 1.2 for doors,
+                            0.5 for crossfade; at most 60]
+    --hold SECONDS          how long the picture stands still before the
+                            transition; nothing is drawn meanwhile [default: 0]
+    --easing CURVE          linear, ease-in, ease-out, ease-in-out or
+                            cubic-bezier(X1,Y1,X2,Y2) with X1, X2 in 0..1
+                            [default: ease-in-out = cubic-bezier(0.42,0,0.58,1)]
+
+  Display:
+    --rotate DEGREES        turn the content 0, 90, 180 or 270 degrees
+                            clockwise on the display; for 90 and 270 the
+                            picture is laid out on the display's size with
+                            width and height swapped [default: 0]
+    --display MODE          window: a desktop window (X11 or Wayland), vsync;
+                            offscreen: render into memory, paced by --fps;
+                            auto: window when DISPLAY or WAYLAND_DISPLAY is
+                            set, else offscreen [default: auto]
+    --size WxH              the display's size in pixels (the window's inner
+                            size) [default: 1280x720]
+    --fps N                 frame rate of offscreen rendering and recording
+                            [default: 60]
+    --record DIR            render offscreen as fast as possible and write
+                            DIR/frame-00000.png, ... one frame every 1/fps
+                            seconds from the first frame to the end of the
+                            transition, plus DIR/frames.csv
+                            (frame,time_s,phase,progress); the same command
+                            always writes the same bytes
+
+  Other:
+    --config FILE           read settings from FILE [default:
+                            /etc/splashd/splashd.conf when it exists]
+    --check                 validate the settings and decode the pictures,
+                            print the resolved settings, open no display
+    --help                  print this help
+    --version               print the version
+
+  Options take their value as the next argument or after '=' (--hold=2).
+
+  Config file: INI with a [splash] section whose keys are the long option
+  names, e.g.
+
+    [splash]
+    image = door.png        ; relative to the config file's directory
+    transition = crossfade
+    background = #102030    # comments start with ; or #
+
+  Options on the command line override the file.
+
+  Exit status: 0 done; 1 runtime failure (such as no desktop for
+  --display window); 2 bad usage, settings or files.
+  """

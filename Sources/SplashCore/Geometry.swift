@@ -1,0 +1,187 @@
+/// A size in whole pixels.
+public struct PixelSize: Equatable, Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// The size with width and height exchanged.
+  public var transposed: PixelSize { PixelSize(width: height, height: width) }
+
+  /// `W×H`, as on the command line.
+  public var description: String { "\(width)x\(height)" }
+}
+
+/// A rectangle in whole pixels.
+public struct PixelRect: Equatable, Hashable, Sendable {
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  public var size: PixelSize { PixelSize(width: width, height: height) }
+  public var isEmpty: Bool { width <= 0 || height <= 0 }
+  public var rect: Rect {
+    Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+  }
+}
+
+/// A rectangle with sub-pixel position and size.
+public struct Rect: Equatable, Sendable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  public var maxX: Double { x + width }
+  public var maxY: Double { y + height }
+
+  /// The rectangle moved by (dx, dy).
+  public func offsetBy(dx: Double, dy: Double) -> Rect {
+    Rect(x: x + dx, y: y + dy, width: width, height: height)
+  }
+}
+
+/// How far the content is turned, clockwise, on the physical display.
+public enum Rotation: Int, CaseIterable, Equatable, Sendable {
+  case none = 0
+  case quarter = 90
+  case half = 180
+  case threeQuarters = 270
+
+  /// Whether the logical canvas has width and height swapped.
+  public var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
+
+  /// The logical canvas for a physical display of `size`.
+  public func logicalSize(ofPhysical size: PixelSize) -> PixelSize {
+    swapsAxes ? size.transposed : size
+  }
+
+  /// The physical size of something `size` large on the logical canvas.
+  public func physicalSize(ofLogical size: PixelSize) -> PixelSize {
+    swapsAxes ? size.transposed : size
+  }
+
+  /// Maps a rectangle on a logical area of `size` to the physical area the
+  /// same content occupies once turned clockwise by this rotation.
+  ///
+  /// A logical point (x, y) goes to (H − y, x) for 90°, (W − x, H − y) for
+  /// 180° and (y, W − x) for 270°, with W × H the logical size.
+  public func physicalRect(_ r: Rect, inLogical size: PixelSize) -> Rect {
+    let w = Double(size.width)
+    let h = Double(size.height)
+    switch self {
+    case .none: return r
+    case .quarter: return Rect(x: h - r.maxY, y: r.x, width: r.height, height: r.width)
+    case .half: return Rect(x: w - r.maxX, y: h - r.maxY, width: r.width, height: r.height)
+    case .threeQuarters: return Rect(x: r.y, y: w - r.maxX, width: r.height, height: r.width)
+    }
+  }
+
+  /// `physicalRect(_:inLogical:)` for whole-pixel rectangles.
+  public func physicalRect(_ r: PixelRect, inLogical size: PixelSize) -> PixelRect {
+    let w = size.width
+    let h = size.height
+    switch self {
+    case .none: return r
+    case .quarter:
+      return PixelRect(x: h - r.y - r.height, y: r.x, width: r.height, height: r.width)
+    case .half:
+      return PixelRect(x: w - r.x - r.width, y: h - r.y - r.height, width: r.width, height: r.height)
+    case .threeQuarters:
+      return PixelRect(x: r.y, y: w - r.x - r.width, width: r.height, height: r.width)
+    }
+  }
+
+  /// For a physical pixel (px, py) of an area whose logical size is `size`,
+  /// the logical pixel it shows. Used to turn images once, at load.
+  @inline(__always)
+  public func logicalPixel(ofPhysical px: Int, _ py: Int, inLogical size: PixelSize) -> (Int, Int) {
+    switch self {
+    case .none: return (px, py)
+    case .quarter: return (py, size.height - 1 - px)
+    case .half: return (size.width - 1 - px, size.height - 1 - py)
+    case .threeQuarters: return (size.width - 1 - py, px)
+    }
+  }
+}
+
+/// How a picture is fitted into its box.
+public enum Fit: String, CaseIterable, Equatable, Sendable {
+  /// Scaled to cover the whole box, keeping its aspect; the overflow is cut.
+  case cover
+  /// Scaled to fit inside the box, keeping its aspect; the rest shows background.
+  case contain
+  /// Scaled to the box exactly, aspect ignored.
+  case stretch
+  /// Not scaled; centred, cut where larger than the box.
+  case center
+
+  /// The picture's rectangle, in box coordinates, before any cutting.
+  public func fittedRect(of image: PixelSize, in box: PixelRect) -> Rect {
+    let iw = Double(image.width)
+    let ih = Double(image.height)
+    let bw = Double(box.width)
+    let bh = Double(box.height)
+    let (w, h): (Double, Double)
+    switch self {
+    case .cover:
+      let s = max(bw / iw, bh / ih)
+      (w, h) = (iw * s, ih * s)
+    case .contain:
+      let s = min(bw / iw, bh / ih)
+      (w, h) = (iw * s, ih * s)
+    case .stretch:
+      (w, h) = (bw, bh)
+    case .center:
+      (w, h) = (iw, ih)
+    }
+    return Rect(x: Double(box.x) + (bw - w) / 2, y: Double(box.y) + (bh - h) / 2, width: w, height: h)
+  }
+
+  /// Where a picture lands in `box`: the whole pixels it covers there and the
+  /// part of the picture that shows in them.
+  public func placement(of image: PixelSize, in box: PixelRect) -> Placement {
+    let fitted = fittedRect(of: image, in: box)
+    let x0 = max(snap(fitted.x), box.x)
+    let y0 = max(snap(fitted.y), box.y)
+    let x1 = min(snap(fitted.maxX), box.x + box.width)
+    let y1 = min(snap(fitted.maxY), box.y + box.height)
+    let dest = PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    let sx = Double(image.width) / fitted.width
+    let sy = Double(image.height) / fitted.height
+    let source = Rect(
+      x: (Double(x0) - fitted.x) * sx, y: (Double(y0) - fitted.y) * sy,
+      width: Double(dest.width) * sx, height: Double(dest.height) * sy)
+    return Placement(source: source, destination: dest)
+  }
+}
+
+/// The part of a picture (`source`, in picture pixels) that is drawn into
+/// whole pixels of the canvas (`destination`).
+public struct Placement: Equatable, Sendable {
+  public var source: Rect
+  public var destination: PixelRect
+}
+
+/// Rounds to the nearest whole pixel, halves upwards, the same way at every
+/// rotation so that turned renders agree pixel for pixel.
+@inline(__always)
+public func snap(_ value: Double) -> Int { Int((value + 0.5).rounded(.down)) }

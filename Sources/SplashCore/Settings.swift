@@ -1,0 +1,234 @@
+/// Where the splash is shown.
+public enum DisplayChoice: String, CaseIterable, Equatable, Sendable {
+  /// A desktop window when a desktop session is there, else offscreen.
+  case auto
+  /// A desktop window (X11 or Wayland through SDL), presented with vsync.
+  case window
+  /// Rendered into memory, paced by the clock at `fps`.
+  case offscreen
+}
+
+/// What lies behind the splash, as configured.
+public enum BackgroundSetting: Equatable, Sendable {
+  case color(Color)
+  case image(String)
+
+  /// The spelling used on the command line and in the config file.
+  public var text: String {
+    switch self {
+    case .color(let c): return c.hex
+    case .image(let path): return path
+    }
+  }
+}
+
+/// Where a setting came from, so that an error can name it.
+public enum SettingSource: Equatable, Sendable {
+  /// A command-line option, such as `--rotate`.
+  case commandLine
+  /// Line `line` of the config file at `path`; relative paths in it are
+  /// taken relative to `directory`.
+  case configFile(path: String, line: Int, directory: String)
+
+  /// How a message names the setting `key` from this source.
+  public func name(of key: String) -> String {
+    switch self {
+    case .commandLine: return "--\(key)"
+    case .configFile(let path, let line, _): return "\(path):\(line): \(key)"
+    }
+  }
+
+  /// `path` as given, or, for a relative path in a config file, joined to
+  /// the file's directory.
+  func resolve(path: String) -> String {
+    guard case .configFile(_, _, let directory) = self, !path.hasPrefix("/"), !directory.isEmpty
+    else { return path }
+    return directory == "/" ? "/" + path : directory + "/" + path
+  }
+}
+
+/// A setting that cannot be used; `message` names its source and what was expected.
+public struct SettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Everything that shapes one run of splashd.
+public struct Settings: Equatable, Sendable {
+  public var image: String?
+  public var left: String?
+  public var right: String?
+  public var background: BackgroundSetting = .color(.black)
+  public var transition: TransitionKind = .doors
+  /// The transition's duration; nil means the transition's default.
+  public var duration: Double?
+  public var hold: Double = 0
+  public var easing: Easing = .easeInOut
+  public var rotate: Rotation = .none
+  public var fit: Fit = .cover
+  public var display: DisplayChoice = .auto
+  /// The display's physical size; nil means `defaultSize`.
+  public var size: PixelSize?
+  public var record: String?
+  public var fps: Double = 60
+
+  public init() {}
+
+  /// The size used when none is given: 1280×720.
+  public static let defaultSize = PixelSize(width: 1280, height: 720)
+  /// The largest accepted side, for the display and for pictures.
+  public static let maxSide = 16384
+  /// The largest accepted hold and duration, in seconds.
+  public static let maxHold = 86400.0
+  public static let maxDuration = 60.0
+  public static let maxFPS = 1000.0
+
+  /// The keys of the config file's `[splash]` section: the long option names
+  /// that take a value.
+  public static let keys = [
+    "image", "left", "right", "background", "transition", "duration", "hold", "easing",
+    "rotate", "fit", "display", "size", "record", "fps",
+  ]
+
+  public var effectiveDuration: Double { duration ?? transition.defaultDuration }
+  public var effectiveSize: PixelSize { size ?? Self.defaultSize }
+  public var timeline: Timeline { Timeline(hold: hold, duration: effectiveDuration, easing: easing) }
+
+  /// Sets `key` from its text `value`, as given at `source`.
+  public mutating func apply(key: String, value: String, from source: SettingSource) throws(SettingsError) {
+    let name = source.name(of: key)
+    func fail(_ expected: String) -> SettingsError {
+      SettingsError("\(name): expected \(expected), got \"\(value)\"")
+    }
+    func path() throws(SettingsError) -> String {
+      guard !value.isEmpty else { throw fail("a file name") }
+      return source.resolve(path: value)
+    }
+    switch key {
+    case "image": image = try path()
+    case "left": left = try path()
+    case "right": right = try path()
+    case "record": record = try path()
+    case "background":
+      if value.hasPrefix("#") {
+        guard let color = Color(hex: value) else { throw fail("a colour as #RRGGBB or a picture file") }
+        background = .color(color)
+      } else {
+        background = .image(try path())
+      }
+    case "transition":
+      guard let kind = TransitionKind(rawValue: value) else { throw fail("doors or crossfade") }
+      transition = kind
+    case "duration":
+      guard let seconds = parseDecimal(value), seconds <= Self.maxDuration else {
+        throw fail("a number of seconds from 0 to \(formatNumber(Self.maxDuration))")
+      }
+      duration = seconds
+    case "hold":
+      guard let seconds = parseDecimal(value), seconds <= Self.maxHold else {
+        throw fail("a number of seconds from 0 to \(formatNumber(Self.maxHold))")
+      }
+      hold = seconds
+    case "easing":
+      guard let easing = parseEasing(value) else {
+        throw fail("linear, ease-in, ease-out, ease-in-out or cubic-bezier(X1,Y1,X2,Y2) with X1 and X2 in 0…1")
+      }
+      self.easing = easing
+    case "rotate":
+      guard let degrees = Int(value), let rotation = Rotation(rawValue: degrees) else {
+        throw fail("0, 90, 180 or 270")
+      }
+      rotate = rotation
+    case "fit":
+      guard let fit = Fit(rawValue: value) else { throw fail("cover, contain, stretch or center") }
+      self.fit = fit
+    case "display":
+      guard let display = DisplayChoice(rawValue: value) else { throw fail("auto, window or offscreen") }
+      self.display = display
+    case "size":
+      guard let size = parseSize(value) else {
+        throw fail("WIDTHxHEIGHT, each from 1 to \(Self.maxSide), such as 1920x1080")
+      }
+      self.size = size
+    case "fps":
+      guard let fps = parseDecimal(value), fps > 0, fps <= Self.maxFPS else {
+        throw fail("frames per second above 0, at most \(formatNumber(Self.maxFPS))")
+      }
+      self.fps = fps
+    default:
+      throw SettingsError("\(name): unknown setting; known: \(Self.keys.joined(separator: ", "))")
+    }
+  }
+
+  /// Checks the settings against each other.
+  public func validate() throws(SettingsError) {
+    if image != nil && (left != nil || right != nil) {
+      throw SettingsError("--image cannot be combined with --left/--right: give one picture or two leaves")
+    }
+    if (left == nil) != (right == nil) {
+      let given = left == nil ? "--right" : "--left"
+      let missing = left == nil ? "--left" : "--right"
+      throw SettingsError("\(given) needs \(missing): the doors take a left and a right leaf")
+    }
+    if record != nil && display == .window {
+      throw SettingsError("--record renders offscreen and cannot be combined with --display window")
+    }
+  }
+}
+
+/// Parses a plain non-negative decimal (`12`, `0.5`, `.5`); nil for signs,
+/// exponents, `inf`, `nan` and anything else.
+public func parseDecimal(_ text: String) -> Double? {
+  var digits = 0
+  var points = 0
+  for c in text.utf8 {
+    if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+      digits += 1
+    } else if c == UInt8(ascii: ".") {
+      points += 1
+    } else {
+      return nil
+    }
+  }
+  guard digits > 0, points <= 1 else { return nil }
+  return Double(text.hasPrefix(".") ? "0" + text : text)
+}
+
+/// Parses `WxH` with both sides from 1 to `Settings.maxSide`.
+public func parseSize(_ text: String) -> PixelSize? {
+  let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+  guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
+    let w = Int(parts[0]), let h = Int(parts[1]),
+    (1...Settings.maxSide).contains(w), (1...Settings.maxSide).contains(h)
+  else { return nil }
+  return PixelSize(width: w, height: h)
+}
+
+/// Parses an easing name or `cubic-bezier(X1,Y1,X2,Y2)` (spaces allowed
+/// around the numbers; X1 and X2 in 0…1, Y1 and Y2 from −10 to 10).
+public func parseEasing(_ text: String) -> Easing? {
+  switch text {
+  case "linear": return .linear
+  case "ease-in": return .easeIn
+  case "ease-out": return .easeOut
+  case "ease-in-out": return .easeInOut
+  default: break
+  }
+  let prefix = "cubic-bezier("
+  guard text.hasPrefix(prefix), text.hasSuffix(")") else { return nil }
+  let inner = text.dropFirst(prefix.count).dropLast()
+  let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
+    var s = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    var sign = 1.0
+    if s.hasPrefix("-") {
+      sign = -1
+      s.removeFirst()
+    }
+    return parseDecimal(s).map { $0 * sign }
+  }
+  guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else { return nil }
+  let (x1, y1, x2, y2) = (numbers[0]!, numbers[1]!, numbers[2]!, numbers[3]!)
+  guard (0...1).contains(x1), (0...1).contains(x2), abs(y1) <= 10, abs(y2) <= 10 else { return nil }
+  return .cubicBezier(CubicBezier(x1, y1, x2, y2))
+}

@@ -1,0 +1,74 @@
+import CSDL2
+import CSDL2Image
+import SplashCore
+
+/// A display in memory: an XRGB surface drawn by SDL's software renderer.
+/// Needs no video driver, so it works on any machine.
+public final class OffscreenDisplay {
+  public let size: PixelSize
+  public let surface: UnsafeMutablePointer<SDL_Surface>
+  public let renderer: OpaquePointer
+
+  public init(size: PixelSize) throws(SDLError) {
+    self.size = size
+    guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(size.width), Int32(size.height), 32, opaqueFormat)
+    else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
+    guard let renderer = SDL_CreateSoftwareRenderer(surface) else {
+      SDL_FreeSurface(surface)
+      throw SDLError("SDL_CreateSoftwareRenderer")
+    }
+    self.surface = surface
+    self.renderer = renderer
+  }
+
+  deinit {
+    SDL_DestroyRenderer(renderer)
+    SDL_FreeSurface(surface)
+  }
+
+  /// Runs the renderer's queued drawing into the surface.
+  public func flush() { SDL_RenderFlush(renderer) }
+
+  /// Writes the surface as a PNG file; the same pixels always give the same bytes.
+  public func savePNG(to path: String) throws(SDLError) {
+    try check("IMG_SavePNG \(path)", IMG_SavePNG(surface, path))
+  }
+
+  /// The colour of physical pixel (x, y) as (red, green, blue).
+  public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+    let s = surface.pointee
+    let value = (s.pixels! + y * Int(s.pitch) + x * 4).load(as: UInt32.self)
+    return (UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value))
+  }
+
+  /// Every pixel as 0xRRGGBB, row by row.
+  public func pixels() -> [UInt32] {
+    let s = surface.pointee
+    var result: [UInt32] = []
+    result.reserveCapacity(size.width * size.height)
+    for y in 0..<size.height {
+      let row = (s.pixels! + y * Int(s.pitch)).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<size.width { result.append(row[x] & 0xFF_FFFF) }
+    }
+    return result
+  }
+}
+
+/// Plays into an offscreen display; the player paces it by the clock at `fps`.
+public final class OffscreenSink: FrameSink {
+  public let display: OffscreenDisplay
+  public let scene: SceneRenderer
+  public let refreshPeriod: Double
+
+  public init(display: OffscreenDisplay, scene: SceneRenderer, fps: Double) {
+    self.display = display
+    self.scene = scene
+    refreshPeriod = 1 / fps
+  }
+
+  public func present(_ frame: FrameRequest) throws -> Double? {
+    scene.draw(progress: frame.progress)
+    display.flush()
+    return nil
+  }
+}

@@ -1,0 +1,129 @@
+import CSDL2
+import SplashCore
+import SplashSystem
+
+/// A desktop window (X11 or Wayland through SDL) presented with vsync.
+public final class WindowDisplay {
+  public let size: PixelSize
+  public let window: OpaquePointer
+  public let renderer: OpaquePointer
+  /// The renderer draws in software (no GPU): positions snap to whole pixels.
+  public let isSoftware: Bool
+  /// Seconds between vsyncs of the window's display (60 Hz when unknown).
+  public let refreshPeriod: Double
+  /// The user closed the window or pressed Escape.
+  public private(set) var closed = false
+
+  /// Whether a desktop session is there to open a window on.
+  public static func desktopAvailable(environment: (String) -> String?) -> Bool {
+    let display = environment("DISPLAY") ?? ""
+    let wayland = environment("WAYLAND_DISPLAY") ?? ""
+    return !display.isEmpty || !wayland.isEmpty
+  }
+
+  /// Opens a window whose inner size is `size`.
+  public init(size: PixelSize, title: String) throws(SDLError) {
+    self.size = size
+    SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+    try check("SDL_InitSubSystem(video)", SDL_InitSubSystem(SDL_INIT_VIDEO))
+    guard
+      let window = SDL_CreateWindow(
+        title, Int32(SDL_WINDOWPOS_CENTERED_MASK), Int32(SDL_WINDOWPOS_CENTERED_MASK), Int32(size.width),
+        Int32(size.height), SDL_WINDOW_SHOWN.rawValue)
+    else {
+      let error = SDLError("SDL_CreateWindow")
+      SDL_QuitSubSystem(SDL_INIT_VIDEO)
+      throw error
+    }
+    let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+    guard
+      let renderer = SDL_CreateRenderer(window, -1, accelerated)
+        ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+    else {
+      let error = SDLError("SDL_CreateRenderer")
+      SDL_DestroyWindow(window)
+      SDL_QuitSubSystem(SDL_INIT_VIDEO)
+      throw error
+    }
+    var info = SDL_RendererInfo()
+    SDL_GetRendererInfo(renderer, &info)
+    var mode = SDL_DisplayMode()
+    let rate = SDL_GetWindowDisplayMode(window, &mode) == 0 ? Int(mode.refresh_rate) : 0
+    self.window = window
+    self.renderer = renderer
+    isSoftware = info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0
+    refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
+  }
+
+  deinit {
+    SDL_DestroyRenderer(renderer)
+    SDL_DestroyWindow(window)
+    SDL_QuitSubSystem(SDL_INIT_VIDEO)
+  }
+
+  /// The name of the SDL renderer in use ("opengl", "software", …).
+  public var rendererName: String {
+    var info = SDL_RendererInfo()
+    SDL_GetRendererInfo(renderer, &info)
+    return info.name.map { String(cString: $0) } ?? "unknown"
+  }
+
+  /// Handles pending window events; returns true when the window must be redrawn.
+  @discardableResult
+  public func handleEvents(waitingUpTo seconds: Double = 0) -> Bool {
+    var event = SDL_Event()
+    var exposed = false
+    var timeout = Int32(max(0, min(seconds * 1000, 1_000_000)).rounded(.up))
+    while timeout > 0 ? SDL_WaitEventTimeout(&event, timeout) != 0 : SDL_PollEvent(&event) != 0 {
+      timeout = 0
+      switch SDL_EventType(event.type) {
+      case SDL_QUIT: closed = true
+      case SDL_KEYDOWN where event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue): closed = true
+      case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue): exposed = true
+      default: break
+      }
+    }
+    return exposed
+  }
+}
+
+/// Plays into a window; SDL_RenderPresent waits for vsync where the driver
+/// honours it, and the player paces by the clock where it does not.
+public final class WindowSink: FrameSink, PresentationClock {
+  public let display: WindowDisplay
+  public let scene: SceneRenderer
+  private let clock: MonotonicClock
+  private var lastProgress = 0.0
+
+  public init(display: WindowDisplay, scene: SceneRenderer, clock: MonotonicClock) {
+    self.display = display
+    self.scene = scene
+    self.clock = clock
+  }
+
+  public var refreshPeriod: Double { display.refreshPeriod }
+
+  public func present(_ frame: FrameRequest) throws -> Double? {
+    display.handleEvents()
+    if display.closed { throw PlaybackInterrupted(reason: "the window was closed") }
+    lastProgress = frame.progress
+    scene.draw(progress: frame.progress)
+    SDL_RenderPresent(display.renderer)
+    return nil
+  }
+
+  public func now() -> Double { clock.now() }
+
+  /// Sleeps while waiting on window events, redrawing the still picture
+  /// when the window is exposed; ends at once when the window is closed.
+  public func sleep(until deadline: Double) {
+    while !display.closed {
+      let remaining = deadline - clock.now()
+      if remaining <= 0 { return }
+      if display.handleEvents(waitingUpTo: remaining) {
+        scene.draw(progress: lastProgress)
+        SDL_RenderPresent(display.renderer)
+      }
+    }
+  }
+}

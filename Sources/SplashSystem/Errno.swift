@@ -1,0 +1,29 @@
+import Glibc
+
+/// A failed system call: the call's name and the `errno` it set.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let call: String
+  public let code: Int32
+
+  public init(_ call: String, code: Int32) {
+    self.call = call
+    self.code = code
+  }
+
+  /// The C library's text for the code, such as "No such file or directory".
+  public var reason: String { String(cString: strerror(code)) }
+  public var description: String { "\(call): \(reason)" }
+}
+
+/// Runs a system call, retrying while it is interrupted by a signal (EINTR),
+/// and throws `SystemError` when it fails (returns -1). The one place EINTR
+/// is handled.
+@discardableResult
+public func retryingInterrupts<T: BinaryInteger>(_ call: String, _ body: () -> T) throws(SystemError) -> T {
+  while true {
+    let result = body()
+    if result != -1 { return result }
+    let code = errno
+    if code != EINTR { throw SystemError(call, code: code) }
+  }
+}

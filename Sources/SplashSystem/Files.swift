@@ -1,0 +1,88 @@
+import Glibc
+
+/// What kind of thing a path names.
+public enum FileKind: Equatable, Sendable {
+  case regular(size: Int)
+  case directory
+  case other
+}
+
+/// Facts about paths and the file system.
+public enum Files {
+  /// What `path` names, following symbolic links.
+  public static func kind(of path: String) throws(SystemError) -> FileKind {
+    var info = stat()
+    try retryingInterrupts("stat \(path)") { stat(path, &info) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .regular(size: Int(info.st_size))
+    case S_IFDIR: return .directory
+    default: return .other
+    }
+  }
+
+  /// Whether `path` exists (following symbolic links).
+  public static func exists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+
+  /// Reads up to `count` bytes from the start of the file at `path`.
+  public static func readPrefix(of path: String, count: Int) throws(SystemError) -> [UInt8] {
+    let fd = try FileDescriptor.open(path, O_RDONLY)
+    defer { try? fd.close() }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = try bytes.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemError) in
+          try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+        }
+      }.get()
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes[..<filled])
+  }
+
+  /// Writes `text` to `path`, replacing it.
+  public static func write(_ text: String, to path: String) throws(SystemError) {
+    let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+    defer { try? fd.close() }
+    try fd.writeAll(text)
+  }
+
+  /// Creates `path` and any missing parents, like `mkdir -p`.
+  public static func makeDirectories(_ path: String) throws(SystemError) {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o755) == -1 && errno != EEXIST { throw SystemError("mkdir \(prefix)", code: errno) }
+      prefix += "/"
+    }
+    guard case .directory = try kind(of: path) else { throw SystemError("mkdir \(path)", code: ENOTDIR) }
+  }
+
+  /// The directory part of `path` (`.` when it has none).
+  public static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// The canonical absolute path of `path`, with links resolved.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The path of the running executable.
+  public static func executablePath() -> String? { realPath("/proc/self/exe") }
+}
+
+/// The process environment.
+public enum Environment {
+  /// The value of `name`, or nil when it is unset.
+  public static func value(_ name: String) -> String? {
+    guard let raw = getenv(name) else { return nil }
+    return String(cString: raw)
+  }
+}

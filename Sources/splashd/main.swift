@@ -1,0 +1,4 @@
+import Glibc
+import SplashApp
+
+exit(Splashd.main(Array(CommandLine.arguments.dropFirst())))
