@@ -4,14 +4,15 @@
 
 /* Debian's libinih makes its compile-time options run-time globals.
    splashd wants: stop at the first error, no continuation lines, comments
-   with ';' or '#' (inline after a space, so "#RRGGBB" values survive), lines
-   of up to 4096 bytes on the heap. */
+   starting a line with ';' or '#' and inline comments after " ;" only (an
+   inline '#' would swallow "#RRGGBB" colours), lines of up to 4096 bytes on
+   the heap. */
 static inline void splashd_configure_inih(void) {
   ini_stop_on_first_error = true;
   ini_allow_multiline = false;
   ini_allow_no_value = false;
   ini_allow_inline_comments = true;
-  ini_inline_comment_prefixes = (char *)";#";
+  ini_inline_comment_prefixes = (char *)";";
   ini_use_stack = false;
   ini_max_line = 4096;
 }

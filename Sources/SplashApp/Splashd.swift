@@ -117,14 +117,14 @@ struct ArtworkFiles {
   init(settings: Settings) throws {
     do {
       if let image = settings.image {
-        images[.splash] = try DecodedImage(path: image, what: "--image")
+        images[.splash] = try DecodedImage(path: image, what: settings.origin(of: "image"))
       }
       if let left = settings.left, let right = settings.right {
-        images[.left] = try DecodedImage(path: left, what: "--left")
-        images[.right] = try DecodedImage(path: right, what: "--right")
+        images[.left] = try DecodedImage(path: left, what: settings.origin(of: "left"))
+        images[.right] = try DecodedImage(path: right, what: settings.origin(of: "right"))
       }
       if case .image(let path) = settings.background {
-        images[.background] = try DecodedImage(path: path, what: "--background")
+        images[.background] = try DecodedImage(path: path, what: settings.origin(of: "background"))
       }
     } catch {
       throw Failure.badInput(error.message)

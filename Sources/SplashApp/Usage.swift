@@ -69,7 +69,8 @@ public let usageText = """
     [splash]
     image = door.png        ; relative to the config file's directory
     transition = crossfade
-    background = #102030    # comments start with ; or #
+    background = #102030    ; comments: a line starting with ; or #,
+                            ; or the rest of a line after " ;"
 
   Options on the command line override the file.
 

@@ -4,8 +4,9 @@ import SplashCore
 import SplashSystem
 
 /// The INI config file: a `[splash]` section whose keys are the long option
-/// names (`image = door.png`). Comments start with `;` or `#` (inline after
-/// a space); relative paths are taken relative to the file's directory.
+/// names (`image = door.png`). Lines starting with `;` or `#` are comments,
+/// as is the rest of a line after ` ;`; relative paths are taken relative to
+/// the file's directory.
 public enum ConfigFile {
   /// Read when no `--config` is given and it exists.
   public static let defaultPath = "/etc/splashd/splashd.conf"

@@ -72,8 +72,13 @@ public struct Settings: Equatable, Sendable {
   public var size: PixelSize?
   public var record: String?
   public var fps: Double = 60
+  /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
+  public var origins: [String: String] = [:]
 
   public init() {}
+
+  /// How messages name the setting `key`: where it was last set, else its option.
+  public func origin(of key: String) -> String { origins[key] ?? "--\(key)" }
 
   /// The size used when none is given: 1280×720.
   public static let defaultSize = PixelSize(width: 1280, height: 720)
@@ -98,6 +103,7 @@ public struct Settings: Equatable, Sendable {
   /// Sets `key` from its text `value`, as given at `source`.
   public mutating func apply(key: String, value: String, from source: SettingSource) throws(SettingsError) {
     let name = source.name(of: key)
+    defer { origins[key] = name }
     func fail(_ expected: String) -> SettingsError {
       SettingsError("\(name): expected \(expected), got \"\(value)\"")
     }

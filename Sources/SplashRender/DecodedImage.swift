@@ -47,7 +47,7 @@ public final class DecodedImage {
     if let (w, h) = declaredImageSize(header) {
       try Self.checkSide(w, h, fail)
     }
-    guard let loaded = IMG_Load(path) else {
+    guard let loaded = withStandardErrorSilenced({ IMG_Load(path) }) else {
       throw fail("not a picture splashd can decode (\(String(cString: SDL_GetError())))")
     }
     defer { SDL_FreeSurface(loaded) }

@@ -45,3 +45,23 @@ public struct FileDescriptor: Equatable, Sendable {
     if Glibc.close(rawValue) == -1 && errno != EINTR { throw SystemError("close", code: errno) }
   }
 }
+
+/// Runs `body` with standard error sent to /dev/null, for C libraries that
+/// print their own diagnostics (libpng does) where splashd reports the
+/// error itself in one line.
+public func withStandardErrorSilenced<T>(_ body: () -> T) -> T {
+  let saved = dup(2)
+  let null = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
+  guard saved >= 0, null >= 0 else {
+    if saved >= 0 { Glibc.close(saved) }
+    if null >= 0 { Glibc.close(null) }
+    return body()
+  }
+  _ = try? retryingInterrupts("dup2") { dup2(null, 2) }
+  Glibc.close(null)
+  defer {
+    _ = try? retryingInterrupts("dup2") { dup2(saved, 2) }
+    Glibc.close(saved)
+  }
+  return body()
+}
