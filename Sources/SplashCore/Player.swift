@@ -46,8 +46,8 @@ public struct PlaybackReport: Equatable, Sendable {
   public var frames: [FrameRequest] = []
   /// Clock time the first frame was on screen.
   public var firstFrameShown: Double = 0
-  /// Frames whose predicted vsync was more than one period after the
-  /// previous frame's: each such frame skipped ahead over dropped vsyncs.
+  /// Vsyncs that passed with no new frame during the transition (dropped
+  /// frames), from the times frames were really shown.
   public var skippedVsyncs = 0
 }
 
@@ -89,15 +89,15 @@ public struct Player {
       let frame = FrameRequest(
         time: t, phase: timeline.phase(at: t), progress: timeline.progress(at: t),
         presentationTime: presentationTime)
-      if let last = report.frames.last, presentationTime - last.presentationTime > pacer.period * 1.5 {
-        report.skippedVsyncs += Int(((presentationTime - last.presentationTime) / pacer.period).rounded()) - 1
-      }
       let vsync = try sink.present(frame)
       // A display without a blocking vsync is paced by the clock instead.
       var shown = vsync ?? clock.now()
       if vsync == nil && shown < presentationTime - pacer.period / 4 {
         clock.sleep(until: presentationTime)
         shown = presentationTime
+      }
+      if let last = pacer.lastVsync, report.frames.last?.phase == .transition, shown - last > pacer.period * 1.5 {
+        report.skippedVsyncs += Int(((shown - last) / pacer.period).rounded()) - 1
       }
       pacer.didPresent(at: shown)
       report.frames.append(frame)
@@ -114,7 +114,7 @@ public struct Player {
       // The transition's first frame is the first vsync at or after the hold's end.
       let target = pacer.predictedPresentation(after: clock.now(), notBefore: start + timeline.hold)
       try show(target)
-      if target - start >= timeline.end { break }
+      if timeline.isFinished(at: target - start) { break }
     }
     onEvent(.didDisappear(at: pacer.lastVsync ?? clock.now()))
     return report

@@ -26,18 +26,25 @@ public struct Timeline: Equatable, Sendable {
   /// The time at which the transition reaches progress 1.
   public var end: Double { hold + duration }
 
+  /// Times within this many seconds of the end count as the end, so that
+  /// rounding in clock arithmetic never adds a frame after the last one.
+  public static let endTolerance = 1e-6
+
+  /// Whether `t` is at or after the end of the transition.
+  public func isFinished(at t: Double) -> Bool { t >= end - Self.endTolerance }
+
   /// The phase at time `t`; the end instant itself still belongs to the
   /// transition, so that its last frame is drawn.
   public func phase(at t: Double) -> Phase {
-    if t < hold { return .hold }
-    if t <= end { return .transition }
+    if t < hold && !isFinished(at: t) { return .hold }
+    if t <= end + Self.endTolerance { return .transition }
     return .done
   }
 
   /// Linear progress through the transition at time `t`, clamped to [0, 1].
   public func linearProgress(at t: Double) -> Double {
-    if t <= hold { return 0 }
-    if t >= end || duration <= 0 { return 1 }
+    if isFinished(at: t) { return 1 }
+    if t <= hold || duration <= 0 { return 0 }
     return (t - hold) / duration
   }
 
@@ -50,8 +57,8 @@ public struct Timeline: Equatable, Sendable {
   /// seconds from 0, with the last frame at exactly `end`.
   public func recordingTimes(fps: Double) -> [Double] {
     let step = 1 / fps
-    // Frames whose time falls within a microsecond of the end are the end frame.
-    let count = Int(((end - 1e-6) * fps).rounded(.down)) + 1
+    // A tick within the end tolerance of the end is the end frame itself.
+    let count = Int(((end - Self.endTolerance) * fps).rounded(.down)) + 1
     var times = (0..<max(count, 1)).map { Double($0) * step }
     if end > 0 { times.append(end) }
     return times

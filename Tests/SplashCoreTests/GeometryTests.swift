@@ -1,0 +1,89 @@
+import SplashCore
+import Testing
+
+@Suite struct RotationTests {
+  let canvas = PixelSize(width: 400, height: 300)
+
+  @Test func logicalCanvasSwapsForQuarterTurns() {
+    let display = PixelSize(width: 1920, height: 1080)
+    #expect(Rotation.none.logicalSize(ofPhysical: display) == display)
+    #expect(Rotation.half.logicalSize(ofPhysical: display) == display)
+    #expect(Rotation.quarter.logicalSize(ofPhysical: display) == PixelSize(width: 1080, height: 1920))
+    #expect(Rotation.threeQuarters.logicalSize(ofPhysical: display) == PixelSize(width: 1080, height: 1920))
+  }
+
+  @Test func quarterTurnMovesTheTopLeftCornerToTheTopRight() {
+    // A 10×20 block at the logical top-left corner of a 400×300 canvas.
+    let block = PixelRect(x: 0, y: 0, width: 10, height: 20)
+    // 90° clockwise: the physical display is 300×400; the block lands top right, turned.
+    #expect(Rotation.quarter.physicalRect(block, inLogical: canvas) == PixelRect(x: 280, y: 0, width: 20, height: 10))
+    #expect(Rotation.half.physicalRect(block, inLogical: canvas) == PixelRect(x: 390, y: 280, width: 10, height: 20))
+    #expect(Rotation.threeQuarters.physicalRect(block, inLogical: canvas) == PixelRect(x: 0, y: 390, width: 20, height: 10))
+  }
+
+  @Test(arguments: Rotation.allCases)
+  func pixelMappingAgreesWithRectMapping(rotation: Rotation) {
+    // Every logical pixel, as a 1×1 rect, maps to the physical pixel that
+    // logicalPixel(ofPhysical:) maps back to it.
+    let size = PixelSize(width: 7, height: 5)
+    for y in 0..<size.height {
+      for x in 0..<size.width {
+        let p = rotation.physicalRect(PixelRect(x: x, y: y, width: 1, height: 1), inLogical: size)
+        let back = rotation.logicalPixel(ofPhysical: p.x, p.y, inLogical: size)
+        #expect(back == (x, y))
+        let f = rotation.physicalRect(Rect(x: Double(x), y: Double(y), width: 1, height: 1), inLogical: size)
+        #expect(f == p.rect)
+      }
+    }
+  }
+
+  @Test(arguments: Rotation.allCases)
+  func fourTurnsAreIdentity(rotation: Rotation) {
+    var rect = Rect(x: 12.25, y: 3.5, width: 100.75, height: 40)
+    var size = canvas
+    for _ in 0..<4 {
+      rect = Rotation.quarter.physicalRect(rect, inLogical: size)
+      size = size.transposed
+    }
+    #expect(rect == Rect(x: 12.25, y: 3.5, width: 100.75, height: 40))
+  }
+}
+
+@Suite struct FitTests {
+  let box = PixelRect(x: 0, y: 0, width: 1920, height: 1080)
+
+  @Test func coverFillsTheBoxAndCutsTheOverflow() {
+    // A 4:3 picture covering 16:9: full width, top and bottom cut.
+    let p = Fit.cover.placement(of: PixelSize(width: 800, height: 600), in: box)
+    #expect(p.destination == box)
+    #expect(abs(p.source.width - 800) < 1e-9)
+    #expect(abs(p.source.height - 450) < 1e-9)
+    #expect(abs(p.source.y - 75) < 1e-9)
+  }
+
+  @Test func containFitsInsideAndCentres() {
+    let p = Fit.contain.placement(of: PixelSize(width: 800, height: 600), in: box)
+    #expect(p.destination == PixelRect(x: 240, y: 0, width: 1440, height: 1080))
+    #expect(p.source == Rect(x: 0, y: 0, width: 800, height: 600))
+  }
+
+  @Test func stretchFillsExactly() {
+    let p = Fit.stretch.placement(of: PixelSize(width: 100, height: 700), in: box)
+    #expect(p.destination == box)
+    #expect(p.source == Rect(x: 0, y: 0, width: 100, height: 700))
+  }
+
+  @Test func centerKeepsPixelsOneToOne() {
+    let small = Fit.center.placement(of: PixelSize(width: 200, height: 100), in: box)
+    #expect(small.destination == PixelRect(x: 860, y: 490, width: 200, height: 100))
+    let large = Fit.center.placement(of: PixelSize(width: 4000, height: 1080), in: box)
+    #expect(large.destination == box)
+    #expect(large.source == Rect(x: 1040, y: 0, width: 1920, height: 1080))
+  }
+
+  @Test func placementInAnOffsetBox() {
+    let right = PixelRect(x: 960, y: 0, width: 960, height: 1080)
+    let p = Fit.contain.placement(of: PixelSize(width: 100, height: 100), in: right)
+    #expect(p.destination == PixelRect(x: 960, y: 60, width: 960, height: 960))
+  }
+}

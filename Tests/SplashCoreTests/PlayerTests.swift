@@ -1,0 +1,191 @@
+import SplashCore
+import Testing
+
+/// A display with a vsync every `period` seconds on a fake clock. Drawing a
+/// frame costs `renderCost(frameIndex)` seconds; the frame then reaches the
+/// screen at the next vsync, whose timestamp is reported with `jitter`.
+final class FakeVsyncDisplay: FrameSink, PresentationClock {
+  var time: Double
+  let period: Double
+  let renderCost: (Int) -> Double
+  let jitter: (Int) -> Double
+  /// Each frame with the vsync it really reached the screen at.
+  var shown: [(frame: FrameRequest, vsync: Double)] = []
+  var sleeps: [(from: Double, to: Double)] = []
+
+  init(
+    start: Double = 1000, period: Double = 1.0 / 60, renderCost: @escaping (Int) -> Double = { _ in 0.004 },
+    jitter: @escaping (Int) -> Double = { _ in 0 }
+  ) {
+    time = start
+    self.period = period
+    self.renderCost = renderCost
+    self.jitter = jitter
+  }
+
+  var refreshPeriod: Double { period }
+  func now() -> Double { time }
+
+  func sleep(until deadline: Double) {
+    sleeps.append((time, deadline))
+    time = max(time, deadline)
+  }
+
+  func present(_ frame: FrameRequest) throws -> Double? {
+    time += renderCost(shown.count)
+    let vsync = (time / period - 1e-9).rounded(.up) * period
+    time = vsync
+    shown.append((frame, vsync))
+    return vsync + jitter(shown.count)
+  }
+}
+
+/// Like FakeVsyncDisplay but without a vsync to block on: present returns
+/// at once and reports nothing, as offscreen rendering does.
+final class FakeTimerDisplay: FrameSink, PresentationClock {
+  var time = 50.0
+  let refreshPeriod = 1.0 / 30
+  var shownAt: [(frame: FrameRequest, clock: Double)] = []
+  func now() -> Double { time }
+  func sleep(until deadline: Double) { time = max(time, deadline) }
+  func present(_ frame: FrameRequest) throws -> Double? {
+    time += 0.002
+    shownAt.append((frame, time))
+    return nil
+  }
+}
+
+@Suite struct PlayerTests {
+  let timeline = Timeline(hold: 0, duration: 1.2, easing: .easeInOut)
+
+  /// Checks what every playback must satisfy: progress never goes back,
+  /// the last frame is exactly 1, and each frame's progress is the
+  /// timeline's progress at its predicted presentation time.
+  func checkInvariants(_ report: PlaybackReport, _ timeline: Timeline, start: Double) {
+    var previous = -1.0
+    for frame in report.frames {
+      #expect(frame.progress >= previous)
+      previous = frame.progress
+      #expect(frame.progress == timeline.progress(at: frame.presentationTime - start))
+    }
+    #expect(report.frames.last?.progress == 1)
+    #expect(report.frames.last?.phase != .hold)
+  }
+
+  @Test func steady60HzFollowsEveryVsync() throws {
+    let display = FakeVsyncDisplay()
+    let start = display.time
+    let report = try Player(timeline: timeline).play(on: display, clock: display)
+    checkInvariants(report, timeline, start: start)
+    // One frame per vsync: the first reaches the first vsync, then one at
+    // each of the 71 vsyncs up to 1.2 s.
+    #expect(report.frames.count == 72)
+    #expect(report.skippedVsyncs == 0)
+    for (frame, vsync) in display.shown.dropFirst() {
+      #expect(abs(frame.presentationTime - vsync) < 1e-9)
+    }
+    #expect(abs(display.shown.last!.vsync - start - 1.2) < display.period)
+  }
+
+  @Test func jitteredTimestampsStillTrackTheClock() throws {
+    var seed: UInt64 = 42
+    let display = FakeVsyncDisplay(jitter: { _ in
+      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.002  // ±1 ms
+    })
+    let start = display.time
+    let report = try Player(timeline: timeline).play(on: display, clock: display)
+    checkInvariants(report, timeline, start: start)
+    for (frame, vsync) in display.shown.dropFirst() {
+      // Predicted within the jitter of the real vsync: progress follows the clock.
+      #expect(abs(frame.presentationTime - vsync) < 0.0015)
+    }
+    #expect(report.frames.count >= 71 && report.frames.count <= 73)
+  }
+
+  @Test func droppedFramesSkipAheadAndNeverSlowTheAnimation() throws {
+    // Every 7th frame takes 1.6 periods to draw: it misses its vsync.
+    let display = FakeVsyncDisplay(renderCost: { $0 % 7 == 3 ? 0.0266 : 0.004 })
+    let start = display.time
+    let report = try Player(timeline: timeline).play(on: display, clock: display)
+    checkInvariants(report, timeline, start: start)
+    #expect(report.skippedVsyncs > 0)
+    #expect(report.frames.count < 72)
+    // The animation still ends on time, within one period of 1.2 s.
+    #expect(abs(display.shown.last!.vsync - start - 1.2) <= display.period + 1e-9)
+    // After each drop the next frame is predicted exactly again.
+    for (index, (frame, vsync)) in display.shown.enumerated().dropFirst() where index % 7 != 3 {
+      #expect(abs(frame.presentationTime - vsync) < 1e-9)
+    }
+    // A late frame jumps: its step in progress is bigger than a steady one's would be.
+    let times = display.shown.map(\.vsync)
+    #expect(zip(times, times.dropFirst()).contains { $1 - $0 > 1.5 * display.period })
+  }
+
+  @Test func aStallLongerThanTheTransitionEndsAtExactlyOne() throws {
+    // Frame 5 takes three seconds, longer than the whole 1.2 s transition.
+    let display = FakeVsyncDisplay(renderCost: { $0 == 5 ? 3.0 : 0.004 })
+    let start = display.time
+    let report = try Player(timeline: timeline).play(on: display, clock: display)
+    checkInvariants(report, timeline, start: start)
+    // The frame after the stall is the last, at progress 1: no slow catch-up.
+    #expect(report.frames.count == 7)
+    #expect(report.frames[5].progress < 1)
+    #expect(report.frames[6].progress == 1)
+    #expect(display.shown[6].vsync - start > 3)
+  }
+
+  @Test func holdDrawsNothingAndSleeps() throws {
+    let held = Timeline(hold: 10, duration: 1.2, easing: .easeInOut)
+    let display = FakeVsyncDisplay()
+    let start = display.time
+    var events: [PlaybackEvent] = []
+    let report = try Player(timeline: held, onEvent: { events.append($0) }).play(on: display, clock: display)
+    checkInvariants(report, held, start: start)
+    // Only the first frame belongs to the hold; the player slept through it.
+    #expect(report.frames.filter { $0.phase == .hold }.count == 1)
+    #expect(display.sleeps.contains { $0.to - $0.from > 9.9 })
+    let firstTransition = display.shown[1].vsync - start
+    #expect(firstTransition >= 10 && firstTransition < 10 + display.period + 1e-9)
+    #expect(report.frames.count == 74)
+    #expect(report.skippedVsyncs == 0)
+    guard events.count == 3, case .appeared = events[0], case .willDisappear = events[1],
+      case .didDisappear(let end) = events[2]
+    else {
+      Issue.record("expected appeared, will-disappear, did-disappear; got \(events)")
+      return
+    }
+    #expect(abs(end - start - 11.2) < display.period)
+  }
+
+  @Test func withoutVsyncThePlayerPacesByTheClock() throws {
+    let display = FakeTimerDisplay()
+    let start = display.time
+    let report = try Player(timeline: Timeline(hold: 0.5, duration: 0.5, easing: .linear)).play(
+      on: display, clock: display)
+    // Frames land on the 30 Hz grid, not as fast as they can be drawn.
+    #expect(report.frames.count == 17)  // the first frame, then 16 ticks from 0.5 s to 1.0 s
+    for (a, b) in zip(report.frames.dropFirst(), report.frames.dropFirst(2)) {
+      #expect(abs(b.presentationTime - a.presentationTime - 1.0 / 30) < 1e-6)
+    }
+    #expect(report.frames.last?.progress == 1)
+    // The grid starts when the first frame was really shown (after its 2 ms of drawing).
+    #expect(abs(report.firstFrameShown - start - 0.002) < 1e-9)
+    #expect(abs(report.frames.last!.presentationTime - report.firstFrameShown - 1.0) < 1e-6)
+  }
+}
+
+@Suite struct FramePacerTests {
+  @Test func predictsTheNextVsyncOrSkipsAhead() {
+    var pacer = FramePacer(period: 0.01)
+    #expect(pacer.predictedPresentation(after: 5) == 5)
+    pacer.didPresent(at: 5)
+    #expect(abs(pacer.predictedPresentation(after: 5.002) - 5.01) < 1e-12)
+    // 2.5 periods late: the next vsync on the grid is 3 periods on.
+    #expect(abs(pacer.predictedPresentation(after: 5.025) - 5.03) < 1e-12)
+    // Not before a given instant, but on the grid.
+    #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.044) - 5.05) < 1e-12)
+    // A due time exactly on the grid stays there.
+    #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.04) - 5.04) < 1e-12)
+  }
+}
