@@ -39,7 +39,7 @@ let package = Package(
 
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(
-      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "CSDL2"]),
+      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "CSDL2", "CSDL2Image"]),
     .testTarget(name: "SplashdTests", dependencies: ["SplashCore"]),
   ],
   swiftLanguageModes: [.v6]

@@ -19,7 +19,7 @@ public struct ParsedCommandLine: Equatable, Sendable {
   }
 
   /// Splits `arguments` (without the program name). Options take their
-  /// value as the next argument or after `=`.
+  /// value as the next argument (unless it starts with `--`) or after `=`.
   public static func parse(_ arguments: [String]) throws(SettingsError) -> ParsedCommandLine {
     var parsed = ParsedCommandLine()
     var index = 0
@@ -56,7 +56,11 @@ public struct ParsedCommandLine: Equatable, Sendable {
       if let inlineValue {
         value = inlineValue
       } else {
-        guard index < arguments.count else { throw SettingsError("--\(name) needs a value (see splashd --help)") }
+        // A following option is not a value: "--image --check" lacks the picture.
+        // A value that starts with "--" can still be given as --image=--odd.png.
+        guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+          throw SettingsError("--\(name) needs a value (see splashd --help)")
+        }
         value = arguments[index]
         index += 1
       }

@@ -99,6 +99,7 @@ import Testing
   @Test(arguments: [
     (["--bogus"], "unknown option --bogus (see splashd --help)"),
     (["--image"], "--image needs a value (see splashd --help)"),
+    (["--image", "--check"], "--image needs a value (see splashd --help)"),
     (["stray"], "unexpected argument \"stray\" (options start with --; see splashd --help)"),
     (["--help=yes"], "--help takes no value"),
   ])

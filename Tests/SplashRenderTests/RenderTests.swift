@@ -1,0 +1,104 @@
+import SplashCore
+import SplashRender
+import Testing
+
+// SDL_image initialises its PNG codec lazily and not thread-safely: one render at a time.
+@Suite(.serialized) struct RenderTests {
+  let dir = ScratchDirectory()
+  let display = PixelSize(width: 320, height: 180)
+
+  func solid(_ name: String, _ color: UInt32, width: Int = 160, height: Int = 180) -> String {
+    let path = "\(dir.path)/\(name).png"
+    writePNG(path, width: width, height: height) { _, _ in color }
+    return path
+  }
+
+  func pattern(_ name: String, width: Int, height: Int) -> String {
+    let path = "\(dir.path)/\(name).png"
+    writePNG(path, width: width, height: height) { gradient($0, $1, width: width, height: height) }
+    return path
+  }
+
+  @Test func firstFrameShowsTheSplashPixelForPixel() throws {
+    let image = pattern("exact", width: 320, height: 180)
+    let frame = try render([.splash: image], display: display, progress: 0)
+    for y in 0..<180 {
+      for x in 0..<320 where frame.at(x, y) != gradient(x, y, width: 320, height: 180) & 0xFF_FFFF {
+        Issue.record("pixel (\(x), \(y)) is \(frame.at(x, y)), expected the picture's")
+        return
+      }
+    }
+  }
+
+  @Test(arguments: [TransitionKind.doors, .crossfade])
+  func lastFrameShowsOnlyTheBackground(transition: TransitionKind) throws {
+    let image = pattern("last", width: 320, height: 180)
+    let color = Color(red: 0x33, green: 0x66, blue: 0x99)
+    let frame = try render([.splash: image], display: display, transition: transition, background: color, progress: 1)
+    #expect(frame.pixels.allSatisfy { $0 == 0x336699 })
+    // And a background picture is shown in full.
+    let backdrop = pattern("backdrop", width: 320, height: 180)
+    let withPicture = try render([.splash: image, .background: backdrop], display: display, transition: transition, progress: 1)
+    #expect(withPicture.pixels == (0..<180).flatMap { y in (0..<320).map { gradient($0, y, width: 320, height: 180) & 0xFF_FFFF } })
+  }
+
+  @Test(arguments: [0.0, 0.25, 0.5, 0.7, 0.95])
+  func doorLeafEdgesSitWhereTheEasedProgressPutsThem(linear: Double) throws {
+    let timeline = Timeline(hold: 0, duration: 1.2, easing: .easeInOut)
+    let progress = timeline.progress(at: linear * 1.2)
+    let left = solid("red", 0xFFFF_0000)
+    let right = solid("green", 0xFF00_FF00)
+    let frame = try render(
+      [.left: left, .right: right], display: display, background: Color(red: 0, green: 0, blue: 255),
+      progress: progress)
+    for y in [0, 90, 179] {
+      let row = (0..<320).map { frame.at($0, y) }
+      let leftEdge = (row.lastIndex(of: 0xFF0000) ?? -1) + 1
+      let rightEdge = row.firstIndex(of: 0x00FF00) ?? 320
+      #expect(abs(Double(leftEdge) - (160 - progress * 160)) <= 1)
+      #expect(abs(Double(rightEdge) - (160 + progress * 160)) <= 1)
+      // Nothing but background between the leaves, nothing stale anywhere.
+      #expect(row[leftEdge..<rightEdge].allSatisfy { $0 == 0x0000FF })
+      #expect(row.allSatisfy { $0 == 0xFF0000 || $0 == 0x00FF00 || $0 == 0x0000FF })
+    }
+  }
+
+  @Test(arguments: [0.1, 0.3, 0.5, 0.77, 0.9])
+  func crossfadePixelIsTheBlendForItsProgress(progress: Double) throws {
+    let image = solid("orange", 0xFFC8_6432, width: 320)
+    let background = Color(red: 20, green: 40, blue: 60)
+    let frame = try render([.splash: image], display: display, transition: .crossfade, background: background, progress: progress)
+    let expected = [(200, 20), (100, 40), (50, 60)].map { Double($0.0) * (1 - progress) + Double($0.1) * progress }
+    for (x, y) in [(0, 0), (160, 90), (319, 179)] {
+      let (r, g, b) = channels(frame.at(x, y))
+      #expect(abs(Double(r) - expected[0]) <= 2 && abs(Double(g) - expected[1]) <= 2 && abs(Double(b) - expected[2]) <= 2,
+        "(\(r),\(g),\(b)) vs \(expected)")
+    }
+  }
+
+  @Test(arguments: [Rotation.quarter, .half, .threeQuarters])
+  func turnedRenderEqualsTheUprightRenderTurned(rotation: Rotation) throws {
+    // A picture of another aspect, so that scaling and cutting take part too.
+    let image = pattern("turn", width: 150, height: 110)
+    for transition in TransitionKind.allCases {
+      for fit in [Fit.cover, .contain] {
+        for progress in [0, 0.137, 0.5, 0.861, 1] {
+          let upright = try render([.splash: image], display: display, transition: transition, fit: fit, progress: progress)
+          let turned = try render(
+            [.splash: image], display: rotation.physicalSize(ofLogical: display), rotation: rotation,
+            transition: transition, fit: fit, background: .black, progress: progress)
+          #expect(turned == upright.turned(rotation), "\(transition) \(fit) at \(progress)")
+        }
+      }
+    }
+  }
+
+  @Test func transparentPixelsShowTheBackground() throws {
+    let path = "\(dir.path)/alpha.png"
+    // Left half opaque white, right half fully transparent.
+    writePNG(path, width: 320, height: 180) { x, _ in x < 160 ? 0xFFFF_FFFF : 0x00FF_FFFF }
+    let frame = try render([.splash: path], display: display, background: Color(red: 9, green: 9, blue: 9), progress: 0)
+    #expect(frame.at(10, 10) == 0xFFFFFF)
+    #expect(frame.at(300, 10) == 0x090909)
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// A window dump from `xwd`, decoded for 24/32-bit TrueColor screens.
+struct WindowDump {
+  var width: Int
+  var height: Int
+  var pixels: [UInt32]  // 0xRRGGBB
+
+  func at(_ x: Int, _ y: Int) -> UInt32 { pixels[y * width + x] }
+
+  init?(xwd data: Data) {
+    let bytes = [UInt8](data)
+    guard bytes.count >= 100 else { return nil }
+    func field(_ i: Int) -> Int {
+      Int(bytes[i * 4]) << 24 | Int(bytes[i * 4 + 1]) << 16 | Int(bytes[i * 4 + 2]) << 8 | Int(bytes[i * 4 + 3])
+    }
+    let headerSize = field(0)
+    let (width, height) = (field(4), field(5))
+    let byteOrder = field(7)
+    let bitsPerPixel = field(11)
+    let bytesPerLine = field(12)
+    let (redMask, greenMask, blueMask) = (field(14), field(15), field(16))
+    let colors = field(19)
+    let start = headerSize + colors * 12
+    guard bitsPerPixel == 32, redMask == 0xFF0000, greenMask == 0xFF00, blueMask == 0xFF,
+      bytes.count >= start + bytesPerLine * height
+    else { return nil }
+    self.width = width
+    self.height = height
+    pixels = []
+    pixels.reserveCapacity(width * height)
+    for y in 0..<height {
+      for x in 0..<width {
+        let i = start + y * bytesPerLine + x * 4
+        let value =
+          byteOrder == 0
+          ? UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16
+          : UInt32(bytes[i + 3]) | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 1]) << 16
+        pixels.append(value & 0xFF_FFFF)
+      }
+    }
+  }
+}
+
+/// Xvfb on a free display number, stopped when released.
+final class VirtualScreen {
+  let process = Process()
+  let display: String
+  let number: Int
+
+  init() throws {
+    let xvfb = "/usr/bin/Xvfb"
+    guard FileManager.default.isExecutableFile(atPath: xvfb) else {
+      throw TestFailure("Xvfb is missing: apt-get install xvfb x11-apps (make test installs them)")
+    }
+    number = (90..<190).first {
+      !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+    }!
+    display = ":\(number)"
+    process.executableURL = URL(fileURLWithPath: xvfb)
+    process.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let socket = "/tmp/.X11-unix/X\(number)"
+    let deadline = Date().addingTimeInterval(15)
+    while !FileManager.default.fileExists(atPath: socket) {
+      guard Date() < deadline, process.isRunning else { throw TestFailure("Xvfb \(display) did not start") }
+      usleep(20_000)
+    }
+  }
+
+  deinit {
+    // Foundation starts children with signals blocked, so SIGTERM would wait
+    // forever; SIGKILL always ends Xvfb. Its lock and socket are removed here.
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+    try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+  }
+
+  /// Dumps the window named `name`, or nil while it is not mapped.
+  func dump(windowNamed name: String) -> WindowDump? {
+    let xwd = Process()
+    xwd.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+    xwd.arguments = ["-silent", "-display", display, "-name", name]
+    let pipe = Pipe()
+    xwd.standardOutput = pipe
+    xwd.standardError = FileHandle.nullDevice
+    guard (try? xwd.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    xwd.waitUntilExit()
+    return xwd.terminationStatus == 0 ? WindowDump(xwd: data) : nil
+  }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+@Suite(.serialized) struct WindowTests {
+  @Test func doorsOpenInARealWindowUnderXvfb() throws {
+    let screen = try VirtualScreen()
+    let dir = try TemporaryDirectory()
+    let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+    let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = screen.display
+    environment["WAYLAND_DISPLAY"] = nil
+    let splash = Process()
+    splash.executableURL = URL(fileURLWithPath: splashdPath)
+    splash.arguments = [
+      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
+      "--background", "#0000FF", "--hold", "1.5", "--duration", "2", "--easing", "linear",
+    ]
+    splash.environment = environment
+    let errPath = dir.path + "/stderr"
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    splash.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try splash.run()
+
+    var dumps: [WindowDump] = []
+    let deadline = Date().addingTimeInterval(30)
+    while splash.isRunning && Date() < deadline {
+      if let dump = screen.dump(windowNamed: "splashd") { dumps.append(dump) }
+      usleep(100_000)
+    }
+    if splash.isRunning {
+      splash.terminate()
+      Issue.record("splashd did not finish in its window")
+    }
+    splash.waitUntilExit()
+    let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    #expect(splash.terminationStatus == 0, "\(stderr)")
+    #expect(stderr.contains("splashd: window: 320x240"))
+
+    let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
+    print("DEBUG dumps", splash.terminationStatus, splash.terminationReason == .exit, dumps.count, dumps.map { "\($0.width)x\($0.height)" }, stderr)
+    #expect(sized.count >= 5, "only \(sized.count) window dumps")
+    // During the hold: the two leaves meet exactly at the centre line.
+    let closed = sized.contains { d in
+      d.at(0, 120) == 0xFF0000 && d.at(159, 120) == 0xFF0000 && d.at(160, 120) == 0x00FF00 && d.at(319, 120) == 0x00FF00
+    }
+    #expect(closed, "no dump showed the closed doors")
+    // Mid-transition: the background shows between the leaves, which are still on screen.
+    let opening = sized.contains { d in
+      d.at(160, 120) == 0x0000FF && d.at(2, 120) == 0xFF0000 && d.at(317, 120) == 0x00FF00
+    }
+    #expect(opening, "no dump showed the doors opening")
+    // The gap only ever widens.
+    let gaps = sized.map { d in (0..<320).filter { d.at($0, 120) == 0x0000FF }.count }
+    #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0 <= $1 + 2 }, "gap widths over time: \(gaps)")
+  }
+}
