@@ -35,7 +35,8 @@ let package = Package(
       dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashRender"]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(
-      name: "splashd-bench", dependencies: ["SplashCore", "SplashSystem", "SplashRender"]),
+      name: "splashd-bench",
+      dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(

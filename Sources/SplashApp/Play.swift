@@ -99,7 +99,8 @@ extension Splashd {
       display.flush()
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
       try runtime { () throws(SDLError) in try display.savePNG(to: directory + "/" + name) }
-      csv += "\(index),\(formatFixed(time, decimals: 6)),\(timeline.phase(at: time).rawValue),"
+      csv +=
+        "\(index),\(formatFixed(time, decimals: 6)),\(timeline.phase(at: time).rawValue),"
         + "\(formatFixed(progress, decimals: 6))\n"
     }
     do {

@@ -28,7 +28,8 @@ public enum ConfigFile {
     let parse = ParseState(path: path, directory: directory, file: file, settings: settings)
     splashd_configure_inih()
     let result = withExtendedLifetime(parse) {
-      ini_parse_stream(readLine, Unmanaged.passUnretained(parse).toOpaque(), handlePair,
+      ini_parse_stream(
+        readLine, Unmanaged.passUnretained(parse).toOpaque(), handlePair,
         Unmanaged.passUnretained(parse).toOpaque())
     }
     if let error = parse.error { throw error }

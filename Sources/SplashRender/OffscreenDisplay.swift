@@ -38,7 +38,9 @@ public final class OffscreenDisplay {
   public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
     let s = surface.pointee
     let value = (s.pixels! + y * Int(s.pitch) + x * 4).load(as: UInt32.self)
-    return (UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value))
+    return (
+      UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)
+    )
   }
 
   /// Every pixel as 0xRRGGBB, row by row.

@@ -26,7 +26,7 @@ public struct ChildProcess: Sendable {
       posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     }
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, path, &actions, nil, &argv, environ)
     if result != 0 { throw SystemError("posix_spawn \(path)", code: result) }

@@ -1,1 +1,163 @@
-print("x")
+// splashd-bench: the figures behind the README's performance table, printed
+// as `name: value`. Usage: splashd-bench PATH-TO-splashd
+import CSDL2
+import CSDL2Image
+import Glibc
+import SplashCore
+import SplashRender
+import SplashSystem
+
+let clock = MonotonicClock()
+
+func report(_ name: String, _ value: Double, decimals: Int = 3) {
+  print("\(name): \(formatFixed(value, decimals: decimals))")
+}
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+/// A photo-like 1920×1080 picture: smooth gradients with fine noise, which
+/// compresses (and decodes) like a real photograph rather than flat artwork.
+func writePhotoLikePNG(_ path: String, width: Int, height: Int) {
+  let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(width), Int32(height), 24, SDL_PIXELFORMAT_RGB24.rawValue)!
+  defer { SDL_FreeSurface(surface) }
+  var seed: UInt32 = 12345
+  for y in 0..<height {
+    let row = (surface.pointee.pixels! + y * Int(surface.pointee.pitch)).assumingMemoryBound(to: UInt8.self)
+    for x in 0..<width {
+      seed = seed &* 1_664_525 &+ 1_013_904_223
+      let noise = Int(seed >> 28) - 8
+      row[x * 3] = UInt8(clamping: x * 255 / width + noise)
+      row[x * 3 + 1] = UInt8(clamping: y * 255 / height + noise)
+      row[x * 3 + 2] = UInt8(clamping: (x + y) * 128 / (width + height) + 64 + noise)
+    }
+  }
+  precondition(IMG_SavePNG(surface, path) == 0, "cannot write \(path)")
+}
+
+/// Mean milliseconds to render one frame of `transition` in software at
+/// `size`, over every frame of a 60 fps transition, three times.
+func renderMilliseconds(_ transition: TransitionKind, size: PixelSize, image: String) throws -> Double {
+  let decoded = try DecodedImage(path: image, what: "bench")
+  let layout = SplashLayout(canvas: size, artwork: .single(decoded.info), backdrop: .color(.black), fit: .cover)
+  let display = try OffscreenDisplay(size: size)
+  let scene = try SceneRenderer(
+    renderer: display.renderer, layout: layout, transition: transition, rotation: .none,
+    images: [.splash: decoded], exactPixels: true)
+  let timeline = Timeline(hold: 0, duration: transition.defaultDuration, easing: .easeInOut)
+  let times = timeline.recordingTimes(fps: 60)
+  scene.draw(progress: 0.5)  // warm up
+  display.flush()
+  var total = 0.0
+  var frames = 0
+  for _ in 0..<3 {
+    for t in times {
+      let start = clock.now()
+      scene.draw(progress: timeline.progress(at: t))
+      display.flush()
+      total += clock.now() - start
+      frames += 1
+    }
+  }
+  return total / Double(frames) * 1000
+}
+
+/// Median milliseconds of one plain memcpy of a 32-bit frame of `size`.
+func memcpyMilliseconds(size: PixelSize) -> Double {
+  let bytes = size.width * size.height * 4
+  let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+  let target = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+  defer {
+    source.deallocate()
+    target.deallocate()
+  }
+  memset(source, 0x5A, bytes)
+  memset(target, 0, bytes)
+  var samples: [Double] = []
+  for _ in 0..<60 {
+    let start = clock.now()
+    memcpy(target, source, bytes)
+    samples.append((clock.now() - start) * 1000)
+  }
+  return median(samples)
+}
+
+/// Runs splashd; returns its exit, stderr, and the monotonic time it was started.
+func runSplashd(_ path: String, _ arguments: [String], log: String) throws -> (ChildExit, String, Double) {
+  let started = clock.now()
+  let child = try ChildProcess.spawn(path, ["splashd"] + arguments, stderrPath: log)
+  let exit = try child.wait()
+  let bytes = try Files.readPrefix(of: log, count: 1 << 16)
+  let text = String(decoding: bytes, as: UTF8.self)
+  guard exit.status == 0 else { fatalError("splashd \(arguments) exited \(exit.status): \(text)") }
+  return (exit, text, started)
+}
+
+/// The monotonic time in splashd's "appeared" log line.
+func appearedAt(_ log: String) -> Double {
+  let marker = "first frame shown at monotonic "
+  for line in log.split(separator: "\n") {
+    guard let start = line.firstRange(of: marker) else { continue }
+    let number = line[start.upperBound...].prefix { $0 == "." || ($0 >= "0" && $0 <= "9") }
+    if let value = Double(number) { return value }
+  }
+  fatalError("no appeared line in: \(log)")
+}
+
+guard CommandLine.arguments.count == 2 else {
+  print("usage: splashd-bench PATH-TO-splashd")
+  exit(2)
+}
+let splashd = CommandLine.arguments[1]
+var template = Array("/tmp/splashd-bench-XXXXXX".utf8CString)
+let work = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+defer { _ = system("rm -rf '\(work)'") }
+let photo = work + "/photo-1080p.png"
+writePhotoLikePNG(photo, width: 1920, height: 1080)
+let log = work + "/stderr"
+let hd = PixelSize(width: 1920, height: 1080)
+let uhd = PixelSize(width: 3840, height: 2160)
+
+do {
+  let doorsHD = try renderMilliseconds(.doors, size: hd, image: photo)
+  let crossfadeHD = try renderMilliseconds(.crossfade, size: hd, image: photo)
+  let doorsUHD = try renderMilliseconds(.doors, size: uhd, image: photo)
+  let crossfadeUHD = try renderMilliseconds(.crossfade, size: uhd, image: photo)
+  let memcpyHD = memcpyMilliseconds(size: hd)
+  let memcpyUHD = memcpyMilliseconds(size: uhd)
+  report("doors_1080p_ms", doorsHD)
+  report("crossfade_1080p_ms", crossfadeHD)
+  report("doors_2160p_ms", doorsUHD)
+  report("crossfade_2160p_ms", crossfadeUHD)
+  report("memcpy_1080p_ms", memcpyHD)
+  report("memcpy_2160p_ms", memcpyUHD)
+  report("doors_1080p_vs_memcpy", doorsHD / memcpyHD, decimals: 2)
+  report("crossfade_2160p_vs_memcpy", crossfadeUHD / memcpyUHD, decimals: 2)
+
+  // Process start to first frame, 1080p photo-like PNG, offscreen: median of 7.
+  let playArguments = [
+    "--config", "/dev/null", "--display", "offscreen", "--size", "1920x1080", "--image", photo, "--duration", "0.2",
+  ]
+  var firstFrames: [Double] = []
+  var peakBytes = 0
+  for _ in 0..<7 {
+    let (exit, text, started) = try runSplashd(splashd, playArguments, log: log)
+    firstFrames.append((appearedAt(text) - started) * 1000)
+    peakBytes = max(peakBytes, exit.peakResidentBytes)
+  }
+  report("first_frame_ms", median(firstFrames), decimals: 1)
+
+  // CPU of a 10 s hold: a run with the hold minus the same run without it.
+  let (held, _, _) = try runSplashd(splashd, playArguments + ["--hold", "10"], log: log)
+  let (bare, _, _) = try runSplashd(splashd, playArguments + ["--hold", "0"], log: log)
+  report("hold_cpu_s", max(0, held.cpuSeconds - bare.cpuSeconds))
+
+  let decodedMB = Double(1920 * 1080 * 4) / 1_048_576
+  report("peak_rss_mb", Double(max(peakBytes, held.peakResidentBytes)) / 1_048_576, decimals: 1)
+  report("peak_rss_target_mb", 3 * decodedMB + 20, decimals: 1)
+} catch {
+  print("splashd-bench: \(error)")
+  exit(1)
+}

@@ -53,7 +53,10 @@ private func referenceValue(_ c: CubicBezier, _ x: Double) -> Double {
     #expect(Easing.easeOut.value(at: 0.2) > 0.2)
   }
 
-  @Test(arguments: named.compactMap(\.curve) + [CubicBezier(0.25, 0.1, 0.25, 1), CubicBezier(0, 1, 1, 0), CubicBezier(1, 0, 0, 1)])
+  @Test(
+    arguments: named.compactMap(\.curve) + [
+      CubicBezier(0.25, 0.1, 0.25, 1), CubicBezier(0, 1, 1, 0), CubicBezier(1, 0, 0, 1),
+    ])
   func solvedWithinToleranceInX(curve: CubicBezier) {
     for i in 1..<1000 {
       let x = Double(i) / 1000

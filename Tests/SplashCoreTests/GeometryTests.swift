@@ -18,7 +18,8 @@ import Testing
     // 90° clockwise: the physical display is 300×400; the block lands top right, turned.
     #expect(Rotation.quarter.physicalRect(block, inLogical: canvas) == PixelRect(x: 280, y: 0, width: 20, height: 10))
     #expect(Rotation.half.physicalRect(block, inLogical: canvas) == PixelRect(x: 390, y: 280, width: 10, height: 20))
-    #expect(Rotation.threeQuarters.physicalRect(block, inLogical: canvas) == PixelRect(x: 0, y: 390, width: 20, height: 10))
+    #expect(
+      Rotation.threeQuarters.physicalRect(block, inLogical: canvas) == PixelRect(x: 0, y: 390, width: 20, height: 10))
   }
 
   @Test(arguments: Rotation.allCases)

@@ -90,7 +90,7 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
   @Test func jitteredTimestampsStillTrackTheClock() throws {
     var seed: UInt64 = 42
     let display = FakeVsyncDisplay(jitter: { _ in
-      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.002  // ±1 ms
     })
     let start = display.time

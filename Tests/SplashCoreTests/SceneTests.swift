@@ -5,7 +5,8 @@ import Testing
   let canvas = PixelSize(width: 101, height: 50)
   let opaque = ImageInfo(size: PixelSize(width: 101, height: 50), opaque: true)
 
-  func composer(_ transition: TransitionKind, exact: Bool, artwork: Artwork? = nil, fit: Fit = .cover) -> SceneComposer {
+  func composer(_ transition: TransitionKind, exact: Bool, artwork: Artwork? = nil, fit: Fit = .cover) -> SceneComposer
+  {
     let layout = SplashLayout(
       canvas: canvas, artwork: artwork ?? .single(opaque), backdrop: .color(.black), fit: fit)
     return SceneComposer(layout: layout, transition: transition, exactPixels: exact)

@@ -38,8 +38,11 @@ import Testing
     #expect(frame.pixels.allSatisfy { $0 == 0x336699 })
     // And a background picture is shown in full.
     let backdrop = pattern("backdrop", width: 320, height: 180)
-    let withPicture = try render([.splash: image, .background: backdrop], display: display, transition: transition, progress: 1)
-    #expect(withPicture.pixels == (0..<180).flatMap { y in (0..<320).map { gradient($0, y, width: 320, height: 180) & 0xFF_FFFF } })
+    let withPicture = try render(
+      [.splash: image, .background: backdrop], display: display, transition: transition, progress: 1)
+    #expect(
+      withPicture.pixels
+        == (0..<180).flatMap { y in (0..<320).map { gradient($0, y, width: 320, height: 180) & 0xFF_FFFF } })
   }
 
   @Test(arguments: [0.0, 0.25, 0.5, 0.7, 0.95])
@@ -67,11 +70,13 @@ import Testing
   func crossfadePixelIsTheBlendForItsProgress(progress: Double) throws {
     let image = solid("orange", 0xFFC8_6432, width: 320)
     let background = Color(red: 20, green: 40, blue: 60)
-    let frame = try render([.splash: image], display: display, transition: .crossfade, background: background, progress: progress)
+    let frame = try render(
+      [.splash: image], display: display, transition: .crossfade, background: background, progress: progress)
     let expected = [(200, 20), (100, 40), (50, 60)].map { Double($0.0) * (1 - progress) + Double($0.1) * progress }
     for (x, y) in [(0, 0), (160, 90), (319, 179)] {
       let (r, g, b) = channels(frame.at(x, y))
-      #expect(abs(Double(r) - expected[0]) <= 2 && abs(Double(g) - expected[1]) <= 2 && abs(Double(b) - expected[2]) <= 2,
+      #expect(
+        abs(Double(r) - expected[0]) <= 2 && abs(Double(g) - expected[1]) <= 2 && abs(Double(b) - expected[2]) <= 2,
         "(\(r),\(g),\(b)) vs \(expected)")
     }
   }
@@ -83,7 +88,8 @@ import Testing
     for transition in TransitionKind.allCases {
       for fit in [Fit.cover, .contain] {
         for progress in [0, 0.137, 0.5, 0.861, 1] {
-          let upright = try render([.splash: image], display: display, transition: transition, fit: fit, progress: progress)
+          let upright = try render(
+            [.splash: image], display: display, transition: transition, fit: fit, progress: progress)
           let turned = try render(
             [.splash: image], display: rotation.physicalSize(ofLogical: display), rotation: rotation,
             transition: transition, fit: fit, background: .black, progress: progress)

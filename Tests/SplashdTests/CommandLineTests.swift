@@ -85,7 +85,8 @@ import Testing
   @Test func windowWithoutADesktopExitsOne() throws {
     let outcome = try splashd(["--display", "window", "--image", good], in: dir)
     #expect(outcome.status == 1)
-    #expect(outcome.stderrLines == ["splashd: --display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)"])
+    #expect(
+      outcome.stderrLines == ["splashd: --display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)"])
   }
 }
 
@@ -102,11 +103,14 @@ import Testing
 
   @Test func checkPrintsResolvedSettingsWithCommandLineOverridingTheFile() throws {
     let image = dir.solidPNG("door.png", width: 40, height: 30, rgb: (1, 2, 3))
-    let config = dir.file("c.conf", "[splash]\nimage = door.png\ntransition = crossfade\nhold = 4\nrotate = 90 ; portrait\n")
+    let config = dir.file(
+      "c.conf", "[splash]\nimage = door.png\ntransition = crossfade\nhold = 4\nrotate = 90 ; portrait\n")
     let outcome = try splashd(["--config", config, "--hold", "2", "--size=800x480", "--check"], in: dir)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let lines = outcome.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.contains("image = \(URL(fileURLWithPath: image).resolvingSymlinksInPath().path)") || lines.contains("image = \(image)"))
+    #expect(
+      lines.contains("image = \(URL(fileURLWithPath: image).resolvingSymlinksInPath().path)")
+        || lines.contains("image = \(image)"))
     #expect(lines.contains("transition = crossfade"))
     #expect(lines.contains("duration = 0.5"))
     #expect(lines.contains("hold = 2"))
@@ -119,9 +123,11 @@ import Testing
   @Test func helpAndVersion() throws {
     let help = try splashd(["--help"], in: dir)
     #expect(help.status == 0)
-    for option in ["--image", "--left", "--right", "--background", "--transition", "--duration", "--hold", "--easing",
-      "--rotate", "--fit", "--display", "--size", "--record", "--fps", "--config", "--check", "--version", "Exit status"]
-    {
+    for option in [
+      "--image", "--left", "--right", "--background", "--transition", "--duration", "--hold", "--easing",
+      "--rotate", "--fit", "--display", "--size", "--record", "--fps", "--config", "--check", "--version",
+      "Exit status",
+    ] {
       #expect(help.stdout.contains(option), "--help does not mention \(option)")
     }
     let version = try splashd(["--version"], in: dir)
@@ -144,7 +150,8 @@ import Testing
 
   @Test func recordWritesEveryFrameAndTheCSV() throws {
     let out = dir.path + "/frames"
-    let outcome = try splashd(["--record", out, "--size", "160x90", "--fps", "30", "--hold", "0.2", "--duration", "0.5"], in: dir)
+    let outcome = try splashd(
+      ["--record", out, "--size", "160x90", "--fps", "30", "--hold", "0.2", "--duration", "0.5"], in: dir)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let csv = try String(contentsOfFile: out + "/frames.csv", encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(csv.first == "frame,time_s,phase,progress")
@@ -159,8 +166,11 @@ import Testing
   }
 
   @Test func recordingTwiceIsByteIdentical() throws {
-    let image = dir.file("p.png", makePNG(width: 90, height: 50) { x, y in (UInt8(x * 2), UInt8(y * 5), UInt8((x + y) & 0xFF)) })
-    let args = ["--image", image, "--size", "120x80", "--rotate", "90", "--transition", "crossfade", "--duration", "0.3"]
+    let image = dir.file(
+      "p.png", makePNG(width: 90, height: 50) { x, y in (UInt8(x * 2), UInt8(y * 5), UInt8((x + y) & 0xFF)) })
+    let args = [
+      "--image", image, "--size", "120x80", "--rotate", "90", "--transition", "crossfade", "--duration", "0.3",
+    ]
     #expect(try splashd(args + ["--record", dir.path + "/a"], in: dir).status == 0)
     #expect(try splashd(args + ["--record", dir.path + "/b"], in: dir).status == 0)
     let a = try files(in: dir.path + "/a")
@@ -172,7 +182,8 @@ import Testing
   }
 
   @Test func offscreenPlaybackLogsTheLifecycle() throws {
-    let outcome = try splashd(["--display", "offscreen", "--size", "64x64", "--hold", "0.3", "--duration", "0.2"], in: dir)
+    let outcome = try splashd(
+      ["--display", "offscreen", "--size", "64x64", "--hold", "0.3", "--duration", "0.2"], in: dir)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let lines = outcome.stderrLines
     let appeared = lines.firstIndex { $0.hasPrefix("splashd: appeared: first frame shown at monotonic ") }

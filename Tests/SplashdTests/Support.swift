@@ -59,11 +59,15 @@ func run(
 
 /// Runs splashd with an empty config file, so that a machine's own
 /// /etc/splashd/splashd.conf cannot change the outcome.
-func splashd(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String]? = nil, timeout: Double = 30)
+func splashd(
+  _ arguments: [String], in directory: TemporaryDirectory, environment: [String: String]? = nil, timeout: Double = 30
+)
   throws -> Outcome
 {
   let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
-  return try run(splashdPath, (hasConfig ? [] : ["--config", directory.emptyConfig]) + arguments, environment: environment, timeout: timeout)
+  return try run(
+    splashdPath, (hasConfig ? [] : ["--config", directory.emptyConfig]) + arguments, environment: environment,
+    timeout: timeout)
 }
 
 /// A temporary directory with a few files the tests share.
@@ -136,7 +140,9 @@ func pngHeaderOnly(width: Int, height: Int) -> Data {
   return Data(png)
 }
 
-private func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+private func bigEndian(_ v: UInt32) -> [UInt8] {
+  [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+}
 
 private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
   let body = Array(type.utf8) + data

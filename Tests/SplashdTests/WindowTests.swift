@@ -55,7 +55,8 @@ final class VirtualScreen {
       throw TestFailure("Xvfb is missing: apt-get install xvfb x11-apps (make test installs them)")
     }
     number = (90..<190).first {
-      !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+      !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+        && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
     }!
     display = ":\(number)"
     process.executableURL = URL(fileURLWithPath: xvfb)
@@ -137,7 +138,9 @@ struct TestFailure: Error, CustomStringConvertible {
     #expect(stderr.contains("splashd: window: 320x240"))
 
     let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
-    print("DEBUG dumps", splash.terminationStatus, splash.terminationReason == .exit, dumps.count, dumps.map { "\($0.width)x\($0.height)" }, stderr)
+    print(
+      "DEBUG dumps", splash.terminationStatus, splash.terminationReason == .exit, dumps.count,
+      dumps.map { "\($0.width)x\($0.height)" }, stderr)
     #expect(sized.count >= 5, "only \(sized.count) window dumps")
     // During the hold: the two leaves meet exactly at the centre line.
     let closed = sized.contains { d in

@@ -1,0 +1,61 @@
+# splashd: build, run the demo, test, benchmark.
+# Every target installs the Debian packages it needs (as root, or through sudo).
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libinih-dev
+TEST_PACKAGES := xvfb x11-apps
+DEMO_DIR ?= out/demo
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build run test bench format lint install clean deps test-deps
+
+all: build
+
+# Installs whichever of $(1) are missing, with one apt-get update first.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+
+build: deps
+	$(SWIFT) build -c release
+
+# Plays the demo in a window when a desktop is there, else records it.
+run: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  .build/release/splashd --display window --hold 1; \
+	else \
+	  rm -rf $(DEMO_DIR) && .build/release/splashd --record $(DEMO_DIR) --hold 0.5 && \
+	  echo "No desktop here: the demo was recorded offscreen; its frames are in $(DEMO_DIR)/ (frame-00000.png …, frames.csv)."; \
+	fi
+
+lint:
+	swift-format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	swift-format format --in-place --recursive Sources Tests Package.swift
+
+test: test-deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: build
+	.build/release/splashd-bench .build/release/splashd
+
+install: build
+	install -D -m 755 .build/release/splashd $(DESTDIR)$(PREFIX)/bin/splashd
+	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
+	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
+
+clean:
+	rm -rf .build out
