@@ -39,10 +39,10 @@ extension Splashd {
       let offscreen = try runtime { () throws(SDLError) in try OffscreenDisplay(size: size) }
       let scene = try runtime { () throws(SDLError) in
         try SceneRenderer(
-          renderer: offscreen.renderer, layout: layout, transition: settings.transition,
-          rotation: settings.rotate, images: files.images, exactPixels: true)
+          painter: offscreen.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
+          images: files.images)
       }
-      let report = try player.play(on: OffscreenSink(display: offscreen, scene: scene, fps: settings.fps), clock: clock)
+      let report = try player.play(on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
       Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     }
   }
@@ -61,8 +61,8 @@ extension Splashd {
     }
     let scene = try runtime { () throws(SDLError) in
       try SceneRenderer(
-        renderer: window.renderer, layout: layout, transition: settings.transition, rotation: settings.rotate,
-        images: files.images, exactPixels: window.isSoftware)
+        painter: window.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
+        images: files.images)
     }
     Log.line(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
@@ -87,8 +87,8 @@ extension Splashd {
     let display = try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) }
     let scene = try runtime { () throws(SDLError) in
       try SceneRenderer(
-        renderer: display.renderer, layout: layout, transition: settings.transition, rotation: settings.rotate,
-        images: files.images, exactPixels: true)
+        painter: display.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
+        images: files.images)
     }
     let timeline = settings.timeline
     var csv = "frame,time_s,phase,progress\n"
@@ -96,7 +96,6 @@ extension Splashd {
     for (index, time) in times.enumerated() {
       let progress = timeline.progress(at: time)
       scene.draw(progress: progress)
-      display.flush()
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
       try runtime { () throws(SDLError) in try display.savePNG(to: directory + "/" + name) }
       csv +=

@@ -2,45 +2,26 @@ import CSDL2
 import CSDL2Image
 import SplashCore
 
-/// A display in memory: an XRGB surface drawn by SDL's software renderer.
-/// Needs no video driver, so it works on any machine.
+/// A display in memory: an XRGB surface painted directly. Needs no video
+/// driver, so it works on any machine.
 public final class OffscreenDisplay {
   public let size: PixelSize
   public let surface: UnsafeMutablePointer<SDL_Surface>
-  public let renderer: OpaquePointer
+  public let painter: SurfacePainter
 
   public init(size: PixelSize) throws(SDLError) {
     self.size = size
     guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(size.width), Int32(size.height), 32, opaqueFormat)
     else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
-    guard let renderer = SDL_CreateSoftwareRenderer(surface) else {
-      SDL_FreeSurface(surface)
-      throw SDLError("SDL_CreateSoftwareRenderer")
-    }
     self.surface = surface
-    self.renderer = renderer
+    painter = SurfacePainter(target: surface)
   }
 
-  deinit {
-    SDL_DestroyRenderer(renderer)
-    SDL_FreeSurface(surface)
-  }
-
-  /// Runs the renderer's queued drawing into the surface.
-  public func flush() { SDL_RenderFlush(renderer) }
+  deinit { SDL_FreeSurface(surface) }
 
   /// Writes the surface as a PNG file; the same pixels always give the same bytes.
   public func savePNG(to path: String) throws(SDLError) {
     try check("IMG_SavePNG \(path)", IMG_SavePNG(surface, path))
-  }
-
-  /// The colour of physical pixel (x, y) as (red, green, blue).
-  public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
-    let s = surface.pointee
-    let value = (s.pixels! + y * Int(s.pitch) + x * 4).load(as: UInt32.self)
-    return (
-      UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)
-    )
   }
 
   /// Every pixel as 0xRRGGBB, row by row.
@@ -58,19 +39,16 @@ public final class OffscreenDisplay {
 
 /// Plays into an offscreen display; the player paces it by the clock at `fps`.
 public final class OffscreenSink: FrameSink {
-  public let display: OffscreenDisplay
   public let scene: SceneRenderer
   public let refreshPeriod: Double
 
-  public init(display: OffscreenDisplay, scene: SceneRenderer, fps: Double) {
-    self.display = display
+  public init(scene: SceneRenderer, fps: Double) {
     self.scene = scene
     refreshPeriod = 1 / fps
   }
 
   public func present(_ frame: FrameRequest) throws -> Double? {
     scene.draw(progress: frame.progress)
-    display.flush()
     return nil
   }
 }

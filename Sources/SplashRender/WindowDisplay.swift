@@ -7,8 +7,9 @@ public final class WindowDisplay {
   public let size: PixelSize
   public let window: OpaquePointer
   public let renderer: OpaquePointer
-  /// The renderer draws in software (no GPU): positions snap to whole pixels.
-  public let isSoftware: Bool
+  /// Paints through the window's renderer; positions snap to whole pixels
+  /// when that renderer is SDL's software one.
+  public let painter: TexturePainter
   /// Seconds between vsyncs of the window's display (60 Hz when unknown).
   public let refreshPeriod: Double
   /// The user closed the window or pressed Escape.
@@ -51,11 +52,12 @@ public final class WindowDisplay {
     let rate = SDL_GetWindowDisplayMode(window, &mode) == 0 ? Int(mode.refresh_rate) : 0
     self.window = window
     self.renderer = renderer
-    isSoftware = info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0
+    painter = TexturePainter(renderer: renderer, exactPixels: info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0)
     refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
   }
 
   deinit {
+    painter.releaseTextures()
     SDL_DestroyRenderer(renderer)
     SDL_DestroyWindow(window)
     SDL_QuitSubSystem(SDL_INIT_VIDEO)

@@ -44,19 +44,16 @@ func renderMilliseconds(_ transition: TransitionKind, size: PixelSize, image: St
   let layout = SplashLayout(canvas: size, artwork: .single(decoded.info), backdrop: .color(.black), fit: .cover)
   let display = try OffscreenDisplay(size: size)
   let scene = try SceneRenderer(
-    renderer: display.renderer, layout: layout, transition: transition, rotation: .none,
-    images: [.splash: decoded], exactPixels: true)
+    painter: display.painter, layout: layout, transition: transition, rotation: .none, images: [.splash: decoded])
   let timeline = Timeline(hold: 0, duration: transition.defaultDuration, easing: .easeInOut)
   let times = timeline.recordingTimes(fps: 60)
   scene.draw(progress: 0.5)  // warm up
-  display.flush()
   var total = 0.0
   var frames = 0
   for _ in 0..<3 {
     for t in times {
       let start = clock.now()
       scene.draw(progress: timeline.progress(at: t))
-      display.flush()
       total += clock.now() - start
       frames += 1
     }

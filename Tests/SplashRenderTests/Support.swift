@@ -75,10 +75,8 @@ func render(
     canvas: rotation.logicalSize(ofPhysical: display), artwork: artwork, backdrop: backdrop, fit: fit)
   let offscreen = try OffscreenDisplay(size: display)
   let scene = try SceneRenderer(
-    renderer: offscreen.renderer, layout: layout, transition: transition, rotation: rotation, images: images,
-    exactPixels: true)
+    painter: offscreen.painter, layout: layout, transition: transition, rotation: rotation, images: images)
   scene.draw(progress: progress)
-  offscreen.flush()
   return Frame(width: display.width, height: display.height, pixels: offscreen.pixels())
 }
 
