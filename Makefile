@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
-BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libinih-dev
+BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
 TEST_PACKAGES := xvfb x11-apps
 DEMO_DIR ?= out/demo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

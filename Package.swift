@@ -16,6 +16,9 @@ let package = Package(
       name: "CSDL2Image", pkgConfig: "SDL2_image",
       providers: [.apt(["libsdl2-image-dev"])]),
     .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(
       name: "CInih", pkgConfig: "inih",
       providers: [.apt(["libinih-dev"])]),
 
@@ -28,7 +31,7 @@ let package = Package(
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
     .target(
       name: "SplashRender",
-      dependencies: ["CSDL2", "CSDL2Image", "SplashCore", "SplashSystem"]),
+      dependencies: ["CSDL2", "CSDL2Image", "CPNG", "SplashCore", "SplashSystem"]),
     // The command: parse, resolve, play.
     .target(
       name: "SplashApp",

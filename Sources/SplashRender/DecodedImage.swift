@@ -1,3 +1,4 @@
+import CPNG
 import CSDL2
 import CSDL2Image
 import SplashCore
@@ -10,21 +11,25 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String { message }
 }
 
-/// A decoded picture in 32-bit ARGB, owned until `release()`.
+/// A decoded picture, owned until it is released or taken.
 public final class DecodedImage {
   /// The file it came from.
   public let path: String
-  /// The pixels, SDL_PIXELFORMAT_ARGB8888.
+  /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
+  /// (SDL_PIXELFORMAT_ARGB8888) for PNG files and for pictures with
+  /// transparency; other opaque pictures as decoded (often 24-bit RGB).
   public private(set) var surface: UnsafeMutablePointer<SDL_Surface>?
   public let info: ImageInfo
 
-  /// How many bytes of the header are read to learn the declared size.
-  static let headerBytes = 512 * 1024
+  /// How many bytes of the file are read to learn the declared size (JPEG
+  /// puts its frame header after any EXIF data).
+  static let headerBytes = 256 * 1024
 
   /// Decodes the picture at `path` (`what` names it in messages, such as
   /// "--image"). Refuses, before decoding, files that are missing, not
   /// regular, empty, or that declare more than `Settings.maxSide` pixels on
-  /// a side.
+  /// a side. PNG files are decoded by libpng straight into 32-bit pixels;
+  /// other formats by SDL_image.
   public init(path: String, what: String) throws(ImageError) {
     self.path = path
     func fail(_ reason: String) -> ImageError { ImageError("\(what) \(path): \(reason)") }
@@ -47,20 +52,65 @@ public final class DecodedImage {
     if let (w, h) = declaredImageSize(header) {
       try Self.checkSide(w, h, fail)
     }
+    let decoded = isPNG(header) ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, fail)
+    surface = decoded.surface
+    info = ImageInfo(
+      size: PixelSize(width: Int(decoded.surface.pointee.w), height: Int(decoded.surface.pointee.h)),
+      opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.surface))
+  }
+
+  private static func decodePNG(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
+    -> (surface: UnsafeMutablePointer<SDL_Surface>, mayBeTransparent: Bool)
+  {
+    var image = png_image()
+    image.version = png_uint_32(PNG_IMAGE_VERSION)
+    defer { png_image_free(&image) }
+    func libpngMessage() -> String {
+      withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    guard png_image_begin_read_from_file(&image, path) != 0 else {
+      throw fail("not a picture splashd can decode (libpng: \(libpngMessage()))")
+    }
+    try checkSide(Int(image.width), Int(image.height), fail)
+    let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
+    // BGRA bytes are a little-endian ARGB word; opaque pictures get XRGB.
+    image.format = png_uint_32(PNG_FORMAT_BGRA)
+    guard
+      let surface = SDL_CreateRGBSurfaceWithFormat(
+        0, Int32(image.width), Int32(image.height), 32, hasAlpha ? alphaFormat : opaqueFormat)
+    else { throw fail("cannot allocate its pixels (\(String(cString: SDL_GetError())))") }
+    guard png_image_finish_read(&image, nil, surface.pointee.pixels, surface.pointee.pitch, nil) != 0 else {
+      SDL_FreeSurface(surface)
+      let message = libpngMessage()
+      // libpng says "Read Error" when the data ends before the picture does.
+      let reason = message == "Read Error" ? "the file is cut short or unreadable" : "not a picture splashd can decode"
+      throw fail("\(reason) (libpng: \(message))")
+    }
+    return (surface, hasAlpha)
+  }
+
+  private static func decodeWithSDLImage(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
+    -> (surface: UnsafeMutablePointer<SDL_Surface>, mayBeTransparent: Bool)
+  {
     guard let loaded = withStandardErrorSilenced({ IMG_Load(path) }) else {
       throw fail("not a picture splashd can decode (\(String(cString: SDL_GetError())))")
     }
-    defer { SDL_FreeSurface(loaded) }
-    try Self.checkSide(Int(loaded.pointee.w), Int(loaded.pointee.h), fail)
+    do {
+      try checkSide(Int(loaded.pointee.w), Int(loaded.pointee.h), fail)
+    } catch {
+      SDL_FreeSurface(loaded)
+      throw error
+    }
     let format = loaded.pointee.format.pointee
     var colorKey: UInt32 = 0
-    let hasAlpha = format.Amask != 0 || SDL_GetColorKey(loaded, &colorKey) == 0 || format.palette != nil
+    let mayBeTransparent = format.Amask != 0 || SDL_GetColorKey(loaded, &colorKey) == 0 || format.palette != nil
+    // Kept as decoded: preparing converts it once, straight into the display's format.
+    guard mayBeTransparent else { return (loaded, false) }
+    defer { SDL_FreeSurface(loaded) }
     guard let converted = SDL_ConvertSurfaceFormat(loaded, alphaFormat, 0) else {
       throw fail("cannot convert its pixels (\(String(cString: SDL_GetError())))")
     }
-    surface = converted
-    let size = PixelSize(width: Int(converted.pointee.w), height: Int(converted.pointee.h))
-    info = ImageInfo(size: size, opaque: !hasAlpha || Self.allOpaque(converted))
+    return (converted, true)
   }
 
   private static func checkSide(_ w: Int, _ h: Int, _ fail: (String) -> ImageError) throws(ImageError) {
@@ -77,6 +127,12 @@ public final class DecodedImage {
       for x in 0..<Int(s.w) where row[x] >> 24 != 0xFF { return false }
     }
     return true
+  }
+
+  /// Hands the pixels over to the caller, who frees them.
+  func take() -> UnsafeMutablePointer<SDL_Surface>? {
+    defer { surface = nil }
+    return surface
   }
 
   /// Frees the pixels; the image is unusable afterwards.

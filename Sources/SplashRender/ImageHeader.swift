@@ -1,3 +1,8 @@
+private let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+/// Whether `bytes` start with the PNG signature.
+func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: pngSignature) }
+
 /// The pixel size a picture file declares in its header, read without
 /// decoding, so that oversized pictures are refused before any memory is
 /// spent on them. Knows PNG, JPEG, GIF and BMP; nil for other formats or
@@ -8,8 +13,7 @@ public func declaredImageSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
   func le16(_ i: Int) -> Int { Int(bytes[i + 1]) << 8 | Int(bytes[i]) }
   func le32(_ i: Int) -> Int32 { Int32(bitPattern: UInt32(le16(i + 2)) << 16 | UInt32(le16(i))) }
 
-  let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-  if bytes.count >= 24, Array(bytes[0..<8]) == png, Array(bytes[12..<16]) == Array("IHDR".utf8) {
+  if bytes.count >= 24, isPNG(bytes), Array(bytes[12..<16]) == Array("IHDR".utf8) {
     return (be32(16), be32(20))
   }
   if bytes.count >= 10, Array(bytes[0..<4]) == Array("GIF8".utf8) {

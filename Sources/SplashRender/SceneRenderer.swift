@@ -32,35 +32,53 @@ public final class SceneRenderer {
   }
 
   /// Scales the placed part of `image` to its destination size and turns it
-  /// into a new surface in the display's orientation.
+  /// into a surface in the display's orientation and format. A picture
+  /// decoded at exactly that size, format and orientation is used as it is.
   private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(SDLError)
     -> UnsafeMutablePointer<SDL_Surface>
   {
-    let source = image.surface!
+    let decoded = image.surface!
+    let finalFormat = opaque ? opaqueFormat : alphaFormat
     let logicalSize = placement.destination.size
-    let sourceRect = clampedSourceRect(placement.source, in: source.pointee)
-    var scaled = source
+    let sourceRect = clampedSourceRect(placement.source, in: decoded.pointee)
     let needsScaling =
-      sourceRect.x != 0 || sourceRect.y != 0 || sourceRect.w != source.pointee.w || sourceRect.h != source.pointee.h
+      sourceRect.x != 0 || sourceRect.y != 0 || sourceRect.w != decoded.pointee.w || sourceRect.h != decoded.pointee.h
       || logicalSize.width != Int(sourceRect.w) || logicalSize.height != Int(sourceRect.h)
+    if !needsScaling && rotation == .none {
+      if decoded.pointee.format.pointee.format == finalFormat, let taken = image.take() { return taken }
+      guard let prepared = SDL_ConvertSurfaceFormat(decoded, finalFormat, 0) else {
+        throw SDLError("SDL_ConvertSurfaceFormat")
+      }
+      return prepared
+    }
+    // Scaling and turning work on 32-bit pixels (XRGB and ARGB share a layout).
+    var pixels = decoded
+    if decoded.pointee.format.pointee.BytesPerPixel != 4 {
+      guard let converted = SDL_ConvertSurfaceFormat(decoded, alphaFormat, 0) else {
+        throw SDLError("SDL_ConvertSurfaceFormat")
+      }
+      pixels = converted
+    }
+    defer { if pixels != decoded { SDL_FreeSurface(pixels) } }
+    var scaled = pixels
     if needsScaling {
       guard
         let target = SDL_CreateRGBSurfaceWithFormat(
-          0, Int32(logicalSize.width), Int32(logicalSize.height), 32, alphaFormat)
+          0, Int32(logicalSize.width), Int32(logicalSize.height), 32, pixels.pointee.format.pointee.format)
       else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
       var rect = sourceRect
-      if SDL_SoftStretchLinear(source, &rect, target, nil) != 0 {
+      if SDL_SoftStretchLinear(pixels, &rect, target, nil) != 0 {
         SDL_FreeSurface(target)
         throw SDLError("SDL_SoftStretchLinear")
       }
       scaled = target
     }
-    defer { if scaled != source { SDL_FreeSurface(scaled) } }
+    defer { if scaled != pixels { SDL_FreeSurface(scaled) } }
 
     let physical = rotation.physicalSize(ofLogical: logicalSize)
     guard
       let turned = SDL_CreateRGBSurfaceWithFormat(
-        0, Int32(physical.width), Int32(physical.height), 32, opaque ? opaqueFormat : alphaFormat)
+        0, Int32(physical.width), Int32(physical.height), 32, finalFormat)
     else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
     copyTurned(from: scaled.pointee, logicalSize: logicalSize, to: turned.pointee, physical: physical)
     return turned

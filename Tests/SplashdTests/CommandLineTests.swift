@@ -28,7 +28,7 @@ import Testing
       (["--image", dir.path + "/absent.png"], ["--image", "absent.png", "no such file"]),
       (["--image", dir.path], ["--image", "is a directory"]),
       (["--image", text], ["--image", "notes.png", "not a picture"]),
-      (["--image", truncated], ["--image", "truncated.png", "not a picture"]),
+      (["--image", truncated], ["--image", "truncated.png", "cut short"]),
       (["--image", empty], ["--image", "empty.png", "empty (0 bytes)"]),
       (["--image", huge], ["--image", "huge.png", "20000x100", "16384"]),
       (["--image", tall], ["--image", "tall.png", "10x16385"]),
