@@ -3,26 +3,25 @@ import SplashRender
 import SplashSystem
 
 extension Splashd {
-  /// Shows the splash on the chosen display, or records it.
-  static func play(_ settings: Settings, _ files: ArtworkFiles, clock: MonotonicClock, started: Double) throws {
-    let size = settings.effectiveSize
-    let layout = SplashLayout(
-      canvas: settings.rotate.logicalSize(ofPhysical: size), artwork: files.artwork,
-      backdrop: files.backdrop(settings), fit: settings.fit)
+  /// Where the splash goes: offscreen when recording or when `auto` finds
+  /// no desktop session (said once in the log), else as configured.
+  static func chooseDisplay(_ settings: Settings) -> DisplayChoice {
+    if settings.record != nil { return .offscreen }
+    guard settings.display == .auto else { return settings.display }
+    if WindowDisplay.desktopAvailable(environment: Environment.value) { return .window }
+    Log.line("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
+    return .offscreen
+  }
 
-    if let directory = settings.record {
-      try record(settings, files, layout: layout, into: directory)
-      return
-    }
-    var display = settings.display
-    if display == .auto {
-      display = WindowDisplay.desktopAvailable(environment: Environment.value) ? .window : .offscreen
-      if display == .offscreen {
-        Log.line("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
-      }
-    }
-    var player = Player(timeline: settings.timeline)
-    player.onEvent = { event in
+  static func layout(_ settings: Settings, _ files: ArtworkFiles) -> SplashLayout {
+    SplashLayout(
+      canvas: settings.rotate.logicalSize(ofPhysical: settings.effectiveSize), artwork: files.artwork,
+      backdrop: files.backdrop(settings), fit: settings.fit)
+  }
+
+  /// A player that logs the splash's lifecycle.
+  static func player(_ settings: Settings, started: Double) -> Player {
+    Player(timeline: settings.timeline) { event in
       switch event {
       case .appeared(let at):
         Log.line(
@@ -32,24 +31,30 @@ extension Splashd {
       case .didDisappear: Log.line("did-disappear: transition done")
       }
     }
-    switch display {
-    case .window:
-      try playInWindow(settings, files, layout: layout, player: player, clock: clock)
-    case .offscreen, .auto:
-      let offscreen = try runtime { () throws(SDLError) in try OffscreenDisplay(size: size) }
-      let scene = try runtime { () throws(SDLError) in
-        try SceneRenderer(
-          painter: offscreen.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
-          images: files.images)
-      }
-      let report = try player.play(on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
-      Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
-    }
   }
 
-  private static func playInWindow(
-    _ settings: Settings, _ files: ArtworkFiles, layout: SplashLayout, player: Player, clock: MonotonicClock
+  /// Plays the splash in memory, paced by the clock, or records it.
+  static func playOffscreen(
+    _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: MonotonicClock,
+    started: Double
   ) throws {
+    let scene = try runtime { () throws(SDLError) in
+      try SceneRenderer(
+        painter: display.painter, layout: layout(settings, files), transition: settings.transition,
+        rotation: settings.rotate, images: files.images)
+    }
+    if let directory = settings.record {
+      try record(settings, scene: scene, display: display, into: directory)
+      return
+    }
+    let report = try player(settings, started: started).play(
+      on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
+    Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+  }
+
+  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: MonotonicClock, started: Double)
+    throws
+  {
     guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
       throw Failure.runtime("--display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)")
     }
@@ -61,15 +66,15 @@ extension Splashd {
     }
     let scene = try runtime { () throws(SDLError) in
       try SceneRenderer(
-        painter: window.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
-        images: files.images)
+        painter: window.painter, layout: layout(settings, files), transition: settings.transition,
+        rotation: settings.rotate, images: files.images)
     }
     Log.line(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock)
     do {
-      let report = try player.play(on: sink, clock: sink)
+      let report = try player(settings, started: started).play(on: sink, clock: sink)
       Log.line("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.line("ended early: \(interrupted.reason)")
@@ -78,17 +83,13 @@ extension Splashd {
 
   /// Renders every frame of the recording schedule offscreen and writes
   /// them as PNG files, with frames.csv, into `directory`.
-  static func record(_ settings: Settings, _ files: ArtworkFiles, layout: SplashLayout, into directory: String) throws {
+  static func record(_ settings: Settings, scene: SceneRenderer, display: OffscreenDisplay, into directory: String)
+    throws
+  {
     do {
       try Files.makeDirectories(directory)
     } catch {
       throw Failure.badInput("--record \(directory): cannot create the directory: \(error.reason)")
-    }
-    let display = try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) }
-    let scene = try runtime { () throws(SDLError) in
-      try SceneRenderer(
-        painter: display.painter, layout: layout, transition: settings.transition, rotation: settings.rotate,
-        images: files.images)
     }
     let timeline = settings.timeline
     var csv = "frame,time_s,phase,progress\n"

@@ -37,12 +37,21 @@ public enum Splashd {
         return ExitStatus.done
       }
       let settings = try resolveSettings(commandLine)
+      // An offscreen frame buffer is made before the pictures are decoded:
+      // a helper thread faults its memory in meanwhile.
+      let offscreen =
+        !commandLine.check && chooseDisplay(settings) == .offscreen
+        ? try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) } : nil
       let artwork = try ArtworkFiles(settings: settings)
       if commandLine.check {
         printOut(describe(settings, artwork))
         return ExitStatus.done
       }
-      try play(settings, artwork, clock: clock, started: started)
+      if let offscreen {
+        try playOffscreen(settings, artwork, on: offscreen, clock: clock, started: started)
+      } else {
+        try playInWindow(settings, artwork, clock: clock, started: started)
+      }
       return ExitStatus.done
     } catch let failure as Failure {
       Log.line(failure.message)

@@ -18,7 +18,7 @@ public final class DecodedImage {
   /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
   /// (SDL_PIXELFORMAT_ARGB8888) for PNG files and for pictures with
   /// transparency; other opaque pictures as decoded (often 24-bit RGB).
-  public private(set) var surface: UnsafeMutablePointer<SDL_Surface>?
+  public private(set) var pixels: Pixels?
   public let info: ImageInfo
 
   /// How many bytes of the file are read to learn the declared size (JPEG
@@ -53,14 +53,14 @@ public final class DecodedImage {
       try Self.checkSide(w, h, fail)
     }
     let decoded = isPNG(header) ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, fail)
-    surface = decoded.surface
+    pixels = decoded.pixels
     info = ImageInfo(
-      size: PixelSize(width: Int(decoded.surface.pointee.w), height: Int(decoded.surface.pointee.h)),
-      opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.surface))
+      size: PixelSize(width: decoded.pixels.width, height: decoded.pixels.height),
+      opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.pixels.surface))
   }
 
   private static func decodePNG(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
-    -> (surface: UnsafeMutablePointer<SDL_Surface>, mayBeTransparent: Bool)
+    -> (pixels: Pixels, mayBeTransparent: Bool)
   {
     var image = png_image()
     image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -75,22 +75,25 @@ public final class DecodedImage {
     let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
     // BGRA bytes are a little-endian ARGB word; opaque pictures get XRGB.
     image.format = png_uint_32(PNG_FORMAT_BGRA)
-    guard
-      let surface = SDL_CreateRGBSurfaceWithFormat(
-        0, Int32(image.width), Int32(image.height), 32, hasAlpha ? alphaFormat : opaqueFormat)
-    else { throw fail("cannot allocate its pixels (\(String(cString: SDL_GetError())))") }
-    guard png_image_finish_read(&image, nil, surface.pointee.pixels, surface.pointee.pitch, nil) != 0 else {
-      SDL_FreeSurface(surface)
+    let pixels: Pixels
+    do {
+      pixels = try Pixels(
+        width: Int(image.width), height: Int(image.height), format: hasAlpha ? alphaFormat : opaqueFormat)
+    } catch {
+      throw fail("cannot allocate its pixels (\(error))")
+    }
+    let surface = pixels.surface.pointee
+    guard png_image_finish_read(&image, nil, surface.pixels, surface.pitch, nil) != 0 else {
       let message = libpngMessage()
       // libpng says "Read Error" when the data ends before the picture does.
       let reason = message == "Read Error" ? "the file is cut short or unreadable" : "not a picture splashd can decode"
       throw fail("\(reason) (libpng: \(message))")
     }
-    return (surface, hasAlpha)
+    return (pixels, hasAlpha)
   }
 
   private static func decodeWithSDLImage(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
-    -> (surface: UnsafeMutablePointer<SDL_Surface>, mayBeTransparent: Bool)
+    -> (pixels: Pixels, mayBeTransparent: Bool)
   {
     guard let loaded = withStandardErrorSilenced({ IMG_Load(path) }) else {
       throw fail("not a picture splashd can decode (\(String(cString: SDL_GetError())))")
@@ -105,12 +108,12 @@ public final class DecodedImage {
     var colorKey: UInt32 = 0
     let mayBeTransparent = format.Amask != 0 || SDL_GetColorKey(loaded, &colorKey) == 0 || format.palette != nil
     // Kept as decoded: preparing converts it once, straight into the display's format.
-    guard mayBeTransparent else { return (loaded, false) }
+    guard mayBeTransparent else { return (Pixels(adopting: loaded), false) }
     defer { SDL_FreeSurface(loaded) }
     guard let converted = SDL_ConvertSurfaceFormat(loaded, alphaFormat, 0) else {
       throw fail("cannot convert its pixels (\(String(cString: SDL_GetError())))")
     }
-    return (converted, true)
+    return (Pixels(adopting: converted), true)
   }
 
   private static func checkSide(_ w: Int, _ h: Int, _ fail: (String) -> ImageError) throws(ImageError) {
@@ -129,19 +132,8 @@ public final class DecodedImage {
     return true
   }
 
-  /// Hands the pixels over to the caller, who frees them.
-  func take() -> UnsafeMutablePointer<SDL_Surface>? {
-    defer { surface = nil }
-    return surface
-  }
-
-  /// Frees the pixels; the image is unusable afterwards.
-  public func release() {
-    if let surface { SDL_FreeSurface(surface) }
-    surface = nil
-  }
-
-  deinit { release() }
+  /// Lets go of the pixels; the image is unusable afterwards.
+  public func release() { pixels = nil }
 }
 
 extension String {

@@ -7,8 +7,8 @@ import SplashCore
 public protocol LayerPainter: AnyObject {
   /// Positions must be whole pixels (no filtering to show sub-pixel motion).
   var exactPixels: Bool { get }
-  /// Takes ownership of a prepared picture, in physical orientation, as `asset`.
-  func adopt(_ image: UnsafeMutablePointer<SDL_Surface>, as asset: AssetID, opaque: Bool) throws(SDLError)
+  /// Takes a prepared picture, in physical orientation, as `asset`.
+  func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError)
   /// Fills `rect` with `color`.
   func fill(_ rect: Rect, with color: Color)
   /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
@@ -29,20 +29,15 @@ public protocol LayerPainter: AnyObject {
 /// between the leaves. Copies go by memcpy in 1 KiB chunks, fills by vector stores.
 public final class SurfacePainter: LayerPainter {
   public let target: UnsafeMutablePointer<SDL_Surface>
-  private var images: [AssetID: (surface: UnsafeMutablePointer<SDL_Surface>, opaque: Bool)] = [:]
+  private var images: [AssetID: (pixels: Pixels, opaque: Bool)] = [:]
   /// Below glibc's `rep movsb` threshold, so memcpy stays on its vector loop.
   private static let copyChunk = 1024
 
   public init(target: UnsafeMutablePointer<SDL_Surface>) { self.target = target }
 
-  deinit {
-    for image in images.values { SDL_FreeSurface(image.surface) }
-  }
-
   public var exactPixels: Bool { true }
 
-  public func adopt(_ image: UnsafeMutablePointer<SDL_Surface>, as asset: AssetID, opaque: Bool) throws(SDLError) {
-    if let old = images[asset] { SDL_FreeSurface(old.surface) }
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError) {
     images[asset] = (image, opaque)
   }
 
@@ -71,7 +66,8 @@ public final class SurfacePainter: LayerPainter {
   }
 
   public func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double) {
-    guard let (image, opaque) = images[asset] else { return }
+    guard let (pixels, opaque) = images[asset] else { return }
+    let image = pixels.surface
     var src = SDL_Rect(x: Int32(source.x), y: Int32(source.y), w: Int32(source.width), h: Int32(source.height))
     var dst = SDL_Rect(
       x: Int32(snap(destination.x)), y: Int32(snap(destination.y)), w: Int32(snap(destination.width)),
@@ -131,9 +127,8 @@ public final class TexturePainter: LayerPainter {
     textures = [:]
   }
 
-  public func adopt(_ image: UnsafeMutablePointer<SDL_Surface>, as asset: AssetID, opaque: Bool) throws(SDLError) {
-    defer { SDL_FreeSurface(image) }
-    guard let texture = SDL_CreateTextureFromSurface(renderer, image) else {
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError) {
+    guard let texture = SDL_CreateTextureFromSurface(renderer, image.surface) else {
       throw SDLError("SDL_CreateTextureFromSurface")
     }
     // Linear filtering turns sub-pixel positions into smooth motion.

@@ -3,21 +3,20 @@ import CSDL2Image
 import SplashCore
 
 /// A display in memory: an XRGB surface painted directly. Needs no video
-/// driver, so it works on any machine.
+/// driver, so it works on any machine. Its memory is faulted in by a helper
+/// thread, so making it before the pictures are decoded costs nothing.
 public final class OffscreenDisplay {
   public let size: PixelSize
-  public let surface: UnsafeMutablePointer<SDL_Surface>
+  public let frame: Pixels
   public let painter: SurfacePainter
 
   public init(size: PixelSize) throws(SDLError) {
     self.size = size
-    guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(size.width), Int32(size.height), 32, opaqueFormat)
-    else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
-    self.surface = surface
-    painter = SurfacePainter(target: surface)
+    frame = try Pixels(width: size.width, height: size.height, format: opaqueFormat)
+    painter = SurfacePainter(target: frame.surface)
   }
 
-  deinit { SDL_FreeSurface(surface) }
+  public var surface: UnsafeMutablePointer<SDL_Surface> { frame.surface }
 
   /// Writes the surface as a PNG file; the same pixels always give the same bytes.
   public func savePNG(to path: String) throws(SDLError) {

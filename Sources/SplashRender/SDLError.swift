@@ -11,6 +11,11 @@ public struct SDLError: Error, Equatable, Sendable, CustomStringConvertible {
     reason = String(cString: SDL_GetError())
   }
 
+  public init(call: String, reason: String) {
+    self.call = call
+    self.reason = reason
+  }
+
   public var description: String { "\(call): \(reason)" }
 }
 

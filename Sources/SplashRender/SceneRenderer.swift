@@ -34,54 +34,43 @@ public final class SceneRenderer {
   /// Scales the placed part of `image` to its destination size and turns it
   /// into a surface in the display's orientation and format. A picture
   /// decoded at exactly that size, format and orientation is used as it is.
-  private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(SDLError)
-    -> UnsafeMutablePointer<SDL_Surface>
-  {
-    let decoded = image.surface!
+  private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(SDLError) -> Pixels {
+    let decoded = image.pixels!
     let finalFormat = opaque ? opaqueFormat : alphaFormat
     let logicalSize = placement.destination.size
-    let sourceRect = clampedSourceRect(placement.source, in: decoded.pointee)
+    let sourceRect = clampedSourceRect(placement.source, in: decoded.surface.pointee)
     let needsScaling =
-      sourceRect.x != 0 || sourceRect.y != 0 || sourceRect.w != decoded.pointee.w || sourceRect.h != decoded.pointee.h
-      || logicalSize.width != Int(sourceRect.w) || logicalSize.height != Int(sourceRect.h)
+      sourceRect.x != 0 || sourceRect.y != 0 || Int(sourceRect.w) != decoded.width
+      || Int(sourceRect.h) != decoded.height || logicalSize.width != Int(sourceRect.w)
+      || logicalSize.height != Int(sourceRect.h)
     if !needsScaling && rotation == .none {
-      if decoded.pointee.format.pointee.format == finalFormat, let taken = image.take() { return taken }
-      guard let prepared = SDL_ConvertSurfaceFormat(decoded, finalFormat, 0) else {
-        throw SDLError("SDL_ConvertSurfaceFormat")
-      }
-      return prepared
+      if decoded.format == finalFormat { return decoded }
+      return try converted(decoded, to: finalFormat)
     }
     // Scaling and turning work on 32-bit pixels (XRGB and ARGB share a layout).
-    var pixels = decoded
-    if decoded.pointee.format.pointee.BytesPerPixel != 4 {
-      guard let converted = SDL_ConvertSurfaceFormat(decoded, alphaFormat, 0) else {
-        throw SDLError("SDL_ConvertSurfaceFormat")
-      }
-      pixels = converted
-    }
-    defer { if pixels != decoded { SDL_FreeSurface(pixels) } }
+    let pixels =
+      decoded.surface.pointee.format.pointee.BytesPerPixel == 4 ? decoded : try converted(decoded, to: alphaFormat)
     var scaled = pixels
     if needsScaling {
       guard
         let target = SDL_CreateRGBSurfaceWithFormat(
-          0, Int32(logicalSize.width), Int32(logicalSize.height), 32, pixels.pointee.format.pointee.format)
+          0, Int32(logicalSize.width), Int32(logicalSize.height), 32, pixels.format)
       else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
+      scaled = Pixels(adopting: target)
       var rect = sourceRect
-      if SDL_SoftStretchLinear(pixels, &rect, target, nil) != 0 {
-        SDL_FreeSurface(target)
-        throw SDLError("SDL_SoftStretchLinear")
-      }
-      scaled = target
+      if SDL_SoftStretchLinear(pixels.surface, &rect, target, nil) != 0 { throw SDLError("SDL_SoftStretchLinear") }
     }
-    defer { if scaled != pixels { SDL_FreeSurface(scaled) } }
-
     let physical = rotation.physicalSize(ofLogical: logicalSize)
-    guard
-      let turned = SDL_CreateRGBSurfaceWithFormat(
-        0, Int32(physical.width), Int32(physical.height), 32, finalFormat)
-    else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
-    copyTurned(from: scaled.pointee, logicalSize: logicalSize, to: turned.pointee, physical: physical)
+    let turned = try Pixels(width: physical.width, height: physical.height, format: finalFormat)
+    copyTurned(from: scaled.surface.pointee, logicalSize: logicalSize, to: turned.surface.pointee, physical: physical)
     return turned
+  }
+
+  private func converted(_ pixels: Pixels, to format: UInt32) throws(SDLError) -> Pixels {
+    guard let surface = SDL_ConvertSurfaceFormat(pixels.surface, format, 0) else {
+      throw SDLError("SDL_ConvertSurfaceFormat")
+    }
+    return Pixels(adopting: surface)
   }
 
   private func clampedSourceRect(_ r: Rect, in s: SDL_Surface) -> SDL_Rect {

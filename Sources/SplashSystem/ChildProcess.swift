@@ -15,13 +15,16 @@ public struct ChildProcess: Sendable {
   public let pid: pid_t
 
   /// Starts `path` with `arguments` (argv[0] included) and the current
-  /// environment; standard error goes to `stderrPath` when given.
-  public static func spawn(_ path: String, _ arguments: [String], stderrPath: String? = nil) throws(SystemError)
-    -> ChildProcess
-  {
+  /// environment; standard output and error go to the files given, if any.
+  public static func spawn(
+    _ path: String, _ arguments: [String], stdoutPath: String? = nil, stderrPath: String? = nil
+  ) throws(SystemError) -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdoutPath {
+      posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    }
     if let stderrPath {
       posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     }

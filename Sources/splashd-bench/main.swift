@@ -37,9 +37,17 @@ func writePhotoLikePNG(_ path: String, width: Int, height: Int) {
   precondition(IMG_SavePNG(surface, path) == 0, "cannot write \(path)")
 }
 
-/// Mean milliseconds to render one frame of `transition` in software at
-/// `size`, over every frame of a 60 fps transition, three times.
-func renderMilliseconds(_ transition: TransitionKind, size: PixelSize, image: String) throws -> Double {
+/// One sweep's figures: the mean milliseconds per frame over every frame of
+/// a 60 fps transition, and the median milliseconds of one plain memcpy of a
+/// frame measured just before it, so that both see the same machine.
+struct Sweep {
+  var renderMilliseconds: Double
+  var memcpyMilliseconds: Double
+  var ratio: Double { renderMilliseconds / memcpyMilliseconds }
+}
+
+/// Renders `transition` in software at `size` over `count` sweeps.
+func sweeps(_ transition: TransitionKind, size: PixelSize, image: String, count: Int = 9) throws -> [Sweep] {
   let decoded = try DecodedImage(path: image, what: "bench")
   let layout = SplashLayout(canvas: size, artwork: .single(decoded.info), backdrop: .color(.black), fit: .cover)
   let display = try OffscreenDisplay(size: size)
@@ -48,17 +56,16 @@ func renderMilliseconds(_ transition: TransitionKind, size: PixelSize, image: St
   let timeline = Timeline(hold: 0, duration: transition.defaultDuration, easing: .easeInOut)
   let times = timeline.recordingTimes(fps: 60)
   scene.draw(progress: 0.5)  // warm up
-  var total = 0.0
-  var frames = 0
-  for _ in 0..<3 {
+  return (0..<count).map { _ in
+    let copy = memcpyMilliseconds(size: display.size)
+    var total = 0.0
     for t in times {
       let start = clock.now()
       scene.draw(progress: timeline.progress(at: t))
       total += clock.now() - start
-      frames += 1
     }
+    return Sweep(renderMilliseconds: total / Double(times.count) * 1000, memcpyMilliseconds: copy)
   }
-  return total / Double(frames) * 1000
 }
 
 /// Median milliseconds of one plain memcpy of a 32-bit frame of `size`.
@@ -73,7 +80,7 @@ func memcpyMilliseconds(size: PixelSize) -> Double {
   memset(source, 0x5A, bytes)
   memset(target, 0, bytes)
   var samples: [Double] = []
-  for _ in 0..<60 {
+  for _ in 0..<21 {
     let start = clock.now()
     memcpy(target, source, bytes)
     samples.append((clock.now() - start) * 1000)
@@ -84,7 +91,7 @@ func memcpyMilliseconds(size: PixelSize) -> Double {
 /// Runs splashd; returns its exit, stderr, and the monotonic time it was started.
 func runSplashd(_ path: String, _ arguments: [String], log: String) throws -> (ChildExit, String, Double) {
   let started = clock.now()
-  let child = try ChildProcess.spawn(path, ["splashd"] + arguments, stderrPath: log)
+  let child = try ChildProcess.spawn(path, ["splashd"] + arguments, stdoutPath: "/dev/null", stderrPath: log)
   let exit = try child.wait()
   let bytes = try Files.readPrefix(of: log, count: 1 << 16)
   let text = String(decoding: bytes, as: UTF8.self)
@@ -121,18 +128,26 @@ do {
   // posix_spawn shares the parent's memory until exec, so a child's peak RSS
   // can never read lower than the parent's size at the time of the spawn.
 
-  // Process start to first frame, 1080p photo-like PNG, offscreen: median of 7.
+  // Process start to first frame, 1080p photo-like PNG, offscreen: median of 15.
   let playArguments = [
     "--config", "/dev/null", "--display", "offscreen", "--size", "1920x1080", "--image", photo, "--duration", "0.2",
   ]
   var firstFrames: [Double] = []
   var peakBytes = 0
-  for _ in 0..<7 {
+  for _ in 0..<15 {
     let (exit, text, started) = try runSplashd(splashd, playArguments, log: log)
     firstFrames.append((appearedAt(text) - started) * 1000)
     peakBytes = max(peakBytes, exit.peakResidentBytes)
   }
   report("first_frame_ms", median(firstFrames), decimals: 1)
+  // For scale: start to exit of `splashd --version`, which loads the same
+  // libraries and does nothing else.
+  var versionRuns: [Double] = []
+  for _ in 0..<15 {
+    let (_, _, started) = try runSplashd(splashd, ["--version"], log: log)
+    versionRuns.append((clock.now() - started) * 1000)
+  }
+  report("version_start_to_exit_ms", median(versionRuns), decimals: 1)
 
   // CPU of a 10 s hold: a run with the hold minus the same run without it.
   let (held, _, _) = try runSplashd(splashd, playArguments + ["--hold", "10"], log: log)
@@ -147,20 +162,18 @@ do {
   getrusage(RUSAGE_SELF.rawValue, &usage)
   report("bench_parent_rss_mb", Double(usage.ru_maxrss) / 1024, decimals: 1)
 
-  let doorsHD = try renderMilliseconds(.doors, size: hd, image: photo)
-  let crossfadeHD = try renderMilliseconds(.crossfade, size: hd, image: photo)
-  let doorsUHD = try renderMilliseconds(.doors, size: uhd, image: photo)
-  let crossfadeUHD = try renderMilliseconds(.crossfade, size: uhd, image: photo)
-  let memcpyHD = memcpyMilliseconds(size: hd)
-  let memcpyUHD = memcpyMilliseconds(size: uhd)
-  report("doors_1080p_ms", doorsHD)
-  report("crossfade_1080p_ms", crossfadeHD)
-  report("doors_2160p_ms", doorsUHD)
-  report("crossfade_2160p_ms", crossfadeUHD)
-  report("memcpy_1080p_ms", memcpyHD)
-  report("memcpy_2160p_ms", memcpyUHD)
-  report("doors_1080p_vs_memcpy", doorsHD / memcpyHD, decimals: 2)
-  report("crossfade_2160p_vs_memcpy", crossfadeUHD / memcpyUHD, decimals: 2)
+  let doorsHD = try sweeps(.doors, size: hd, image: photo)
+  let crossfadeHD = try sweeps(.crossfade, size: hd, image: photo)
+  let doorsUHD = try sweeps(.doors, size: uhd, image: photo)
+  let crossfadeUHD = try sweeps(.crossfade, size: uhd, image: photo)
+  report("doors_1080p_ms", median(doorsHD.map(\.renderMilliseconds)))
+  report("crossfade_1080p_ms", median(crossfadeHD.map(\.renderMilliseconds)))
+  report("doors_2160p_ms", median(doorsUHD.map(\.renderMilliseconds)))
+  report("crossfade_2160p_ms", median(crossfadeUHD.map(\.renderMilliseconds)))
+  report("memcpy_1080p_ms", median((doorsHD + crossfadeHD).map(\.memcpyMilliseconds)))
+  report("memcpy_2160p_ms", median((doorsUHD + crossfadeUHD).map(\.memcpyMilliseconds)))
+  report("doors_1080p_vs_memcpy", median(doorsHD.map(\.ratio)), decimals: 2)
+  report("crossfade_2160p_vs_memcpy", median(crossfadeUHD.map(\.ratio)), decimals: 2)
 } catch {
   print("splashd-bench: \(error)")
   _ = system("rm -rf '\(work)'")

@@ -1,0 +1,40 @@
+import CSDL2
+import SplashSystem
+
+/// Pixels in an SDL surface together with the memory behind them; both are
+/// freed when the last reference goes.
+public final class Pixels {
+  public let surface: UnsafeMutablePointer<SDL_Surface>
+  private let memory: MappedMemory?
+
+  /// Takes over a surface that SDL allocated.
+  init(adopting surface: UnsafeMutablePointer<SDL_Surface>) {
+    self.surface = surface
+    memory = nil
+  }
+
+  /// Zero-filled 32-bit pixels in fresh mapped memory whose pages a helper
+  /// thread faults in while the caller goes on (see `MappedMemory`).
+  public init(width: Int, height: Int, format: UInt32) throws(SDLError) {
+    let pitch = width * 4
+    let memory: MappedMemory
+    do {
+      memory = try MappedMemory(length: max(pitch * height, 1))
+    } catch {
+      throw SDLError(call: "mmap", reason: error.reason)
+    }
+    memory.populateInBackground()
+    guard
+      let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+        memory.address, Int32(width), Int32(height), 32, Int32(pitch), format)
+    else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
+    self.surface = surface
+    self.memory = memory
+  }
+
+  deinit { SDL_FreeSurface(surface) }
+
+  public var width: Int { Int(surface.pointee.w) }
+  public var height: Int { Int(surface.pointee.h) }
+  public var format: UInt32 { surface.pointee.format.pointee.format }
+}
