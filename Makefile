@@ -52,7 +52,7 @@ test: test-deps lint
 	$(SWIFT) test
 
 bench: build
-	.build/release/splashd-bench .build/release/splashd
+	.build/release/splashd-bench .build/release/splashd Config/splashd-demo.png
 
 install: build
 	install -D -m 755 .build/release/splashd $(DESTDIR)$(PREFIX)/bin/splashd
