@@ -138,9 +138,6 @@ struct TestFailure: Error, CustomStringConvertible {
     #expect(stderr.contains("splashd: window: 320x240"))
 
     let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
-    print(
-      "DEBUG dumps", splash.terminationStatus, splash.terminationReason == .exit, dumps.count,
-      dumps.map { "\($0.width)x\($0.height)" }, stderr)
     #expect(sized.count >= 5, "only \(sized.count) window dumps")
     // During the hold: the two leaves meet exactly at the centre line.
     let closed = sized.contains { d in
