@@ -89,7 +89,7 @@ extension Splashd {
     do {
       try Files.makeDirectories(directory)
     } catch {
-      throw Failure.badInput("--record \(directory): cannot create the directory: \(error.reason)")
+      throw Failure.badInput("--record \(directory): cannot create the directory: \(error.phrase)")
     }
     let timeline = settings.timeline
     var csv = "frame,time_s,phase,progress\n"
@@ -106,7 +106,7 @@ extension Splashd {
     do {
       try Files.write(csv, to: directory + "/frames.csv")
     } catch {
-      throw Failure.runtime("--record \(directory)/frames.csv: \(error.reason)")
+      throw Failure.runtime("--record \(directory)/frames.csv: \(error.phrase)")
     }
     Log.line("recorded \(times.count) frames to \(directory)/ (frame-00000.png … and frames.csv)")
   }

@@ -17,8 +17,7 @@ public enum ConfigFile {
   /// Stops at the first problem, which the error names with its line.
   public static func apply(path: String, to settings: inout Settings) throws(SettingsError) {
     guard let file = fopen(path, "re") else {
-      let reason = String(cString: strerror(errno))
-      throw SettingsError("--config \(path): cannot read: \(reason.lowercasedFirst)")
+      throw SettingsError("--config \(path): cannot read: \(SystemError("fopen", code: errno).phrase)")
     }
     defer { fclose(file) }
     if case .directory? = try? Files.kind(of: path) {
@@ -111,11 +110,4 @@ private func handlePair(
   let ok = state.handle(
     section: String(cString: section!), key: String(cString: name!), value: value.map { String(cString: $0) } ?? "")
   return ok ? 1 : 0
-}
-
-extension String {
-  var lowercasedFirst: String {
-    guard let first = first else { return self }
-    return first.lowercased() + dropFirst()
-  }
 }

@@ -52,11 +52,6 @@ public struct Rect: Equatable, Sendable {
 
   public var maxX: Double { x + width }
   public var maxY: Double { y + height }
-
-  /// The rectangle moved by (dx, dy).
-  public func offsetBy(dx: Double, dy: Double) -> Rect {
-    Rect(x: x + dx, y: y + dy, width: width, height: height)
-  }
 }
 
 /// How far the content is turned, clockwise, on the physical display.

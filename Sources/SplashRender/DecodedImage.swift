@@ -13,8 +13,6 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A decoded picture, owned until it is released or taken.
 public final class DecodedImage {
-  /// The file it came from.
-  public let path: String
   /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
   /// (SDL_PIXELFORMAT_ARGB8888) for PNG files and for pictures with
   /// transparency; other opaque pictures as decoded (often 24-bit RGB).
@@ -31,7 +29,6 @@ public final class DecodedImage {
   /// a side. PNG files are decoded by libpng straight into 32-bit pixels;
   /// other formats by SDL_image.
   public init(path: String, what: String) throws(ImageError) {
-    self.path = path
     func fail(_ reason: String) -> ImageError { ImageError("\(what) \(path): \(reason)") }
     let header: [UInt8]
     do {
@@ -43,7 +40,7 @@ public final class DecodedImage {
       }
       header = try Files.readPrefix(of: path, count: Self.headerBytes)
     } catch let error as SystemError {
-      throw fail(error.reason.lowercasedFirst)
+      throw fail(error.phrase)
     } catch let error as ImageError {
       throw error
     } catch {
@@ -134,12 +131,4 @@ public final class DecodedImage {
 
   /// Lets go of the pixels; the image is unusable afterwards.
   public func release() { pixels = nil }
-}
-
-extension String {
-  /// The string with its first letter in lower case ("No such file" → "no such file").
-  var lowercasedFirst: String {
-    guard let first = first else { return self }
-    return first.lowercased() + dropFirst()
-  }
 }

@@ -12,6 +12,13 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// The C library's text for the code, such as "No such file or directory".
   public var reason: String { String(cString: strerror(code)) }
+
+  /// The reason as it reads after a colon: "no such file or directory".
+  public var phrase: String {
+    let text = reason
+    guard let first = text.first else { return text }
+    return first.lowercased() + text.dropFirst()
+  }
   public var description: String { "\(call): \(reason)" }
 }
 

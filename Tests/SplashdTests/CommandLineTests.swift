@@ -82,6 +82,12 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
+  @Test func recordIntoAPathThatCannotBeADirectory() throws {
+    let outcome = try splashd(["--record", good + "/frames", "--size", "32x32"], in: dir)
+    #expect(outcome.status == 2)
+    #expect(outcome.stderrLines == ["splashd: --record \(good)/frames: cannot create the directory: not a directory"])
+  }
+
   @Test func windowWithoutADesktopExitsOne() throws {
     let outcome = try splashd(["--display", "window", "--image", good], in: dir)
     #expect(outcome.status == 1)
