@@ -17,13 +17,16 @@ public struct FramePacer: Equatable, Sendable {
   }
 
   /// The presentation time of a frame begun at `now`: the first vsync on
-  /// the grid after both `now` and `earliest`, one period after the last
-  /// vsync at the soonest.
+  /// the grid strictly after `now` (one on `now` itself is too soon for a
+  /// frame still to be drawn), and not before `earliest`.
   public func predictedPresentation(after now: Double, notBefore earliest: Double = -.infinity) -> Double {
     guard let lastVsync else { return max(now, earliest) }
-    let due = max(now, earliest)
-    // A hair of slack so that a due time exactly on the grid is not pushed a period on.
-    let periods = max(1, ((due - lastVsync) / period - 1e-9).rounded(.up))
+    // A hair of slack keeps rounding from moving a time that is on the grid.
+    let slack = 1e-9
+    var periods = max(1, ((now - lastVsync) / period + slack).rounded(.down) + 1)
+    if lastVsync + periods * period < earliest {
+      periods = ((earliest - lastVsync) / period - slack).rounded(.up)
+    }
     return lastVsync + periods * period
   }
 

@@ -25,6 +25,8 @@ public final class WindowDisplay {
   /// Opens a window whose inner size is `size`.
   public init(size: PixelSize, title: String) throws(SDLError) {
     self.size = size
+    // A preview window: leave the desktop's compositor running (SDL would ask
+    // X11 compositors to step aside, as for a full-screen game).
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
     try check("SDL_InitSubSystem(video)", SDL_InitSubSystem(SDL_INIT_VIDEO))
     guard

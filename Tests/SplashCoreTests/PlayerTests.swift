@@ -12,6 +12,8 @@ final class FakeVsyncDisplay: FrameSink, PresentationClock {
   /// Each frame with the vsync it really reached the screen at.
   var shown: [(frame: FrameRequest, vsync: Double)] = []
   var sleeps: [(from: Double, to: Double)] = []
+  /// Time that passes before frame N is begun (the process was not scheduled).
+  var pauses: [Int: Double] = [:]
 
   init(
     start: Double = 1000, period: Double = 1.0 / 60, renderCost: @escaping (Int) -> Double = { _ in 0.004 },
@@ -24,7 +26,10 @@ final class FakeVsyncDisplay: FrameSink, PresentationClock {
   }
 
   var refreshPeriod: Double { period }
-  func now() -> Double { time }
+  func now() -> Double {
+    if let pause = pauses.removeValue(forKey: shown.count) { time += pause }
+    return time
+  }
 
   func sleep(until deadline: Double) {
     sleeps.append((time, deadline))
@@ -122,6 +127,20 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     #expect(zip(times, times.dropFirst()).contains { $1 - $0 > 1.5 * display.period })
   }
 
+  @Test func aFrameBegunLateIsTimedForTheVsyncItCanStillMake() throws {
+    // 50 ms pass before frame 10 is begun: three vsyncs go by unused.
+    let display = FakeVsyncDisplay()
+    display.pauses[10] = 0.05
+    let start = display.time
+    let report = try Player(timeline: timeline).play(on: display, clock: display)
+    checkInvariants(report, timeline, start: start)
+    // Frame 10 was predicted for the vsync it really reached, not for one already past.
+    let (frame, vsync) = display.shown[10]
+    #expect(abs(frame.presentationTime - vsync) < 1e-9)
+    #expect(vsync - display.shown[9].vsync > 3 * display.period)
+    #expect(report.skippedVsyncs >= 3)
+  }
+
   @Test func aStallLongerThanTheTransitionEndsAtExactlyOne() throws {
     // Frame 5 takes three seconds, longer than the whole 1.2 s transition.
     let display = FakeVsyncDisplay(renderCost: { $0 == 5 ? 3.0 : 0.004 })
@@ -185,7 +204,9 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     #expect(abs(pacer.predictedPresentation(after: 5.025) - 5.03) < 1e-12)
     // Not before a given instant, but on the grid.
     #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.044) - 5.05) < 1e-12)
-    // A due time exactly on the grid stays there.
+    // An earliest time exactly on the grid stays there…
     #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.04) - 5.04) < 1e-12)
+    // …but a frame begun exactly on a vsync aims for the one after.
+    #expect(abs(pacer.predictedPresentation(after: 5.02) - 5.03) < 1e-12)
   }
 }
