@@ -8,6 +8,8 @@ public enum ExitStatus {
   public static let done: Int32 = 0
   public static let runtimeFailure: Int32 = 1
   public static let badInput: Int32 = 2
+  /// The program to hand off to could not be run.
+  public static let cannotRun: Int32 = 127
 }
 
 /// A failure that ends the run with `status` after printing `message`.
@@ -21,13 +23,21 @@ struct Failure: Error {
 
 /// The `splashd` command.
 public enum Splashd {
-  /// Runs splashd with `arguments` (without the program name) and returns its exit status.
+  /// Runs splashd with `arguments` (without the program name) and returns
+  /// its exit status, or becomes the program given after `--` (or by `exec`
+  /// in the config file's `[handoff]` section) once the splash is done. That
+  /// program is found before anything else and runs whatever goes wrong
+  /// with the splash.
   public static func main(_ arguments: [String]) -> Int32 {
     let clock = MonotonicClock()
     let started = clock.now()
+    var handOff = HandOff(program: ParsedCommandLine.splitProgram(arguments).program ?? [])
+    Environment.set("SPLASHD_ROTATION", "0")
+    var status = ExitStatus.done
     do {
       let commandLine: ParsedCommandLine
       do { commandLine = try ParsedCommandLine.parse(arguments) } catch { throw Failure.badInput(error.message) }
+      if commandLine.help || commandLine.version || commandLine.check { handOff = nil }
       if commandLine.help {
         printOut(usageText + "\n")
         return ExitStatus.done
@@ -37,6 +47,10 @@ public enum Splashd {
         return ExitStatus.done
       }
       let settings = try resolveSettings(commandLine)
+      if handOff == nil && !commandLine.check, let program = settings.program {
+        handOff = HandOff(program: program)
+      }
+      Environment.set("SPLASHD_ROTATION", String(settings.rotate.rawValue))
       // An offscreen frame buffer is made before the pictures are decoded:
       // a helper thread faults its memory in meanwhile.
       let offscreen =
@@ -52,14 +66,14 @@ public enum Splashd {
       } else {
         try playInWindow(settings, artwork, clock: clock, started: started)
       }
-      return ExitStatus.done
     } catch let failure as Failure {
       Log.line(failure.message)
-      return failure.status
+      status = failure.status
     } catch {
       Log.line("unexpected failure: \(error)")
-      return ExitStatus.runtimeFailure
+      status = ExitStatus.runtimeFailure
     }
+    return handOff?.run() ?? status
   }
 
   /// Settings from the config file, then the command line, validated.

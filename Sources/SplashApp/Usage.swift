@@ -3,10 +3,15 @@ public let splashdVersion = "0.1.0"
 
 /// The text `splashd --help` prints.
 public let usageText = """
-  Usage: splashd [OPTIONS]
+  Usage: splashd [OPTIONS] [-- PROGRAM [ARGS...]]
 
   Shows a splash picture, holds it, then reveals the background with a
-  door-open or cross-fade transition paced to the display's vsync.
+  door-open or cross-fade transition paced to the display's vsync. Given a
+  PROGRAM, splashd then becomes it (execve: same PID, streams and cgroup),
+  with SPLASHD_ROTATION=<degrees> added to its environment. The PROGRAM is
+  found (in PATH, like a shell) before anything else and runs even when the
+  splash fails: a bad option or picture, no display, a crash. If it cannot be
+  run, splashd exits 127.
 
   Picture:
     --image FILE            the splash picture (PNG, JPEG, BMP, GIF, ...);
@@ -64,16 +69,20 @@ public let usageText = """
   Options take their value as the next argument or after '=' (--hold=2).
 
   Config file: INI with a [splash] section whose keys are the long option
-  names, e.g.
+  names, and a [handoff] section with the program to run, e.g.
 
     [splash]
     image = door.png        ; relative to the config file's directory
     transition = crossfade
     background = #102030    ; comments: a line starting with ; or #,
                             ; or the rest of a line after " ;"
+    [handoff]
+    exec = /usr/bin/kiosk-app --fullscreen   ; words split at spaces
 
-  Options on the command line override the file.
+  Options on the command line override the file; a program after -- wins
+  over exec.
 
-  Exit status: 0 done; 1 runtime failure (such as no desktop for
-  --display window); 2 bad usage, settings or files.
+  Exit status without a PROGRAM: 0 done; 1 runtime failure (such as no
+  desktop for --display window); 2 bad usage, settings or files. With one:
+  the PROGRAM's own, or 127 when it cannot be run.
   """

@@ -11,7 +11,7 @@ public enum ConfigFile {
   /// Read when no `--config` is given and it exists.
   public static let defaultPath = "/etc/splashd/splashd.conf"
   /// The sections splashd knows.
-  public static let sections = ["splash"]
+  public static let sections = Settings.sectionKeys.map(\.section)
 
   /// Reads the file at `path` and applies its settings onto `settings`.
   /// Stops at the first problem, which the error names with its line.
@@ -80,8 +80,8 @@ private final class ParseState {
   /// Applies one `key = value` pair; returns false to stop the parser.
   func handle(section: String, key: String, value: String) -> Bool {
     guard error == nil else { return false }
-    guard section == "splash" else {
-      error = SettingsError("\(path):\(line): \(key) must be inside a [splash] section")
+    if let home = Settings.section(of: key), home != section {
+      error = SettingsError("\(path):\(line): \(key) belongs in the [\(home)] section")
       return false
     }
     do {

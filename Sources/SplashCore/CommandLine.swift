@@ -10,27 +10,42 @@ public struct ParsedCommandLine: Equatable, Sendable {
   public var configPath: String?
   /// The settings given, in order, as (key, value).
   public var settings: [(key: String, value: String)] = []
+  /// The program to hand off to, from `-- PROGRAM [ARGS…]`; empty for none.
+  public var program: [String] = []
 
   public init() {}
 
   public static func == (a: Self, b: Self) -> Bool {
     a.help == b.help && a.version == b.version && a.check == b.check && a.configPath == b.configPath
-      && a.settings.elementsEqual(b.settings) { $0 == $1 }
+      && a.settings.elementsEqual(b.settings) { $0 == $1 } && a.program == b.program
+  }
+
+  /// Splits `arguments` at the first `--` into splashd's own options and the
+  /// program to hand off to. Done before anything else, so that the program
+  /// runs even when the options are wrong.
+  /// `program` is nil when there is no `--`.
+  public static func splitProgram(_ arguments: [String]) -> (options: [String], program: [String]?) {
+    guard let marker = arguments.firstIndex(of: "--") else { return (arguments, nil) }
+    return (Array(arguments[..<marker]), Array(arguments[(marker + 1)...]))
   }
 
   /// Splits `arguments` (without the program name). Options take their
   /// value as the next argument (unless it starts with `--`) or after `=`.
   public static func parse(_ arguments: [String]) throws(SettingsError) -> ParsedCommandLine {
     var parsed = ParsedCommandLine()
+    let (arguments, program) = splitProgram(arguments)
+    if let program {
+      guard !program.isEmpty else { throw SettingsError("'--' must be followed by the program to hand off to") }
+      parsed.program = program
+    }
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
-      guard argument.hasPrefix("--"), argument != "--" else {
-        if argument == "--" {
-          throw SettingsError("'--' starts a program to hand off to, which this version of splashd does not run yet")
-        }
-        throw SettingsError("unexpected argument \"\(argument)\" (options start with --; see splashd --help)")
+      guard argument.hasPrefix("--") else {
+        throw SettingsError(
+          "unexpected argument \"\(argument)\" (options start with --, a program to run follows '--'; see splashd --help)"
+        )
       }
       var name = String(argument.dropFirst(2))
       var inlineValue: String?
@@ -48,7 +63,7 @@ public struct ParsedCommandLine: Equatable, Sendable {
       case "config":
         break
       default:
-        guard Settings.keys.contains(name) else {
+        guard Settings.optionKeys.contains(name) else {
           throw SettingsError("unknown option --\(name) (see splashd --help)")
         }
       }

@@ -38,6 +38,12 @@ public enum SettingSource: Equatable, Sendable {
     }
   }
 
+  /// A program name as given: a bare name is looked up in PATH, a path
+  /// with a slash relative to a config file's directory.
+  func resolve(program: String) -> String {
+    program.contains("/") ? resolve(path: program) : program
+  }
+
   /// `path` as given, or, for a relative path in a config file, joined to
   /// the file's directory.
   func resolve(path: String) -> String {
@@ -72,6 +78,8 @@ public struct Settings: Equatable, Sendable {
   public var size: PixelSize?
   public var record: String?
   public var fps: Double = 60
+  /// The program (and its arguments) to hand off to after the transition.
+  public var program: [String]?
   /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
   public var origins: [String: String] = [:]
 
@@ -89,12 +97,26 @@ public struct Settings: Equatable, Sendable {
   public static let maxDuration = 60.0
   public static let maxFPS = 1000.0
 
-  /// The keys of the config file's `[splash]` section: the long option names
-  /// that take a value.
-  public static let keys = [
-    "image", "left", "right", "background", "transition", "duration", "hold", "easing",
-    "rotate", "fit", "display", "size", "record", "fps",
+  /// The config file's sections and their keys. The `[splash]` keys are
+  /// the long option names that take a value.
+  public static let sectionKeys: [(section: String, keys: [String])] = [
+    (
+      "splash",
+      [
+        "image", "left", "right", "background", "transition", "duration", "hold", "easing",
+        "rotate", "fit", "display", "size", "record", "fps",
+      ]
+    ),
+    ("handoff", ["exec"]),
   ]
+
+  /// The long options that take a value.
+  public static let optionKeys = sectionKeys[0].keys
+
+  /// The section that holds `key`, if any.
+  public static func section(of key: String) -> String? {
+    sectionKeys.first { $0.keys.contains(key) }?.section
+  }
 
   public var effectiveDuration: Double { duration ?? transition.defaultDuration }
   public var effectiveSize: PixelSize { size ?? Self.defaultSize }
@@ -162,8 +184,13 @@ public struct Settings: Equatable, Sendable {
         throw fail("frames per second above 0, at most \(formatNumber(Self.maxFPS))")
       }
       self.fps = fps
+    case "exec":
+      let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      guard let first = words.first else { throw fail("a program and its arguments, separated by spaces") }
+      program = [source.resolve(program: first)] + words.dropFirst()
     default:
-      throw SettingsError("\(name): unknown setting; known: \(Self.keys.joined(separator: ", "))")
+      let known = Self.sectionKeys.flatMap(\.keys).joined(separator: ", ")
+      throw SettingsError("\(name): unknown setting; known: \(known)")
     }
   }
 

@@ -82,12 +82,24 @@ import Testing
     #expect(s.origin(of: "image") == "/etc/splashd/splashd.conf:7: image")
     try? s.apply(key: "left", value: "/abs/l.png", from: source)
     #expect(s.left == "/abs/l.png")
+    try? s.apply(key: "exec", value: "bin/kiosk  --url http://localhost", from: source)
+    #expect(s.program == ["/etc/splashd/bin/kiosk", "--url", "http://localhost"])
+    try? s.apply(key: "exec", value: "kiosk", from: source)
+    #expect(s.program == ["kiosk"])  // a bare name is looked up in PATH
     try? s.apply(key: "background", value: "#FFFFFF", from: source)
     #expect(s.background == .color(Color(red: 255, green: 255, blue: 255)))
   }
 }
 
 @Suite struct CommandLineTests {
+  @Test func everythingAfterTheFirstDoubleDashIsTheProgram() throws {
+    let parsed = try ParsedCommandLine.parse(["--hold", "2", "--", "/usr/bin/kiosk", "--hold", "--", "x"])
+    #expect(parsed.program == ["/usr/bin/kiosk", "--hold", "--", "x"])
+    #expect(parsed.settings.map(\.key) == ["hold"])
+    #expect(ParsedCommandLine.splitProgram(["--bogus", "--", "app"]).program == ["app"])
+    #expect(ParsedCommandLine.splitProgram(["--hold", "1"]).program == nil)
+  }
+
   @Test func splitsOptionsAndValues() throws {
     let parsed = try ParsedCommandLine.parse(["--image", "a.png", "--hold=2", "--check", "--config", "c.conf"])
     #expect(parsed.check && !parsed.help && !parsed.version)
@@ -100,7 +112,11 @@ import Testing
     (["--bogus"], "unknown option --bogus (see splashd --help)"),
     (["--image"], "--image needs a value (see splashd --help)"),
     (["--image", "--check"], "--image needs a value (see splashd --help)"),
-    (["stray"], "unexpected argument \"stray\" (options start with --; see splashd --help)"),
+    (
+      ["stray"],
+      "unexpected argument \"stray\" (options start with --, a program to run follows '--'; see splashd --help)"
+    ),
+    (["--hold", "1", "--"], "'--' must be followed by the program to hand off to"),
     (["--help=yes"], "--help takes no value"),
   ])
   func badCommandLines(arguments: [String], expected: String) {

@@ -81,6 +81,9 @@ final class VirtualScreen {
     try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
   }
 
+  /// What went wrong with dumps, for the failure message.
+  var failures: [String] = []
+
   /// Dumps the window named `name`, or nil while it is not mapped.
   func dump(windowNamed name: String) -> WindowDump? {
     let xwd = Process()
@@ -92,7 +95,15 @@ final class VirtualScreen {
     guard (try? xwd.run()) != nil else { return nil }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     xwd.waitUntilExit()
-    return xwd.terminationStatus == 0 ? WindowDump(xwd: data) : nil
+    guard xwd.terminationStatus == 0 else {
+      failures.append("xwd exit \(xwd.terminationStatus)")
+      return nil
+    }
+    guard let dump = WindowDump(xwd: data) else {
+      failures.append("undecodable dump of \(data.count) bytes")
+      return nil
+    }
+    return dump
   }
 }
 
@@ -114,7 +125,7 @@ struct TestFailure: Error, CustomStringConvertible {
     splash.executableURL = URL(fileURLWithPath: splashdPath)
     splash.arguments = [
       "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
-      "--background", "#0000FF", "--hold", "1.5", "--duration", "2", "--easing", "linear",
+      "--background", "#0000FF", "--hold", "2.5", "--duration", "2", "--easing", "linear",
     ]
     splash.environment = environment
     let errPath = dir.path + "/stderr"
@@ -138,7 +149,10 @@ struct TestFailure: Error, CustomStringConvertible {
     #expect(stderr.contains("splashd: window: 320x240"))
 
     let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
-    #expect(sized.count >= 5, "only \(sized.count) window dumps")
+    #expect(
+      sized.count >= 5,
+      "only \(sized.count) window dumps of 320x240; sizes \(dumps.map { "\($0.width)x\($0.height)" }), failures \(screen.failures), splashd said: \(stderr)"
+    )
     // During the hold: the two leaves meet exactly at the centre line.
     let closed = sized.contains { d in
       d.at(0, 120) == 0xFF0000 && d.at(159, 120) == 0xFF0000 && d.at(160, 120) == 0x00FF00 && d.at(319, 120) == 0x00FF00

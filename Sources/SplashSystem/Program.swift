@@ -1,0 +1,76 @@
+import Glibc
+
+/// Running another program in place of this one.
+public enum Program {
+  /// The executable `name` names: `name` itself when it contains a slash,
+  /// else the first executable regular file of that name in `searchPath`
+  /// (PATH's form; `/usr/local/bin:/usr/bin:/bin` when unset), like a shell.
+  public static func locate(_ name: String, searchPath: String?) -> String? {
+    func executable(_ path: String) -> Bool {
+      guard case .regular? = try? Files.kind(of: path) else { return false }
+      return access(path, X_OK) == 0
+    }
+    if name.contains("/") { return executable(name) ? name : nil }
+    let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(
+      separator: ":", omittingEmptySubsequences: false)
+    for directory in directories {
+      let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
+      if executable(candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Replaces this process with the program at `path` (execve): same PID,
+  /// same open standard streams, the current environment. Returns only when
+  /// that fails, with the reason.
+  public static func replaceProcess(path: String, arguments: [String]) -> SystemError {
+    let argv = cStrings(arguments)
+    execve(path, argv, environ)
+    let error = SystemError("execve \(path)", code: errno)
+    for index in arguments.indices { free(argv[index]) }
+    argv.deallocate()
+    return error
+  }
+
+  /// From now on, a fatal signal (a crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+  /// SIGABRT, SIGTRAP) replaces the process with the program at `path`
+  /// instead of ending it, so that a broken splash never keeps the machine
+  /// from its program. The arguments are prepared now, since only execve
+  /// may be called from the signal handler.
+  public static func replaceProcessOnCrash(path: String, arguments: [String]) {
+    crashPath = strdup(path)
+    crashArguments = cStrings(arguments)
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in
+      // Only async-signal-safe calls here: write(2) and execve(2).
+      let message: StaticString = "splashd: crashed; handing off to the program\n"
+      _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+      if let path = crashPath, let arguments = crashArguments { execve(path, arguments, environ) }
+      _exit(127)
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+    for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+      sigaction(signal, &action, nil)
+    }
+  }
+
+  /// A NULL-terminated array of C strings, for execve.
+  private static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
+    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
+    for (index, string) in strings.enumerated() { array[index] = strdup(string) }
+    array[strings.count] = nil
+    return array
+  }
+}
+
+/// What the crash handler execs; set once, before the handler is installed.
+nonisolated(unsafe) private var crashPath: UnsafeMutablePointer<CChar>?
+nonisolated(unsafe) private var crashArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
+extension Environment {
+  /// Sets `name` to `value` in the environment the next program inherits.
+  public static func set(_ name: String, _ value: String) {
+    setenv(name, value, 1)
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// splashd becoming the program given after `--`.
+@Suite struct HandOffTests {
+  let dir: TemporaryDirectory
+  let quick = ["--display", "offscreen", "--size", "32x32", "--duration", "0.05"]
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// Runs splashd in the background and returns (its PID, outcome).
+  func spawn(_ arguments: [String], whileRunning act: (Int32) -> Void = { _ in }) throws -> (Int32, Outcome) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: splashdPath)
+    process.arguments = ["--config", dir.emptyConfig] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = nil
+    environment["WAYLAND_DISPLAY"] = nil
+    process.environment = environment
+    let out = dir.path + "/out-\(UUID().uuidString)"
+    let err = dir.path + "/err-\(UUID().uuidString)"
+    FileManager.default.createFile(atPath: out, contents: nil)
+    FileManager.default.createFile(atPath: err, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    try process.run()
+    act(process.processIdentifier)
+    let deadline = Date().addingTimeInterval(30)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      Issue.record("splashd \(arguments) did not finish")
+    }
+    process.waitUntilExit()
+    return (
+      process.processIdentifier,
+      Outcome(
+        status: process.terminationStatus, stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    )
+  }
+
+  @Test func theProgramRunsInPlaceWithTheRotationAndItsOwnExitStatus() throws {
+    let (pid, outcome) = try spawn(
+      quick + ["--rotate", "270", "--", "/bin/sh", "-c", "echo pid=$$ rotation=$SPLASHD_ROTATION; exit 7"])
+    #expect(outcome.stdout == "pid=\(pid) rotation=270\n")
+    #expect(outcome.status == 7)
+    // The splash played first, then handed off.
+    let lines = outcome.stderrLines
+    #expect(lines.contains { $0.hasPrefix("splashd: did-disappear") })
+    #expect(lines.last == "splashd: handing off to /bin/sh")
+  }
+
+  @Test func aBareNameIsLookedUpInPath() throws {
+    let (_, outcome) = try spawn(quick + ["--", "sh", "-c", "exit 3"])
+    #expect(outcome.status == 3)
+  }
+
+  @Test func aProgramThatCannotRunExits127() throws {
+    let (_, missing) = try spawn(quick + ["--", "no-such-program-anywhere"])
+    #expect(missing.status == 127)
+    #expect(missing.stderrLines.last == "splashd: cannot run no-such-program-anywhere: not found (looked in PATH)")
+    let notExecutable = dir.file("plain.txt", "not a program\n")
+    let (_, refused) = try spawn(quick + ["--", notExecutable])
+    #expect(refused.status == 127)
+  }
+
+  @Test func aFailedSplashStillHandsOff() throws {
+    let (_, outcome) = try spawn(["--image", dir.path + "/absent.png", "--", "/bin/sh", "-c", "exit 5"])
+    #expect(outcome.status == 5)
+    #expect(outcome.stderrLines.contains { $0.contains("absent.png: no such file or directory") })
+    #expect(outcome.stderrLines.last == "splashd: handing off to /bin/sh")
+    // Even a bad option does not keep the program from running.
+    let (_, badOption) = try spawn(["--rotate", "45", "--", "/bin/sh", "-c", "exit 6"])
+    #expect(badOption.status == 6)
+  }
+
+  @Test func aCrashHandsOffInsteadOfEndingTheBoot() throws {
+    let (pid, outcome) = try spawn(
+      quick + ["--hold", "20", "--", "/bin/sh", "-c", "echo pid=$$; exit 9"],
+      whileRunning: { pid in
+        usleep(400_000)
+        kill(pid, SIGSEGV)
+      })
+    #expect(outcome.status == 9)
+    #expect(outcome.stdout == "pid=\(pid)\n")
+    #expect(outcome.stderrLines.contains("splashd: crashed; handing off to the program"))
+  }
+
+  @Test func theConfigFileCanNameTheProgram() throws {
+    let script = dir.file("kiosk.sh", "#!/bin/sh\necho kiosk \"$@\"\n")
+    chmod(script, 0o755)
+    let config = dir.file("handoff.conf", "[splash]\nhold = 0\n\n[handoff]\nexec = ./kiosk.sh --fullscreen\n")
+    let (_, outcome) = try spawn(["--config", config] + quick)
+    #expect(outcome.stdout == "kiosk --fullscreen\n")
+    #expect(outcome.status == 0)
+    // The command line's program wins over the file's.
+    let (_, overridden) = try spawn(["--config", config] + quick + ["--", "/bin/sh", "-c", "echo cli"])
+    #expect(overridden.stdout == "cli\n")
+  }
+
+  @Test func checkHelpAndVersionNeverRunTheProgram() throws {
+    for options in [["--check"], ["--help"], ["--version"]] {
+      let (_, outcome) = try spawn(options + ["--", "/bin/sh", "-c", "echo PROGRAM-RAN; exit 4"])
+      #expect(outcome.status == 0, "\(options)")
+      #expect(!outcome.stdout.contains("PROGRAM-RAN"), "\(options)")
+    }
+  }
+}
