@@ -24,8 +24,10 @@ let package = Package(
 
     // Pure core: no SDL, no I/O.
     .target(name: "SplashCore"),
+    // Linux headers that Swift's Glibc module leaves out (signalfd, inotify).
+    .target(name: "CLinux"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
-    .target(name: "SplashSystem", dependencies: ["SplashCore"]),
+    .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.

@@ -35,7 +35,7 @@ extension Splashd {
 
   /// Plays the splash in memory, paced by the clock, or records it.
   static func playOffscreen(
-    _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: MonotonicClock,
+    _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: StoppableClock,
     started: Double
   ) throws {
     let scene = try runtime { () throws(SDLError) in
@@ -44,15 +44,19 @@ extension Splashd {
         rotation: settings.rotate, images: files.images)
     }
     if let directory = settings.record {
-      try record(settings, scene: scene, display: display, into: directory)
+      try record(settings, scene: scene, display: display, into: directory, clock: clock)
       return
     }
-    let report = try player(settings, started: started).play(
-      on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
-    Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+    do {
+      let report = try player(settings, started: started).play(
+        on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
+      Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+    } catch let interrupted as PlaybackInterrupted {
+      Log.line("ended early: \(interrupted.reason)")
+    }
   }
 
-  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: MonotonicClock, started: Double)
+  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, started: Double)
     throws
   {
     guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
@@ -72,7 +76,7 @@ extension Splashd {
     Log.line(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
-    let sink = WindowSink(display: window, scene: scene, clock: clock)
+    let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopSignals: clock.stopSignals)
     do {
       let report = try player(settings, started: started).play(on: sink, clock: sink)
       Log.line("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
@@ -83,9 +87,10 @@ extension Splashd {
 
   /// Renders every frame of the recording schedule offscreen and writes
   /// them as PNG files, with frames.csv, into `directory`.
-  static func record(_ settings: Settings, scene: SceneRenderer, display: OffscreenDisplay, into directory: String)
-    throws
-  {
+  static func record(
+    _ settings: Settings, scene: SceneRenderer, display: OffscreenDisplay, into directory: String,
+    clock: StoppableClock
+  ) throws {
     do {
       try Files.makeDirectories(directory)
     } catch {
@@ -95,6 +100,11 @@ extension Splashd {
     var csv = "frame,time_s,phase,progress\n"
     let times = timeline.recordingTimes(fps: settings.fps)
     for (index, time) in times.enumerated() {
+      do {
+        try clock.checkForStop()
+      } catch let interrupted as PlaybackInterrupted {
+        throw Failure.runtime("--record \(directory): interrupted by \(interrupted.reason) after \(index) frames")
+      }
       let progress = timeline.progress(at: time)
       scene.draw(progress: progress)
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"

@@ -29,9 +29,17 @@ public enum Splashd {
   /// program is found before anything else and runs whatever goes wrong
   /// with the splash.
   public static func main(_ arguments: [String]) -> Int32 {
-    let clock = MonotonicClock()
-    let started = clock.now()
+    let monotonic = MonotonicClock()
+    let started = monotonic.now()
     var handOff = HandOff(program: ParsedCommandLine.splitProgram(arguments).program ?? [])
+    let stopSignals: StopSignals?
+    do {
+      stopSignals = try StopSignals()
+    } catch {
+      Log.line("SIGTERM and SIGINT will end splashd at once: \(error)")
+      stopSignals = nil
+    }
+    let clock = StoppableClock(monotonic, stopSignals: stopSignals)
     Environment.set("SPLASHD_ROTATION", "0")
     var status = ExitStatus.done
     do {

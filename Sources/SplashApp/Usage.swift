@@ -11,7 +11,8 @@ public let usageText = """
   with SPLASHD_ROTATION=<degrees> added to its environment. The PROGRAM is
   found (in PATH, like a shell) before anything else and runs even when the
   splash fails: a bad option or picture, no display, a crash. If it cannot be
-  run, splashd exits 127.
+  run, splashd exits 127. SIGTERM or SIGINT end the splash at once and hand
+  off (or exit 0 without a PROGRAM).
 
   Picture:
     --image FILE            the splash picture (PNG, JPEG, BMP, GIF, ...);

@@ -2,8 +2,16 @@
 public protocol PresentationClock: AnyObject {
   /// The current time, in seconds, on a monotonic clock.
   func now() -> Double
-  /// Sleeps until the clock reads `deadline` (returns at once if it has passed).
-  func sleep(until deadline: Double)
+  /// Sleeps until the clock reads `deadline` (returns at once if it has
+  /// passed); throws `PlaybackInterrupted` when asked to stop meanwhile.
+  func sleep(until deadline: Double) throws
+  /// Throws `PlaybackInterrupted` when a stop has been asked for; called
+  /// once a frame.
+  func checkForStop() throws
+}
+
+extension PresentationClock {
+  public func checkForStop() throws {}
 }
 
 /// One frame to draw, and when it is meant to be seen.
@@ -85,6 +93,7 @@ public struct Player {
     let start = clock.now()
 
     func show(_ presentationTime: Double) throws {
+      try clock.checkForStop()
       let t = presentationTime - start
       let frame = FrameRequest(
         time: t, phase: timeline.phase(at: t), progress: timeline.progress(at: t),
@@ -93,7 +102,7 @@ public struct Player {
       // A display without a blocking vsync is paced by the clock instead.
       var shown = vsync ?? clock.now()
       if vsync == nil && shown < presentationTime - pacer.period / 4 {
-        clock.sleep(until: presentationTime)
+        try clock.sleep(until: presentationTime)
         shown = presentationTime
       }
       if let last = pacer.lastVsync, report.frames.last?.phase == .transition, shown - last > pacer.period * 1.5 {
@@ -107,7 +116,7 @@ public struct Player {
     report.firstFrameShown = pacer.lastVsync ?? start
     onEvent(.appeared(at: report.firstFrameShown))
     if timeline.hold > 0 {
-      clock.sleep(until: start + timeline.hold - pacer.period)
+      try clock.sleep(until: start + timeline.hold - pacer.period)
     }
     onEvent(.willDisappear(at: clock.now()))
     while true {

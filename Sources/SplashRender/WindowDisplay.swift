@@ -97,12 +97,14 @@ public final class WindowSink: FrameSink, PresentationClock {
   public let display: WindowDisplay
   public let scene: SceneRenderer
   private let clock: MonotonicClock
+  private let stopSignals: StopSignals?
   private var lastProgress = 0.0
 
-  public init(display: WindowDisplay, scene: SceneRenderer, clock: MonotonicClock) {
+  public init(display: WindowDisplay, scene: SceneRenderer, clock: MonotonicClock, stopSignals: StopSignals?) {
     self.display = display
     self.scene = scene
     self.clock = clock
+    self.stopSignals = stopSignals
   }
 
   public var refreshPeriod: Double { display.refreshPeriod }
@@ -119,15 +121,22 @@ public final class WindowSink: FrameSink, PresentationClock {
   public func now() -> Double { clock.now() }
 
   /// Sleeps while waiting on window events, redrawing the still picture
-  /// when the window is exposed; ends at once when the window is closed.
-  public func sleep(until deadline: Double) {
+  /// when the window is exposed; ends at once when the window is closed,
+  /// and within 50 ms when SIGTERM or SIGINT arrives (SDL's event wait
+  /// cannot watch the signal descriptor itself).
+  public func sleep(until deadline: Double) throws {
     while !display.closed {
+      try checkForStop()
       let remaining = deadline - clock.now()
       if remaining <= 0 { return }
-      if display.handleEvents(waitingUpTo: remaining) {
+      if display.handleEvents(waitingUpTo: min(remaining, 0.05)) {
         scene.draw(progress: lastProgress)
         SDL_RenderPresent(display.renderer)
       }
     }
+  }
+
+  public func checkForStop() throws {
+    if let signal = stopSignals?.arrived() { throw PlaybackInterrupted(reason: signal) }
   }
 }

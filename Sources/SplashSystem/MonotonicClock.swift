@@ -20,4 +20,22 @@ public final class MonotonicClock: PresentationClock, Sendable {
     ts.tv_nsec = Int((deadline - Double(ts.tv_sec)) * 1e9)
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
   }
+
+  /// Sleeps until `deadline` or until one of `descriptors` is readable,
+  /// whichever comes first; returns that descriptor, or nil at the deadline.
+  /// Waits in poll(2) for whole milliseconds, then sleeps the rest exactly.
+  public func sleep(until deadline: Double, wakingFor descriptors: [FileDescriptor]) -> FileDescriptor? {
+    var polled = descriptors.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+    while true {
+      let remaining = deadline - now()
+      let milliseconds = remaining.isFinite ? Int32(max(0, min(remaining * 1000, 3_600_000)).rounded(.down)) : -1
+      let ready = poll(&polled, nfds_t(polled.count), milliseconds)
+      if ready > 0, let index = polled.firstIndex(where: { $0.revents != 0 }) { return descriptors[index] }
+      if ready == -1 && errno != EINTR { return nil }
+      if ready == 0 && deadline - now() < 0.001 {
+        sleep(until: deadline)
+        return nil
+      }
+    }
+  }
 }

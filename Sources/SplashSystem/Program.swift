@@ -25,6 +25,7 @@ public enum Program {
   /// that fails, with the reason.
   public static func replaceProcess(path: String, arguments: [String]) -> SystemError {
     let argv = cStrings(arguments)
+    restoreSignalMask()
     execve(path, argv, environ)
     let error = SystemError("execve \(path)", code: errno)
     for index in arguments.indices { free(argv[index]) }
@@ -45,6 +46,7 @@ public enum Program {
       // Only async-signal-safe calls here: write(2) and execve(2).
       let message: StaticString = "splashd: crashed; handing off to the program\n"
       _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+      restoreSignalMask()
       if let path = crashPath, let arguments = crashArguments { execve(path, arguments, environ) }
       _exit(127)
     }
@@ -53,6 +55,13 @@ public enum Program {
     for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
       sigaction(signal, &action, nil)
     }
+  }
+
+  /// The signal mask the programs splashd runs start with: the one splashd
+  /// itself started with, before it blocked signals for its own use.
+  public static var signalMaskForPrograms: sigset_t {
+    get { savedSignalMask ?? sigset_t() }
+    set { savedSignalMask = newValue }
   }
 
   /// A NULL-terminated array of C strings, for execve.
@@ -67,6 +76,14 @@ public enum Program {
 /// What the crash handler execs; set once, before the handler is installed.
 nonisolated(unsafe) private var crashPath: UnsafeMutablePointer<CChar>?
 nonisolated(unsafe) private var crashArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+/// The signal mask splashd started with, once it has blocked any.
+nonisolated(unsafe) private var savedSignalMask: sigset_t?
+
+/// Puts back the signal mask splashd started with (async-signal-safe).
+private func restoreSignalMask() {
+  guard var mask = savedSignalMask else { return }
+  sigprocmask(SIG_SETMASK, &mask, nil)
+}
 
 extension Environment {
   /// Sets `name` to `value` in the environment the next program inherits.

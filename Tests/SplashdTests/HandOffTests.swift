@@ -99,6 +99,59 @@ import Testing
     #expect(overridden.stdout == "cli\n")
   }
 
+  // SIGTERM and SIGINT end the splash at once. Holds and transitions of a
+  // minute that end within the helper's 30 s limit show it without timing.
+
+  func stopped(_ arguments: [String], by signal: Int32) throws -> Outcome {
+    try spawn(arguments) { pid in
+      usleep(500_000)
+      kill(pid, signal)
+    }.1
+  }
+
+  @Test func sigtermDuringTheHoldEndsTheSplash() throws {
+    let outcome = try stopped(quick + ["--hold", "60"], by: SIGTERM)
+    #expect(outcome.status == 0)
+    #expect(outcome.stderrLines.last == "splashd: ended early: SIGTERM")
+  }
+
+  @Test func sigintDuringTheTransitionEndsTheSplash() throws {
+    let outcome = try stopped(["--display", "offscreen", "--size", "32x32", "--duration", "60"], by: SIGINT)
+    #expect(outcome.status == 0)
+    #expect(outcome.stderrLines.contains("splashd: will-disappear: transition doors starts"))
+    #expect(outcome.stderrLines.last == "splashd: ended early: SIGINT")
+  }
+
+  @Test func aStoppedSplashHandsOffWithTheSignalMaskSplashdGot() throws {
+    // Start splashd with nothing blocked (Foundation's children inherit a
+    // mask of their own), then see what the program is given.
+    let python =
+      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c", python, splashdPath, "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32",
+      "--hold", "60", "--", "/bin/sh", "-c", "grep SigBlk /proc/self/status; exit 4",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(800_000)
+    kill(process.processIdentifier, SIGTERM)
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 4)
+    #expect(output == "SigBlk:\t0000000000000000\n")
+  }
+
+  @Test func sigtermDuringARecordingFailsIt() throws {
+    let outcome = try stopped(
+      ["--record", dir.path + "/long", "--size", "64x64", "--duration", "60", "--fps", "60"], by: SIGTERM)
+    #expect(outcome.status == 1)
+    #expect(outcome.stderrLines.last?.contains("interrupted by SIGTERM after") == true)
+  }
+
   @Test func checkHelpAndVersionNeverRunTheProgram() throws {
     for options in [["--check"], ["--help"], ["--version"]] {
       let (_, outcome) = try spawn(options + ["--", "/bin/sh", "-c", "echo PROGRAM-RAN; exit 4"])
