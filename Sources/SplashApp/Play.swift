@@ -19,18 +19,33 @@ extension Splashd {
       backdrop: files.backdrop(settings), fit: settings.fit)
   }
 
-  /// A player that logs the splash's lifecycle.
-  static func player(_ settings: Settings, started: Double) -> Player {
-    Player(timeline: settings.timeline) { event in
+  /// A player that logs the splash's lifecycle, with the reveal gate the
+  /// settings ask for.
+  static func player(_ settings: Settings, clock: StoppableClock, started: Double) throws -> Player {
+    var player = Player(timeline: settings.timeline) { event in
       switch event {
       case .appeared(let at):
         Log.line(
           "appeared: first frame shown at monotonic \(formatFixed(at, decimals: 6)) s, "
             + "\(formatFixed((at - started) * 1000, decimals: 1)) ms after start")
-      case .willDisappear: Log.line("will-disappear: transition \(settings.transition.rawValue) starts")
+      case .gateOpened(_, let reason): Log.line("reveal: \(reason)")
+      case .gateTimedOut: Log.line("reveal: timeout after \(formatNumber(settings.timeout)) s (--timeout)")
+      case .willDisappear(let at):
+        Log.line(
+          "will-disappear: transition \(settings.transition.rawValue) starts at monotonic \(formatFixed(at, decimals: 6)) s"
+        )
       case .didDisappear: Log.line("did-disappear: transition done")
       }
     }
+    if let path = settings.untilFile {
+      do {
+        player.gate = try FileGate(path: path, clock: clock)
+      } catch {
+        throw Failure.runtime("\(settings.origin(of: "until-file")) \(path): cannot watch: \(error.phrase)")
+      }
+      player.gateTimeout = settings.timeout
+    }
+    return player
   }
 
   /// Plays the splash in memory, paced by the clock, or records it.
@@ -48,7 +63,7 @@ extension Splashd {
       return
     }
     do {
-      let report = try player(settings, started: started).play(
+      let report = try player(settings, clock: clock, started: started).play(
         on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
       Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
@@ -78,7 +93,7 @@ extension Splashd {
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopSignals: clock.stopSignals)
     do {
-      let report = try player(settings, started: started).play(on: sink, clock: sink)
+      let report = try player(settings, clock: clock, started: started).play(on: sink, clock: sink)
       Log.line("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.line("ended early: \(interrupted.reason)")

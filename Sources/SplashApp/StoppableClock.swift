@@ -15,8 +15,22 @@ final class StoppableClock: PresentationClock {
   func now() -> Double { monotonic.now() }
 
   func sleep(until deadline: Double) throws {
-    guard let stopSignals else { return monotonic.sleep(until: deadline) }
-    if monotonic.sleep(until: deadline, wakingFor: [stopSignals.descriptor]) != nil { try checkForStop() }
+    _ = try sleep(until: deadline, wakingFor: [])
+  }
+
+  /// Sleeps until `deadline` or until one of `descriptors` is readable;
+  /// returns that descriptor, or nil at the deadline.
+  func sleep(until deadline: Double, wakingFor descriptors: [FileDescriptor]) throws -> FileDescriptor? {
+    let watched = descriptors + (stopSignals.map { [$0.descriptor] } ?? [])
+    if watched.isEmpty {
+      monotonic.sleep(until: deadline)
+      return nil
+    }
+    while true {
+      guard let woke = monotonic.sleep(until: deadline, wakingFor: watched) else { return nil }
+      if woke != stopSignals?.descriptor { return woke }
+      try checkForStop()
+    }
   }
 
   func checkForStop() throws {

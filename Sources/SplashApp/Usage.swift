@@ -39,6 +39,13 @@ public let usageText = """
                             cubic-bezier(X1,Y1,X2,Y2) with X1, X2 in 0..1
                             [default: ease-in-out = cubic-bezier(0.42,0,0.58,1)]
 
+  When to reveal:
+    --until-file PATH       after the hold, keep holding until PATH exists
+                            (watched with inotify; its directories may appear
+                            later)
+    --timeout SECONDS       the longest --until-file holds the splash, counted
+                            from the first frame; 0 for no limit [default: 30]
+
   Display:
     --rotate DEGREES        turn the content 0, 90, 180 or 270 degrees
                             clockwise on the display; for 90 and 270 the
@@ -79,6 +86,8 @@ public let usageText = """
                             ; or the rest of a line after " ;"
     [handoff]
     exec = /usr/bin/kiosk-app --fullscreen   ; words split at spaces
+    until-file = /run/kiosk/ready
+    timeout = 30
 
   Options on the command line override the file; a program after -- wins
   over exec.

@@ -59,10 +59,22 @@ public struct PlaybackReport: Equatable, Sendable {
   public var skippedVsyncs = 0
 }
 
+/// What the held splash waits for before its transition may start.
+public protocol RevealGate: AnyObject {
+  /// Waits until the gate opens or the clock reaches `deadline`. Returns
+  /// what opened it (such as "/run/ready appeared"), nil at the deadline;
+  /// throws `PlaybackInterrupted` when asked to stop meanwhile.
+  func wait(until deadline: Double) throws -> String?
+}
+
 /// The splash's lifecycle, as the player reports it, with clock times.
 public enum PlaybackEvent: Equatable, Sendable {
   /// The first frame is on screen.
   case appeared(at: Double)
+  /// The reveal gate opened, for `reason`.
+  case gateOpened(at: Double, reason: String)
+  /// The reveal gate stayed shut until the timeout.
+  case gateTimedOut(at: Double)
   /// The hold is over; the transition's frames begin.
   case willDisappear(at: Double)
   /// The transition's last frame (progress 1) is on screen.
@@ -73,11 +85,19 @@ public enum PlaybackEvent: Equatable, Sendable {
 ///
 /// The first frame is shown at once. While the picture stands still (the
 /// hold) nothing is drawn and the player sleeps, waking one refresh period
-/// before the transition so its first frame lands on time. During the
-/// transition each frame's progress is computed for its predicted
-/// presentation time; the last frame is drawn at exactly progress 1.
+/// before the transition so its first frame lands on time. With a reveal
+/// gate, the hold is a minimum: the transition starts on the first vsync
+/// after the gate opens, or after `gateTimeout` seconds from the first frame
+/// at the latest. During the transition each frame's progress is computed
+/// for its predicted presentation time; the last frame is drawn at exactly
+/// progress 1.
 public struct Player {
   public let timeline: Timeline
+  /// What must happen, besides the hold, before the transition.
+  public var gate: RevealGate?
+  /// The longest the gate may hold the splash, in seconds from the first
+  /// frame; 0 for no limit.
+  public var gateTimeout: Double = 0
 
   /// Called as the splash appears, starts and ends its transition.
   public var onEvent: (PlaybackEvent) -> Void
@@ -91,12 +111,16 @@ public struct Player {
     var report = PlaybackReport()
     var pacer = FramePacer(period: sink.refreshPeriod)
     let start = clock.now()
+    // The timeline as played: the gate may lengthen the hold.
+    var played = timeline
+    // Vsyncs without a new frame count as skipped only between transition frames.
+    var countsSkips = false
 
     func show(_ presentationTime: Double) throws {
       try clock.checkForStop()
       let t = presentationTime - start
       let frame = FrameRequest(
-        time: t, phase: timeline.phase(at: t), progress: timeline.progress(at: t),
+        time: t, phase: played.phase(at: t), progress: played.progress(at: t),
         presentationTime: presentationTime)
       let vsync = try sink.present(frame)
       // A display without a blocking vsync is paced by the clock instead.
@@ -105,7 +129,7 @@ public struct Player {
         try clock.sleep(until: presentationTime)
         shown = presentationTime
       }
-      if let last = pacer.lastVsync, report.frames.last?.phase == .transition, shown - last > pacer.period * 1.5 {
+      if countsSkips, let last = pacer.lastVsync, shown - last > pacer.period * 1.5 {
         report.skippedVsyncs += Int(((shown - last) / pacer.period).rounded()) - 1
       }
       pacer.didPresent(at: shown)
@@ -118,12 +142,20 @@ public struct Player {
     if timeline.hold > 0 {
       try clock.sleep(until: start + timeline.hold - pacer.period)
     }
+    if let gate {
+      let deadline = gateTimeout > 0 ? start + gateTimeout : .infinity
+      let reason = try gate.wait(until: deadline)
+      let now = clock.now()
+      onEvent(reason.map { .gateOpened(at: now, reason: $0) } ?? .gateTimedOut(at: now))
+      played = Timeline(hold: max(timeline.hold, now - start), duration: timeline.duration, easing: timeline.easing)
+    }
     onEvent(.willDisappear(at: clock.now()))
     while true {
       // The transition's first frame is the first vsync at or after the hold's end.
-      let target = pacer.predictedPresentation(after: clock.now(), notBefore: start + timeline.hold)
+      let target = pacer.predictedPresentation(after: clock.now(), notBefore: start + played.hold)
       try show(target)
-      if timeline.isFinished(at: target - start) { break }
+      countsSkips = true
+      if played.isFinished(at: target - start) { break }
     }
     onEvent(.didDisappear(at: pacer.lastVsync ?? clock.now()))
     return report

@@ -80,6 +80,10 @@ public struct Settings: Equatable, Sendable {
   public var fps: Double = 60
   /// The program (and its arguments) to hand off to after the transition.
   public var program: [String]?
+  /// The transition waits (after the hold) until this file exists.
+  public var untilFile: String?
+  /// The longest the gate holds the splash, in seconds from the first frame; 0 for no limit.
+  public var timeout: Double = 30
   /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
   public var origins: [String: String] = [:]
 
@@ -96,6 +100,7 @@ public struct Settings: Equatable, Sendable {
   public static let maxHold = 86400.0
   public static let maxDuration = 60.0
   public static let maxFPS = 1000.0
+  public static let maxTimeout = 86400.0
 
   /// The config file's sections and their keys. The `[splash]` keys are
   /// the long option names that take a value.
@@ -107,11 +112,11 @@ public struct Settings: Equatable, Sendable {
         "rotate", "fit", "display", "size", "record", "fps",
       ]
     ),
-    ("handoff", ["exec"]),
+    ("handoff", ["exec", "until-file", "timeout"]),
   ]
 
   /// The long options that take a value.
-  public static let optionKeys = sectionKeys[0].keys
+  public static let optionKeys = sectionKeys[0].keys + ["until-file", "timeout"]
 
   /// The section that holds `key`, if any.
   public static func section(of key: String) -> String? {
@@ -184,6 +189,12 @@ public struct Settings: Equatable, Sendable {
         throw fail("frames per second above 0, at most \(formatNumber(Self.maxFPS))")
       }
       self.fps = fps
+    case "until-file": untilFile = try path()
+    case "timeout":
+      guard let seconds = parseDecimal(value), seconds <= Self.maxTimeout else {
+        throw fail("a number of seconds from 0 (no limit) to \(formatNumber(Self.maxTimeout))")
+      }
+      timeout = seconds
     case "exec":
       let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard let first = words.first else { throw fail("a program and its arguments, separated by spaces") }

@@ -194,6 +194,75 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
   }
 }
 
+/// A gate that opens at a fixed time on a fake display's clock.
+final class FakeGate: RevealGate {
+  let display: FakeVsyncDisplay
+  let opensAt: Double
+  var waitedUntil: Double?
+
+  init(display: FakeVsyncDisplay, opensAt: Double) {
+    self.display = display
+    self.opensAt = opensAt
+  }
+
+  func wait(until deadline: Double) throws -> String? {
+    waitedUntil = deadline
+    if opensAt <= deadline {
+      display.time = max(display.time, opensAt)
+      return "opened"
+    }
+    display.time = max(display.time, deadline)
+    return nil
+  }
+}
+
+@Suite struct RevealGateTests {
+  let timeline = Timeline(hold: 1, duration: 0.5, easing: .linear)
+
+  func play(opensAfter seconds: Double, timeout: Double) throws -> (FakeVsyncDisplay, PlaybackReport, [PlaybackEvent]) {
+    let display = FakeVsyncDisplay()
+    var events: [PlaybackEvent] = []
+    var player = Player(timeline: timeline) { events.append($0) }
+    player.gate = FakeGate(display: display, opensAt: display.time + seconds)
+    player.gateTimeout = timeout
+    let report = try player.play(on: display, clock: display)
+    return (display, report, events)
+  }
+
+  @Test func theTransitionStartsOnTheFirstVsyncAfterTheGateOpens() throws {
+    let (display, report, events) = try play(opensAfter: 3.005, timeout: 30)
+    let start = display.shown[0].frame.presentationTime
+    let first = report.frames[1]
+    #expect(first.presentationTime >= start + 3.005)
+    #expect(first.presentationTime < start + 3.005 + display.period + 1e-9)
+    #expect(first.phase == .transition)
+    #expect(first.progress < 0.05)
+    #expect(report.frames.last?.progress == 1)
+    #expect(events.contains { if case .gateOpened(_, "opened") = $0 { return true } else { return false } })
+  }
+
+  @Test func theHoldIsAMinimumEvenWhenTheGateIsAlreadyOpen() throws {
+    let (display, report, _) = try play(opensAfter: 0, timeout: 30)
+    let start = display.shown[0].frame.presentationTime
+    #expect(report.frames[1].presentationTime >= start + 1)
+    #expect(report.frames[1].presentationTime < start + 1 + display.period + 1e-9)
+  }
+
+  @Test func theTimeoutCountsFromTheFirstFrame() throws {
+    let (display, report, events) = try play(opensAfter: 100, timeout: 5)
+    let start = display.shown[0].frame.presentationTime
+    #expect(abs(report.frames[1].presentationTime - start - 5) <= display.period + 1e-9)
+    #expect(events.contains { if case .gateTimedOut = $0 { return true } else { return false } })
+    #expect(!events.contains { if case .gateOpened = $0 { return true } else { return false } })
+    #expect(report.skippedVsyncs == 0)
+  }
+
+  @Test func noTimeoutWaitsForTheGate() throws {
+    let (display, _, _) = try play(opensAfter: 500, timeout: 0)
+    #expect(display.shown[1].vsync - display.shown[0].vsync > 499)
+  }
+}
+
 @Suite struct FramePacerTests {
   @Test func predictsTheNextVsyncOrSkipsAhead() {
     var pacer = FramePacer(period: 0.01)

@@ -50,6 +50,8 @@ import Testing
       (["--right", good], ["--right needs --left"]),
       (["--image", good, "--left", good, "--right", good], ["--image cannot be combined"]),
       (["--image"], ["--image needs a value"]),
+      (["--timeout", "-1"], ["--timeout", "seconds from 0 (no limit)", "\"-1\""]),
+      (["--until-file", ""], ["--until-file", "a file name"]),
       (["--config", badRotate], ["rotate.conf:3:", "rotate", "\"45\""]),
       (["--config", badSection], ["section.conf:2:", "unknown section [display]"]),
       (["--config", badKey], ["key.conf:4:", "speed", "unknown setting"]),

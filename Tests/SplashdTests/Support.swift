@@ -70,6 +70,42 @@ func splashd(
     timeout: timeout)
 }
 
+/// Runs splashd (with `dir`'s empty config unless the arguments name one),
+/// calls `act` with its PID while it runs, and returns (its PID, outcome).
+func spawnSplashd(_ arguments: [String], in dir: TemporaryDirectory, whileRunning act: (Int32) -> Void = { _ in })
+  throws -> (Int32, Outcome)
+{
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: splashdPath)
+  let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
+  process.arguments = (hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments
+  var environment = ProcessInfo.processInfo.environment
+  environment["DISPLAY"] = nil
+  environment["WAYLAND_DISPLAY"] = nil
+  process.environment = environment
+  let out = dir.path + "/out-\(UUID().uuidString)"
+  let err = dir.path + "/err-\(UUID().uuidString)"
+  FileManager.default.createFile(atPath: out, contents: nil)
+  FileManager.default.createFile(atPath: err, contents: nil)
+  process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+  process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+  try process.run()
+  act(process.processIdentifier)
+  let deadline = Date().addingTimeInterval(30)
+  while process.isRunning && Date() < deadline { usleep(10_000) }
+  if process.isRunning {
+    kill(process.processIdentifier, SIGKILL)
+    Issue.record("splashd \(arguments) did not finish")
+  }
+  process.waitUntilExit()
+  return (
+    process.processIdentifier,
+    Outcome(
+      status: process.terminationStatus, stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+  )
+}
+
 /// A temporary directory with a few files the tests share.
 final class TemporaryDirectory {
   let path: String
