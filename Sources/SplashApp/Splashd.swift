@@ -131,6 +131,10 @@ public enum Splashd {
     add("size", settings.effectiveSize.description)
     add("record", settings.record)
     add("fps", formatNumber(settings.fps))
+    lines += ["", "[handoff]"]
+    add("exec", settings.program?.joined(separator: " "))
+    add("until-file", settings.untilFile)
+    add("timeout", formatNumber(settings.timeout))
     let canvas = settings.rotate.logicalSize(ofPhysical: settings.effectiveSize)
     lines.append("; logical canvas \(canvas.description)")
     for (asset, image) in artwork.images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

@@ -112,7 +112,9 @@ import Testing
   @Test func checkPrintsResolvedSettingsWithCommandLineOverridingTheFile() throws {
     let image = dir.solidPNG("door.png", width: 40, height: 30, rgb: (1, 2, 3))
     let config = dir.file(
-      "c.conf", "[splash]\nimage = door.png\ntransition = crossfade\nhold = 4\nrotate = 90 ; portrait\n")
+      "c.conf",
+      "[splash]\nimage = door.png\ntransition = crossfade\nhold = 4\nrotate = 90 ; portrait\n"
+        + "[handoff]\nexec = kiosk --url http://x\ntimeout = 12\n")
     let outcome = try splashd(["--config", config, "--hold", "2", "--size=800x480", "--check"], in: dir)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let lines = outcome.stdout.split(separator: "\n").map(String.init)
@@ -126,6 +128,8 @@ import Testing
     #expect(lines.contains("size = 800x480"))
     #expect(lines.contains("; logical canvas 480x800"))
     #expect(lines.contains("; splash picture 40x30, opaque"))
+    #expect(lines.contains("exec = kiosk --url http://x"))
+    #expect(lines.contains("timeout = 12"))
   }
 
   @Test func helpAndVersion() throws {
