@@ -21,12 +21,12 @@ struct HandOff {
   /// done, with exit status 127 after saying why.
   func run() -> Int32 {
     guard let path else {
-      Log.line("cannot run \(arguments[0]): not found (looked in PATH)")
+      Log.error("cannot run \(arguments[0]): not found (looked in PATH)")
       return ExitStatus.cannotRun
     }
-    Log.line("handing off to \(path)")
+    Log.info("handing off to \(path)")
     let error = Program.replaceProcess(path: path, arguments: arguments)
-    Log.line("cannot run \(path): \(error.phrase)")
+    Log.error("cannot run \(path): \(error.phrase)")
     return ExitStatus.cannotRun
   }
 }

@@ -9,7 +9,7 @@ extension Splashd {
     if settings.record != nil { return .offscreen }
     guard settings.display == .auto else { return settings.display }
     if WindowDisplay.desktopAvailable(environment: Environment.value) { return .window }
-    Log.line("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
+    Log.info("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
     return .offscreen
   }
 
@@ -21,22 +21,8 @@ extension Splashd {
 
   /// A player that logs the splash's lifecycle, with the reveal gate the
   /// settings ask for.
-  static func player(_ settings: Settings, clock: StoppableClock, started: Double) throws -> Player {
-    var player = Player(timeline: settings.timeline) { event in
-      switch event {
-      case .appeared(let at):
-        Log.line(
-          "appeared: first frame shown at monotonic \(formatFixed(at, decimals: 6)) s, "
-            + "\(formatFixed((at - started) * 1000, decimals: 1)) ms after start")
-      case .gateOpened(_, let reason): Log.line("reveal: \(reason)")
-      case .gateTimedOut: Log.line("reveal: timeout after \(formatNumber(settings.timeout)) s (--timeout)")
-      case .willDisappear(let at):
-        Log.line(
-          "will-disappear: transition \(settings.transition.rawValue) starts at monotonic \(formatFixed(at, decimals: 6)) s"
-        )
-      case .didDisappear: Log.line("did-disappear: transition done")
-      }
-    }
+  static func player(_ settings: Settings, clock: StoppableClock, lifecycle: Lifecycle) throws -> Player {
+    var player = Player(timeline: settings.timeline) { lifecycle.report($0, settings) }
     if let path = settings.untilFile {
       do {
         player.gate = try FileGate(path: path, clock: clock)
@@ -51,7 +37,7 @@ extension Splashd {
   /// Plays the splash in memory, paced by the clock, or records it.
   static func playOffscreen(
     _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: StoppableClock,
-    started: Double
+    lifecycle: Lifecycle
   ) throws {
     let scene = try runtime { () throws(SDLError) in
       try SceneRenderer(
@@ -63,15 +49,15 @@ extension Splashd {
       return
     }
     do {
-      let report = try player(settings, clock: clock, started: started).play(
+      let report = try player(settings, clock: clock, lifecycle: lifecycle).play(
         on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
-      Log.line("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+      Log.info("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
-      Log.line("ended early: \(interrupted.reason)")
+      Log.info("ended early: \(interrupted.reason)")
     }
   }
 
-  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, started: Double)
+  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, lifecycle: Lifecycle)
     throws
   {
     guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
@@ -88,15 +74,15 @@ extension Splashd {
         painter: window.painter, layout: layout(settings, files), transition: settings.transition,
         rotation: settings.rotate, images: files.images)
     }
-    Log.line(
+    Log.info(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopSignals: clock.stopSignals)
     do {
-      let report = try player(settings, clock: clock, started: started).play(on: sink, clock: sink)
-      Log.line("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+      let report = try player(settings, clock: clock, lifecycle: lifecycle).play(on: sink, clock: sink)
+      Log.info("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
-      Log.line("ended early: \(interrupted.reason)")
+      Log.info("ended early: \(interrupted.reason)")
     }
   }
 
@@ -133,7 +119,7 @@ extension Splashd {
     } catch {
       throw Failure.runtime("--record \(directory)/frames.csv: \(error.phrase)")
     }
-    Log.line("recorded \(times.count) frames to \(directory)/ (frame-00000.png … and frames.csv)")
+    Log.info("recorded \(times.count) frames to \(directory)/ (frame-00000.png … and frames.csv)")
   }
 
   /// Runs an SDL step; its failure is a runtime failure.

@@ -36,10 +36,11 @@ public enum Splashd {
     do {
       stopSignals = try StopSignals()
     } catch {
-      Log.line("SIGTERM and SIGINT will end splashd at once: \(error)")
+      Log.error("SIGTERM and SIGINT will end splashd at once: \(error)")
       stopSignals = nil
     }
     let clock = StoppableClock(monotonic, stopSignals: stopSignals)
+    let lifecycle = Lifecycle(started: started)
     Environment.set("SPLASHD_ROTATION", "0")
     var status = ExitStatus.done
     do {
@@ -70,17 +71,20 @@ public enum Splashd {
         return ExitStatus.done
       }
       if let offscreen {
-        try playOffscreen(settings, artwork, on: offscreen, clock: clock, started: started)
+        try playOffscreen(settings, artwork, on: offscreen, clock: clock, lifecycle: lifecycle)
       } else {
-        try playInWindow(settings, artwork, clock: clock, started: started)
+        try playInWindow(settings, artwork, clock: clock, lifecycle: lifecycle)
       }
     } catch let failure as Failure {
-      Log.line(failure.message)
+      Log.error(failure.message)
+      lifecycle.finish(status: "Splash failed: \(failure.message)")
       status = failure.status
     } catch {
-      Log.line("unexpected failure: \(error)")
+      Log.error("unexpected failure: \(error)")
+      lifecycle.finish(status: "Splash failed: \(error)")
       status = ExitStatus.runtimeFailure
     }
+    lifecycle.finish(status: "Splash ended")
     return handOff?.run() ?? status
   }
 

@@ -1,0 +1,50 @@
+import SplashCore
+import SplashSystem
+
+/// Tells the log and systemd (when NOTIFY_SOCKET is set) how the splash is
+/// doing: READY=1 once the first frame is really on screen, a STATUS= line
+/// for every event.
+final class Lifecycle {
+  private let notifier: SystemdNotifier?
+  private let started: Double
+  private var readySent = false
+
+  init(started: Double) {
+    self.started = started
+    notifier = SystemdNotifier(socketPath: Environment.value("NOTIFY_SOCKET"))
+  }
+
+  /// Reports one event of `settings`' splash.
+  func report(_ event: PlaybackEvent, _ settings: Settings) {
+    switch event {
+    case .appeared(let at):
+      let after = formatFixed((at - started) * 1000, decimals: 1)
+      Log.info("appeared: first frame shown at monotonic \(formatFixed(at, decimals: 6)) s, \(after) ms after start")
+      notify("READY=1\nSTATUS=Splash shown, first frame \(after) ms after start")
+      readySent = true
+    case .gateOpened(_, let reason):
+      Log.info("reveal: \(reason)")
+      notify("STATUS=Revealing: \(reason)")
+    case .gateTimedOut:
+      Log.info("reveal: timeout after \(formatNumber(settings.timeout)) s (--timeout)")
+      notify("STATUS=Revealing: timeout after \(formatNumber(settings.timeout)) s")
+    case .willDisappear(let at):
+      Log.info(
+        "will-disappear: transition \(settings.transition.rawValue) starts at monotonic \(formatFixed(at, decimals: 6)) s"
+      )
+      notify("STATUS=Transition \(settings.transition.rawValue) running")
+    case .didDisappear:
+      Log.info("did-disappear: transition done")
+      notify("STATUS=Splash done")
+    }
+  }
+
+  /// Before splashd exits or hands off: a splash that never showed still
+  /// tells systemd it is ready, so that its unit is not held up.
+  func finish(status: String) {
+    if !readySent { notify("READY=1\nSTATUS=\(status)") }
+    readySent = true
+  }
+
+  private func notify(_ state: String) { notifier?.send(state) }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// A Unix datagram socket standing in for systemd's notify socket.
+final class NotifySocket {
+  let fd: Int32
+  let name: String
+
+  /// Binds `path`, or the abstract name `@…` when `path` starts with `@`.
+  init(_ path: String) throws {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    var bytes = Array(path.utf8)
+    if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
+    let length = socklen_t(
+      MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (path.hasPrefix("@") ? 0 : 1))
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    fd = descriptor
+    name = path
+    guard bound == 0 else { throw TestFailure("cannot bind \(path): errno \(errno)") }
+  }
+
+  deinit { close(fd) }
+
+  /// Every datagram received so far, in order.
+  func received() -> [String] {
+    var messages: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count <= 0 { return messages }
+      messages.append(String(decoding: buffer[..<count], as: UTF8.self))
+    }
+  }
+}
+
+@Suite struct NotifyTests {
+  let dir: TemporaryDirectory
+  init() throws { dir = try TemporaryDirectory() }
+
+  func splashd(_ arguments: [String], environment extra: [String: String]) throws -> Outcome {
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = nil
+    environment["WAYLAND_DISPLAY"] = nil
+    for (key, value) in extra { environment[key] = value }
+    return try run(splashdPath, ["--config", dir.emptyConfig] + arguments, environment: environment)
+  }
+
+  @Test(arguments: ["path", "abstract"])
+  func readyIsSentOnceTheFirstFrameIsShownThenEachStatus(kind: String) throws {
+    let name = kind == "path" ? dir.path + "/notify" : "@splashd-test-\(UUID().uuidString)"
+    let socket = try NotifySocket(name)
+    let outcome = try splashd(
+      ["--display", "offscreen", "--size", "32x32", "--duration", "0.05", "--until-file", dir.emptyConfig],
+      environment: ["NOTIFY_SOCKET": name])
+    #expect(outcome.status == 0)
+    let messages = socket.received()
+    #expect(messages.count == 4, "\(messages)")
+    #expect(messages.first?.hasPrefix("READY=1\nSTATUS=Splash shown, first frame ") == true)
+    #expect(messages.dropFirst().first == "STATUS=Revealing: \(dir.emptyConfig) exists")
+    #expect(messages.dropFirst(2).first == "STATUS=Transition doors running")
+    #expect(messages.last == "STATUS=Splash done")
+  }
+
+  @Test func aFailedSplashStillSaysReadyBeforeHandingOff() throws {
+    let socket = try NotifySocket(dir.path + "/notify")
+    let outcome = try splashd(
+      ["--image", dir.path + "/absent.png", "--", "/bin/sh", "-c", "exit 0"],
+      environment: ["NOTIFY_SOCKET": dir.path + "/notify"])
+    #expect(outcome.status == 0)
+    let messages = socket.received()
+    #expect(messages.count == 1)
+    #expect(messages.first?.hasPrefix("READY=1\nSTATUS=Splash failed: --image ") == true)
+  }
+
+  @Test func linesCarryJournalPrioritiesWhenStandardErrorIsTheJournal() throws {
+    let errPath = dir.path + "/journal"
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    let attributes = try FileManager.default.attributesOfItem(atPath: errPath)
+    let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0
+    let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: splashdPath)
+    process.arguments = [
+      "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32", "--duration", "0",
+      "--image", dir.path + "/absent.png", "--", "/bin/true",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["JOURNAL_STREAM"] = "\(device):\(inode)"
+    process.environment = environment
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try process.run()
+    process.waitUntilExit()
+    let lines = try String(contentsOfFile: errPath, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("<3>splashd: --image ") == true, "\(lines)")
+    #expect(lines.last == "<6>splashd: handing off to /bin/true")
+  }
+
+  @Test func withoutTheJournalLinesAreBare() throws {
+    let outcome = try splashd(["--rotate", "45", "--check"], environment: ["JOURNAL_STREAM": "1:2"])
+    #expect(outcome.stderrLines == ["splashd: --rotate: expected 0, 90, 180 or 270, got \"45\""])
+  }
+}
