@@ -3,8 +3,10 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
-TEST_PACKAGES := xvfb x11-apps
+TEST_PACKAGES := xvfb x11-apps systemd
 DEMO_DIR ?= out/demo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -54,10 +56,21 @@ test: test-deps lint
 bench: build
 	.build/release/splashd-bench .build/release/splashd Config/splashd-demo.png
 
+# Installs the binary, the demo picture, the sample config (never over an
+# existing one) and the units, their paths rewritten for PREFIX and SYSCONFDIR.
 install: build
 	install -D -m 755 .build/release/splashd $(DESTDIR)$(PREFIX)/bin/splashd
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \
+	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf"; \
+	else \
+	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
+	fi
+	for unit in systemd/*.service; do \
+	  sed -e 's|/usr/bin/splashd|$(PREFIX)/bin/splashd|g' -e 's|/etc/splashd/|$(SYSCONFDIR)/splashd/|g' $$unit \
+	    | install -D -m 644 /dev/stdin $(DESTDIR)$(UNITDIR)/$$(basename $$unit); \
+	done
 
 clean:
 	rm -rf .build out
