@@ -56,10 +56,11 @@ test: test-deps lint
 bench: build
 	.build/release/splashd-bench .build/release/splashd Config/splashd-demo.png
 
-# Installs the binary, the demo picture, the sample config (never over an
+# Installs the binaries, the demo picture, the sample config (never over an
 # existing one) and the units, their paths rewritten for PREFIX and SYSCONFDIR.
 install: build
 	install -D -m 755 .build/release/splashd $(DESTDIR)$(PREFIX)/bin/splashd
+	install -D -m 755 .build/release/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \

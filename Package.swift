@@ -5,6 +5,7 @@ let package = Package(
   name: "splashd",
   products: [
     .executable(name: "splashd", targets: ["splashd"]),
+    .executable(name: "splashctl", targets: ["splashctl"]),
     .executable(name: "splashd-bench", targets: ["splashd-bench"]),
   ],
   targets: [
@@ -39,6 +40,7 @@ let package = Package(
       name: "SplashApp",
       dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashRender"]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
+    .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
     .executableTarget(
       name: "splashd-bench",
       dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),

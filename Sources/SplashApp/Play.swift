@@ -23,11 +23,12 @@ extension Splashd {
   /// settings ask for.
   static func player(_ settings: Settings, clock: StoppableClock, lifecycle: Lifecycle) throws -> Player {
     var player = Player(timeline: settings.timeline) { lifecycle.report($0, settings) }
-    if let path = settings.untilFile {
+    if settings.hasGate {
       do {
-        player.gate = try FileGate(path: path, clock: clock)
+        player.gate = try Gate(untilFile: settings.untilFile, clock: clock)
       } catch {
-        throw Failure.runtime("\(settings.origin(of: "until-file")) \(path): cannot watch: \(error.phrase)")
+        throw Failure.runtime(
+          "\(settings.origin(of: "until-file")) \(settings.untilFile ?? ""): cannot watch: \(error.phrase)")
       }
       player.gateTimeout = settings.timeout
     }
@@ -77,7 +78,7 @@ extension Splashd {
     Log.info(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
-    let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopSignals: clock.stopSignals)
+    let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopCheck: clock.checkForStop)
     do {
       let report = try player(settings, clock: clock, lifecycle: lifecycle).play(on: sink, clock: sink)
       Log.info("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")

@@ -40,7 +40,7 @@ public enum Splashd {
       stopSignals = nil
     }
     let clock = StoppableClock(monotonic, stopSignals: stopSignals)
-    let lifecycle = Lifecycle(started: started)
+    let lifecycle = Lifecycle(monotonic, started: started)
     Environment.set("SPLASHD_ROTATION", "0")
     var status = ExitStatus.done
     do {
@@ -60,10 +60,23 @@ public enum Splashd {
         handOff = HandOff(program: program)
       }
       Environment.set("SPLASHD_ROTATION", String(settings.rotate.rawValue))
+      let display = commandLine.check ? nil : chooseDisplay(settings)
+      if let display, let path = settings.controlPath(runtimeDirectory: Environment.value("RUNTIME_DIRECTORY")) {
+        do {
+          let control = try ControlServer(path: path, group: settings.controlGroup)
+          let name = settings.record != nil ? "record" : display.rawValue
+          control.status = { lifecycle.status(settings, display: name) }
+          clock.control = control
+          lifecycle.control = control
+        } catch {
+          // The splash goes on without its control socket.
+          Log.error("\(settings.origin(of: "control")) \(path): no control socket: \(error.phrase)")
+        }
+      }
       // An offscreen frame buffer is made before the pictures are decoded:
       // a helper thread faults its memory in meanwhile.
       let offscreen =
-        !commandLine.check && chooseDisplay(settings) == .offscreen
+        display == .offscreen
         ? try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) } : nil
       let artwork = try ArtworkFiles(settings: settings)
       if commandLine.check {
@@ -85,6 +98,7 @@ public enum Splashd {
       status = ExitStatus.runtimeFailure
     }
     lifecycle.finish(status: "Splash ended")
+    clock.control = nil
     return handOff?.run() ?? status
   }
 

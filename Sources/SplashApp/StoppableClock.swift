@@ -2,10 +2,12 @@ import SplashCore
 import SplashSystem
 
 /// The monotonic clock, with sleeps that end early when SIGTERM or SIGINT
-/// arrives: playback then stops with `PlaybackInterrupted`.
+/// arrives or `splashctl quit` does: playback then stops with
+/// `PlaybackInterrupted`. Its waits also serve the control socket.
 final class StoppableClock: PresentationClock {
   let monotonic: MonotonicClock
   let stopSignals: StopSignals?
+  var control: ControlServer?
 
   init(_ monotonic: MonotonicClock, stopSignals: StopSignals?) {
     self.monotonic = monotonic
@@ -15,25 +17,28 @@ final class StoppableClock: PresentationClock {
   func now() -> Double { monotonic.now() }
 
   func sleep(until deadline: Double) throws {
-    _ = try sleep(until: deadline, wakingFor: [])
+    while try sleep(until: deadline, wakingFor: []) != nil {}
   }
 
-  /// Sleeps until `deadline` or until one of `descriptors` is readable;
-  /// returns that descriptor, or nil at the deadline.
+  /// Sleeps until `deadline` or until one of `descriptors` is readable or a
+  /// control client has been served; returns the descriptor that woke it,
+  /// or nil at the deadline.
   func sleep(until deadline: Double, wakingFor descriptors: [FileDescriptor]) throws -> FileDescriptor? {
-    let watched = descriptors + (stopSignals.map { [$0.descriptor] } ?? [])
+    let signals = stopSignals.map { [$0.descriptor] } ?? []
+    let watched = descriptors + signals + (control?.descriptors ?? [])
     if watched.isEmpty {
       monotonic.sleep(until: deadline)
       return nil
     }
-    while true {
-      guard let woke = monotonic.sleep(until: deadline, wakingFor: watched) else { return nil }
-      if woke != stopSignals?.descriptor { return woke }
-      try checkForStop()
-    }
+    guard let woke = monotonic.sleep(until: deadline, wakingFor: watched) else { return nil }
+    try checkForStop()
+    return woke
   }
 
+  /// Serves the control socket, then throws when a stop has been asked for.
   func checkForStop() throws {
     if let signal = stopSignals?.arrived() { throw PlaybackInterrupted(reason: signal) }
+    control?.service()
+    if control?.quitRequested == true { throw PlaybackInterrupted(reason: "splashctl quit") }
   }
 }

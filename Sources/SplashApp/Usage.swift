@@ -43,8 +43,17 @@ public let usageText = """
     --until-file PATH       after the hold, keep holding until PATH exists
                             (watched with inotify; its directories may appear
                             later)
-    --timeout SECONDS       the longest --until-file holds the splash, counted
-                            from the first frame; 0 for no limit [default: 30]
+    --until-reveal          after the hold, keep holding until `splashctl
+                            reveal` (on the control socket)
+    --timeout SECONDS       the longest --until-file or --until-reveal holds
+                            the splash, counted from the first frame; 0 for no
+                            limit [default: 30]
+
+  Control socket (see splashctl --help):
+    --control PATH          serve splashctl here [default: $RUNTIME_DIRECTORY/
+                            control under systemd, /run/splashd/control with
+                            --until-reveal, else none]
+    --control-group NAME    let this group use the socket too (mode 0660)
 
   Display:
     --rotate DEGREES        turn the content 0, 90, 180 or 270 degrees
@@ -87,6 +96,7 @@ public let usageText = """
     [handoff]
     exec = /usr/bin/kiosk-app --fullscreen   ; words split at spaces
     until-file = /run/kiosk/ready
+    until-reveal = no
     timeout = 30
 
   Options on the command line override the file; a program after -- wins

@@ -54,11 +54,12 @@ public struct ParsedCommandLine: Equatable, Sendable {
         name = String(name[..<equals])
       }
       switch name {
-      case "help", "version", "check":
+      case "help", "version", "check", "until-reveal":
         if inlineValue != nil { throw SettingsError("--\(name) takes no value") }
         if name == "help" { parsed.help = true }
         if name == "version" { parsed.version = true }
         if name == "check" { parsed.check = true }
+        if name == "until-reveal" { parsed.settings.append(("until-reveal", "yes")) }
         continue
       case "config":
         break

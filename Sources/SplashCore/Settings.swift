@@ -82,8 +82,26 @@ public struct Settings: Equatable, Sendable {
   public var program: [String]?
   /// The transition waits (after the hold) until this file exists.
   public var untilFile: String?
+  /// The transition waits (after the hold) for `splashctl reveal`.
+  public var untilReveal = false
   /// The longest the gate holds the splash, in seconds from the first frame; 0 for no limit.
   public var timeout: Double = 30
+  /// The control socket's path; nil for the default (see `controlPath`).
+  public var control: String?
+  /// The group allowed to use the control socket besides its owner.
+  public var controlGroup: String?
+
+  /// Whether anything holds the splash after the hold.
+  public var hasGate: Bool { untilFile != nil || untilReveal }
+
+  /// Where the control socket goes: `control` when set, else
+  /// `$RUNTIME_DIRECTORY/control` under systemd, else /run/splashd/control
+  /// when `until-reveal` needs one; nil for none.
+  public func controlPath(runtimeDirectory: String?) -> String? {
+    if let control { return control }
+    if let directory = runtimeDirectory?.split(separator: ":").first { return directory + "/control" }
+    return untilReveal ? "/run/splashd/control" : nil
+  }
   /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
   public var origins: [String: String] = [:]
 
@@ -112,11 +130,11 @@ public struct Settings: Equatable, Sendable {
         "rotate", "fit", "display", "size", "record", "fps",
       ]
     ),
-    ("handoff", ["exec", "until-file", "timeout"]),
+    ("handoff", ["exec", "until-file", "until-reveal", "timeout", "control", "control-group"]),
   ]
 
   /// The long options that take a value.
-  public static let optionKeys = sectionKeys[0].keys + ["until-file", "timeout"]
+  public static let optionKeys = sectionKeys[0].keys + ["until-file", "timeout", "control", "control-group"]
 
   /// The section that holds `key`, if any.
   public static func section(of key: String) -> String? {
@@ -190,6 +208,16 @@ public struct Settings: Equatable, Sendable {
       }
       self.fps = fps
     case "until-file": untilFile = try path()
+    case "until-reveal":
+      switch value {
+      case "yes", "true", "1": untilReveal = true
+      case "no", "false", "0": untilReveal = false
+      default: throw fail("yes or no")
+      }
+    case "control": control = try path()
+    case "control-group":
+      guard !value.isEmpty else { throw fail("a group name") }
+      controlGroup = value
     case "timeout":
       guard let seconds = parseDecimal(value), seconds <= Self.maxTimeout else {
         throw fail("a number of seconds from 0 (no limit) to \(formatNumber(Self.maxTimeout))")

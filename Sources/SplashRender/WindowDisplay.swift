@@ -97,14 +97,18 @@ public final class WindowSink: FrameSink, PresentationClock {
   public let display: WindowDisplay
   public let scene: SceneRenderer
   private let clock: MonotonicClock
-  private let stopSignals: StopSignals?
+  private let stopCheck: () throws -> Void
   private var lastProgress = 0.0
 
-  public init(display: WindowDisplay, scene: SceneRenderer, clock: MonotonicClock, stopSignals: StopSignals?) {
+  /// `stopCheck` throws `PlaybackInterrupted` when the splash must end; it
+  /// is called at every frame and every 50 ms of sleep.
+  public init(
+    display: WindowDisplay, scene: SceneRenderer, clock: MonotonicClock, stopCheck: @escaping () throws -> Void
+  ) {
     self.display = display
     self.scene = scene
     self.clock = clock
-    self.stopSignals = stopSignals
+    self.stopCheck = stopCheck
   }
 
   public var refreshPeriod: Double { display.refreshPeriod }
@@ -122,8 +126,8 @@ public final class WindowSink: FrameSink, PresentationClock {
 
   /// Sleeps while waiting on window events, redrawing the still picture
   /// when the window is exposed; ends at once when the window is closed,
-  /// and within 50 ms when SIGTERM or SIGINT arrives (SDL's event wait
-  /// cannot watch the signal descriptor itself).
+  /// and within 50 ms when `stopCheck` says so (SDL's event wait cannot
+  /// watch other descriptors).
   public func sleep(until deadline: Double) throws {
     while !display.closed {
       try checkForStop()
@@ -136,7 +140,5 @@ public final class WindowSink: FrameSink, PresentationClock {
     }
   }
 
-  public func checkForStop() throws {
-    if let signal = stopSignals?.arrived() { throw PlaybackInterrupted(reason: signal) }
-  }
+  public func checkForStop() throws { try stopCheck() }
 }

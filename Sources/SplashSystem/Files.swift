@@ -61,6 +61,11 @@ public enum Files {
     guard case .directory = try kind(of: path) else { throw SystemError("mkdir \(path)", code: ENOTDIR) }
   }
 
+  /// Removes the file at `path`, if there is one.
+  public static func remove(_ path: String) {
+    unlink(path)
+  }
+
   /// The directory part of `path` (`.` when it has none).
   public static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -4,24 +4,15 @@ import Glibc
 /// datagram to the socket named by NOTIFY_SOCKET.
 public final class SystemdNotifier {
   private let socket: Int32
-  private var address = sockaddr_un()
+  private let address: sockaddr_un
   private let addressLength: socklen_t
 
   /// Nil when `socketPath` (NOTIFY_SOCKET's value) is unset, empty or too
   /// long. A leading `@` names an abstract socket.
   public init?(socketPath: String?) {
-    guard let socketPath, !socketPath.isEmpty else { return nil }
-    var bytes = Array(socketPath.utf8)
-    let abstract = bytes.first == UInt8(ascii: "@")
-    if abstract { bytes[0] = 0 }
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard bytes.count < capacity else { return nil }
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { path in
-      for (index, byte) in bytes.enumerated() { path[index] = byte }
-    }
-    let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
-    addressLength = socklen_t(pathOffset + bytes.count + (abstract ? 0 : 1))
+    guard let socketPath, let (address, length) = unixAddress(socketPath) else { return nil }
+    self.address = address
+    addressLength = length
     socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { return nil }
   }
@@ -32,11 +23,7 @@ public final class SystemdNotifier {
   /// as systemd's own sd_notify callers do.
   public func send(_ state: String) {
     var bytes = Array(state.utf8)
-    _ = withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        sendto(socket, &bytes, bytes.count, Int32(MSG_NOSIGNAL), address, addressLength)
-      }
-    }
+    _ = withSocketAddress(address) { sendto(socket, &bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, addressLength) }
   }
 }
 

@@ -1,0 +1,83 @@
+/// The control socket's protocol: one command per line from the client, one
+/// reply line from splashd, `ok …` or `error …`. See docs/control-protocol.md.
+public enum ControlCommand: Equatable, Sendable {
+  /// Open the reveal gate: the transition may start once the hold is over.
+  case reveal
+  /// End the splash now, without its transition, and hand off.
+  case quit
+  /// Report the phase, rotation, display and times.
+  case status
+  /// Reply once `event` has happened (at once when it already has).
+  case wait(ControlEvent)
+
+  /// The longest accepted line, newline included.
+  public static let maxLineBytes = 4096
+
+  /// Parses one line (without its newline); the error is the reply's text.
+  public static func parse(_ line: String) -> Result<ControlCommand, ControlError> {
+    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+    guard let verb = words.first else { return .failure(ControlError("empty command; known: \(known)")) }
+    let arguments = words.dropFirst()
+    func none(_ command: ControlCommand) -> Result<ControlCommand, ControlError> {
+      arguments.isEmpty ? .success(command) : .failure(ControlError("\(verb) takes no argument"))
+    }
+    switch verb {
+    case "reveal": return none(.reveal)
+    case "quit": return none(.quit)
+    case "status": return none(.status)
+    case "wait":
+      guard arguments.count == 1, let event = ControlEvent(rawValue: arguments.first!) else {
+        return .failure(
+          ControlError("wait needs one event: \(ControlEvent.allCases.map(\.rawValue).joined(separator: ", "))"))
+      }
+      return .success(.wait(event))
+    default:
+      return .failure(ControlError("unknown command \"\(verb.prefix(64))\"; known: \(known)"))
+    }
+  }
+
+  private static let known = "reveal, quit, status, wait EVENT"
+}
+
+/// The lifecycle events a client can wait for.
+public enum ControlEvent: String, CaseIterable, Equatable, Hashable, Sendable {
+  case appeared
+  case willDisappear = "will-disappear"
+  case didDisappear = "did-disappear"
+}
+
+/// A command that cannot be carried out; `message` is the reply's text.
+public struct ControlError: Error, Equatable, Sendable {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+}
+
+/// Splits a client's input into complete lines, keeping a partial one.
+public struct LineBuffer: Sendable {
+  private var pending: [UInt8] = []
+
+  public init() {}
+
+  public enum Problem: Error, Equatable, Sendable {
+    /// A line longer than `ControlCommand.maxLineBytes`.
+    case tooLong
+    /// A NUL byte or text that is not UTF-8.
+    case notText
+  }
+
+  /// Adds `bytes` and returns the complete lines they finish, or the
+  /// problem that makes the rest of this client's input unusable.
+  public mutating func append(_ bytes: some Sequence<UInt8>) -> Result<[String], Problem> {
+    pending.append(contentsOf: bytes)
+    var lines: [String] = []
+    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+      let line = Array(pending[..<newline])
+      pending.removeSubrange(...newline)
+      guard line.count < ControlCommand.maxLineBytes else { return .failure(.tooLong) }
+      guard !line.contains(0), let text = String(validating: line, as: UTF8.self) else { return .failure(.notText) }
+      lines.append(text)
+    }
+    if pending.count >= ControlCommand.maxLineBytes { return .failure(.tooLong) }
+    return .success(lines)
+  }
+}

@@ -1,0 +1,124 @@
+import CLinux
+import Glibc
+
+/// A Unix socket address for `path` (a leading `@` names an abstract
+/// socket), with its length; nil when the path is empty or too long.
+func unixAddress(_ path: String) -> (address: sockaddr_un, length: socklen_t)? {
+  var bytes = Array(path.utf8)
+  guard !bytes.isEmpty else { return nil }
+  let abstract = bytes.first == UInt8(ascii: "@")
+  if abstract { bytes[0] = 0 }
+  var address = sockaddr_un()
+  guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { path in
+    for (index, byte) in bytes.enumerated() { path[index] = byte }
+  }
+  let offset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+  return (address, socklen_t(offset + bytes.count + (abstract ? 0 : 1)))
+}
+
+/// Calls `body` with `address` as the `sockaddr` pointer the socket calls take.
+func withSocketAddress<T>(_ address: sockaddr_un, _ body: (UnsafePointer<sockaddr>) -> T) -> T {
+  withUnsafePointer(to: address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+}
+
+/// Unix stream sockets: a listener for splashd's control socket, and the
+/// client end splashctl uses.
+public enum UnixSocket {
+  /// Listens at `path`: a socket file only its owner may use (mode 0600),
+  /// or, given `groupName`, that group too (0660). A socket file left by a
+  /// splashd that is gone is replaced; one that still answers is an error
+  /// (EADDRINUSE).
+  public static func listen(at path: String, groupName: String?) throws(SystemError) -> FileDescriptor {
+    guard let (address, length) = unixAddress(path) else { throw SystemError("socket \(path)", code: ENAMETOOLONG) }
+    var group: gid_t?
+    if let groupName {
+      guard let entry = getgrnam(groupName) else { throw SystemError("group \(groupName)", code: ENOENT) }
+      group = entry.pointee.gr_gid
+    }
+    let mode: mode_t = group == nil ? 0o600 : 0o660
+    if Files.exists(path) {
+      if let live = try? connect(to: path) {
+        try? live.close()
+        throw SystemError("bind \(path)", code: EADDRINUSE)
+      }
+      unlink(path)
+    }
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw SystemError("socket", code: errno) }
+    let descriptor = FileDescriptor(rawValue: fd)
+    // Created with no access at all, then opened up to exactly `mode`.
+    let oldMask = umask(0o777)
+    let bound = withSocketAddress(address) { bind(fd, $0, length) }
+    let bindError = errno
+    umask(oldMask)
+    guard bound == 0 else {
+      try? descriptor.close()
+      throw SystemError("bind \(path)", code: bindError)
+    }
+    if let group, chown(path, uid_t.max, group) != 0 {
+      let error = SystemError("chown \(path)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
+    guard chmod(path, mode) == 0, Glibc.listen(fd, 16) == 0 else {
+      let error = SystemError("listen \(path)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
+    return descriptor
+  }
+
+  /// Accepts one waiting client, non-blocking; nil when none is waiting.
+  public static func accept(_ listener: FileDescriptor) -> FileDescriptor? {
+    let fd = accept4(listener.rawValue, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+    return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+  }
+
+  /// Connects to the socket at `path` (blocking).
+  public static func connect(to path: String) throws(SystemError) -> FileDescriptor {
+    guard let (address, length) = unixAddress(path) else { throw SystemError("connect \(path)", code: ENAMETOOLONG) }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw SystemError("socket", code: errno) }
+    let descriptor = FileDescriptor(rawValue: fd)
+    let connected = try? retryingInterrupts("connect \(path)") {
+      withSocketAddress(address) { Glibc.connect(fd, $0, length) }
+    }
+    guard connected != nil else {
+      let error = SystemError("connect \(path)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
+    return descriptor
+  }
+}
+
+extension FileDescriptor {
+  /// What a non-blocking read found.
+  public enum ReadResult: Equatable {
+    case bytes([UInt8])
+    /// Nothing to read now.
+    case wouldBlock
+    /// The other end closed (or shut down) its writing side, or an error.
+    case closed
+  }
+
+  /// Reads what is there, up to `limit` bytes, without blocking.
+  public func readAvailable(limit: Int = 4096) -> ReadResult {
+    var buffer = [UInt8](repeating: 0, count: limit)
+    let count = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+    if count > 0 { return .bytes(Array(buffer[..<count])) }
+    if count == -1 && (errno == EAGAIN || errno == EINTR) { return .wouldBlock }
+    return .closed
+  }
+
+  /// Sends `text` on a socket without blocking or raising SIGPIPE; false
+  /// when it could not all be sent.
+  public func sendWithoutBlocking(_ text: String) -> Bool {
+    var bytes = Array(text.utf8)
+    let sent = send(rawValue, &bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+    return sent == bytes.count
+  }
+}

@@ -1,0 +1,89 @@
+// splashctl: talks to a running splashd over its control socket.
+import Glibc
+import SplashCore
+import SplashSystem
+
+let usage = """
+  Usage: splashctl [--control PATH] COMMAND
+
+  Talks to a running splashd over its control socket.
+
+  Commands:
+    reveal        let the held splash start its transition (opens the gate of
+                  --until-reveal, and of --until-file early)
+    quit          end the splash now, without its transition; splashd then
+                  hands off to its program
+    status        print the splash's phase, rotation, display and times as
+                  key=value pairs
+    wait EVENT    block until EVENT has happened: appeared, will-disappear or
+                  did-disappear (the display released); exit 1 if splashd
+                  ends without it
+
+  Options:
+    --control PATH   the control socket [default: $SPLASHD_CONTROL, else
+                     /run/splashd/control]
+    --help           print this help
+
+  Exit status: 0 done; 1 splashd refused the command, could not be reached, or
+  ended first; 2 bad usage.
+  """
+
+func fail(_ status: Int32, _ message: String) -> Never {
+  try? FileDescriptor.standardError.writeAll("splashctl: \(message)\n")
+  exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var path = Environment.value("SPLASHD_CONTROL") ?? "/run/splashd/control"
+if arguments.first == "--help" {
+  try? FileDescriptor.standardOutput.writeAll(usage + "\n")
+  exit(0)
+}
+if arguments.first == "--control" {
+  guard arguments.count >= 2 else { fail(2, "--control needs a path (see splashctl --help)") }
+  path = arguments[1]
+  arguments.removeFirst(2)
+} else if let first = arguments.first, first.hasPrefix("--control=") {
+  path = String(first.dropFirst("--control=".count))
+  arguments.removeFirst()
+}
+guard !arguments.isEmpty else { fail(2, "no command given (see splashctl --help)") }
+let line = arguments.joined(separator: " ")
+let command: ControlCommand
+switch ControlCommand.parse(line) {
+case .success(let parsed): command = parsed
+case .failure(let error): fail(2, "\(error.message) (see splashctl --help)")
+}
+
+let socket: FileDescriptor
+do {
+  socket = try UnixSocket.connect(to: path)
+} catch {
+  fail(1, "cannot reach splashd at \(path): \(error.phrase)")
+}
+do {
+  try socket.writeAll(line + "\n")
+} catch {
+  fail(1, "cannot send to splashd at \(path): \(error.phrase)")
+}
+
+// One reply line, however long splashd takes (wait can take the whole splash).
+var input = LineBuffer()
+var reply: String?
+while reply == nil {
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  let count =
+    (try? buffer.withUnsafeMutableBytes { raw in
+      Result { () throws(SystemError) in try socket.read(into: raw) }
+    }.get()) ?? 0
+  guard count > 0 else {
+    if case .wait(let event) = command { fail(1, "splashd ended without \(event.rawValue)") }
+    fail(1, "splashd closed the connection without a reply")
+  }
+  if case .success(let lines) = input.append(buffer[..<count]) { reply = lines.first }
+}
+guard let reply, reply == "ok" || reply.hasPrefix("ok ") else {
+  fail(1, String((reply ?? "").dropFirst("error ".count)))
+}
+if command == .status { try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n") }
+exit(0)

@@ -1,0 +1,45 @@
+import SplashCore
+import Testing
+
+@Suite struct ControlProtocolTests {
+  @Test func parsesEachCommand() {
+    #expect(ControlCommand.parse("reveal") == .success(.reveal))
+    #expect(ControlCommand.parse("  quit\r") == .success(.quit))
+    #expect(ControlCommand.parse("status") == .success(.status))
+    #expect(ControlCommand.parse("wait did-disappear") == .success(.wait(.didDisappear)))
+    #expect(ControlCommand.parse("wait appeared") == .success(.wait(.appeared)))
+  }
+
+  @Test func refusesWithAReason() {
+    #expect(
+      ControlCommand.parse("") == .failure(ControlError("empty command; known: reveal, quit, status, wait EVENT")))
+    #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))
+    #expect(
+      ControlCommand.parse("wait forever")
+        == .failure(ControlError("wait needs one event: appeared, will-disappear, did-disappear")))
+    let long = String(repeating: "x", count: 300)
+    guard case .failure(let error) = ControlCommand.parse(long) else {
+      Issue.record("accepted \(long)")
+      return
+    }
+    #expect(error.message.count < 200)  // an echoed command is cut short
+  }
+
+  @Test func lineBufferKeepsPartialLines() {
+    var buffer = LineBuffer()
+    #expect(buffer.append(Array("sta".utf8)) == .success([]))
+    #expect(buffer.append(Array("tus\nwait appeared\nrev".utf8)) == .success(["status", "wait appeared"]))
+    #expect(buffer.append(Array("eal\n".utf8)) == .success(["reveal"]))
+  }
+
+  @Test func lineBufferRefusesOversizedAndBinaryInput() {
+    var long = LineBuffer()
+    #expect(long.append([UInt8](repeating: UInt8(ascii: "a"), count: 5000)) == .failure(.tooLong))
+    var longLine = LineBuffer()
+    #expect(longLine.append([UInt8](repeating: UInt8(ascii: "a"), count: 4096) + [10]) == .failure(.tooLong))
+    var nul = LineBuffer()
+    #expect(nul.append([115, 0, 116, 10]) == .failure(.notText))
+    var invalid = LineBuffer()
+    #expect(invalid.append([0xFF, 0xFE, 10]) == .failure(.notText))
+  }
+}
