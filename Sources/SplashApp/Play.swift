@@ -21,11 +21,13 @@ extension Splashd {
 
   /// A player that logs the splash's lifecycle, with the reveal gate the
   /// settings ask for.
-  static func player(_ settings: Settings, clock: StoppableClock, lifecycle: Lifecycle) throws -> Player {
+  static func player(
+    _ settings: Settings, clock: StoppableClock, lifecycle: Lifecycle, program: SpawnedProgram?
+  ) throws -> Player {
     var player = Player(timeline: settings.timeline) { lifecycle.report($0, settings) }
     if settings.hasGate {
       do {
-        player.gate = try Gate(untilFile: settings.untilFile, clock: clock)
+        player.gate = try Gate(untilFile: settings.untilFile, program: program, clock: clock)
       } catch {
         throw Failure.runtime(
           "\(settings.origin(of: "until-file")) \(settings.untilFile ?? ""): cannot watch: \(error.phrase)")
@@ -38,7 +40,7 @@ extension Splashd {
   /// Plays the splash in memory, paced by the clock, or records it.
   static func playOffscreen(
     _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: StoppableClock,
-    lifecycle: Lifecycle
+    lifecycle: Lifecycle, program: SpawnedProgram?
   ) throws {
     let scene = try runtime { () throws(SDLError) in
       try SceneRenderer(
@@ -50,7 +52,7 @@ extension Splashd {
       return
     }
     do {
-      let report = try player(settings, clock: clock, lifecycle: lifecycle).play(
+      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
         on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
       Log.info("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
@@ -58,9 +60,10 @@ extension Splashd {
     }
   }
 
-  static func playInWindow(_ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, lifecycle: Lifecycle)
-    throws
-  {
+  static func playInWindow(
+    _ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, lifecycle: Lifecycle,
+    program: SpawnedProgram?
+  ) throws {
     guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
       throw Failure.runtime("--display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)")
     }
@@ -80,7 +83,8 @@ extension Splashd {
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopCheck: clock.checkForStop)
     do {
-      let report = try player(settings, clock: clock, lifecycle: lifecycle).play(on: sink, clock: sink)
+      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
+        on: sink, clock: sink)
       Log.info("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.info("ended early: \(interrupted.reason)")

@@ -43,6 +43,7 @@ public enum Splashd {
     let lifecycle = Lifecycle(monotonic, started: started)
     Environment.set("SPLASHD_ROTATION", "0")
     var status = ExitStatus.done
+    var spawned: SpawnedProgram?
     do {
       let commandLine: ParsedCommandLine
       do { commandLine = try ParsedCommandLine.parse(arguments) } catch { throw Failure.badInput(error.message) }
@@ -60,6 +61,16 @@ public enum Splashd {
         handOff = HandOff(program: program)
       }
       Environment.set("SPLASHD_ROTATION", String(settings.rotate.rawValue))
+      if settings.readyNotify && !commandLine.check {
+        // Spawn mode: the program starts now, as splashd's child.
+        let program = commandLine.program.isEmpty ? settings.program ?? [] : commandLine.program
+        guard !program.isEmpty else {
+          throw Failure.badInput("--ready notify needs a program: -- PROGRAM, or exec = in [handoff]")
+        }
+        handOff = nil
+        Program.stopReplacingProcessOnCrash()
+        spawned = try SpawnedProgram(program: program)
+      }
       let display = commandLine.check ? nil : chooseDisplay(settings)
       if let display, let path = settings.controlPath(runtimeDirectory: Environment.value("RUNTIME_DIRECTORY")) {
         do {
@@ -84,9 +95,9 @@ public enum Splashd {
         return ExitStatus.done
       }
       if let offscreen {
-        try playOffscreen(settings, artwork, on: offscreen, clock: clock, lifecycle: lifecycle)
+        try playOffscreen(settings, artwork, on: offscreen, clock: clock, lifecycle: lifecycle, program: spawned)
       } else {
-        try playInWindow(settings, artwork, clock: clock, lifecycle: lifecycle)
+        try playInWindow(settings, artwork, clock: clock, lifecycle: lifecycle, program: spawned)
       }
     } catch let failure as Failure {
       Log.error(failure.message)
@@ -99,6 +110,9 @@ public enum Splashd {
     }
     lifecycle.finish(status: "Splash ended")
     clock.control = nil
+    if let spawned {
+      return spawned.supervise(signals: stopSignals, pending: clock.signalsForProgram, clock: monotonic)
+    }
     return handOff?.run() ?? status
   }
 

@@ -8,6 +8,8 @@ final class StoppableClock: PresentationClock {
   let monotonic: MonotonicClock
   let stopSignals: StopSignals?
   var control: ControlServer?
+  /// Signals that arrived during the splash, for a spawned program to hear of.
+  private(set) var signalsForProgram: [Int32] = []
 
   init(_ monotonic: MonotonicClock, stopSignals: StopSignals?) {
     self.monotonic = monotonic
@@ -37,7 +39,10 @@ final class StoppableClock: PresentationClock {
 
   /// Serves the control socket, then throws when a stop has been asked for.
   func checkForStop() throws {
-    if let signal = stopSignals?.arrived() { throw PlaybackInterrupted(reason: signal) }
+    while let signal = stopSignals?.next() {
+      signalsForProgram.append(signal)
+      if StopSignals.stops(signal) { throw PlaybackInterrupted(reason: StopSignals.name(signal)) }
+    }
     control?.service()
     if control?.quitRequested == true { throw PlaybackInterrupted(reason: "splashctl quit") }
   }

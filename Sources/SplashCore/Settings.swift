@@ -84,6 +84,9 @@ public struct Settings: Equatable, Sendable {
   public var untilFile: String?
   /// The transition waits (after the hold) for `splashctl reveal`.
   public var untilReveal = false
+  /// `ready = notify`: start the program first, as splashd's child, and
+  /// reveal when it sends READY=1.
+  public var readyNotify = false
   /// The longest the gate holds the splash, in seconds from the first frame; 0 for no limit.
   public var timeout: Double = 30
   /// The control socket's path; nil for the default (see `controlPath`).
@@ -92,7 +95,7 @@ public struct Settings: Equatable, Sendable {
   public var controlGroup: String?
 
   /// Whether anything holds the splash after the hold.
-  public var hasGate: Bool { untilFile != nil || untilReveal }
+  public var hasGate: Bool { untilFile != nil || untilReveal || readyNotify }
 
   /// Where the control socket goes: `control` when set, else
   /// `$RUNTIME_DIRECTORY/control` under systemd, else /run/splashd/control
@@ -130,11 +133,11 @@ public struct Settings: Equatable, Sendable {
         "rotate", "fit", "display", "size", "record", "fps",
       ]
     ),
-    ("handoff", ["exec", "until-file", "until-reveal", "timeout", "control", "control-group"]),
+    ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
   ]
 
   /// The long options that take a value.
-  public static let optionKeys = sectionKeys[0].keys + ["until-file", "timeout", "control", "control-group"]
+  public static let optionKeys = sectionKeys[0].keys + ["ready", "until-file", "timeout", "control", "control-group"]
 
   /// The section that holds `key`, if any.
   public static func section(of key: String) -> String? {
@@ -207,6 +210,12 @@ public struct Settings: Equatable, Sendable {
         throw fail("frames per second above 0, at most \(formatNumber(Self.maxFPS))")
       }
       self.fps = fps
+    case "ready":
+      switch value {
+      case "notify": readyNotify = true
+      case "exec": readyNotify = false
+      default: throw fail("notify (start the program first, reveal on its READY=1) or exec")
+      }
     case "until-file": untilFile = try path()
     case "until-reveal":
       switch value {

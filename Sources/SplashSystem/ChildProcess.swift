@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// How a child process ended and what it used.
@@ -16,9 +17,17 @@ public struct ChildProcess: Sendable {
 
   /// Starts `path` with `arguments` (argv[0] included) and the current
   /// environment; standard output and error go to the files given, if any.
+  /// The child starts with the signal mask splashd started with
+  /// (`Program.signalMaskForPrograms`).
   public static func spawn(
     _ path: String, _ arguments: [String], stdoutPath: String? = nil, stderrPath: String? = nil
   ) throws(SystemError) -> ChildProcess {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = Program.signalMaskForPrograms
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -31,10 +40,20 @@ public struct ChildProcess: Sendable {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, nil, &argv, environ)
+    let result = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
     if result != 0 { throw SystemError("posix_spawn \(path)", code: result) }
     return ChildProcess(pid: pid)
   }
+
+  /// A descriptor that becomes readable when the child ends (pidfd).
+  public func exitDescriptor() throws(SystemError) -> FileDescriptor {
+    let fd = pidfd_open(pid, 0)
+    guard fd >= 0 else { throw SystemError("pidfd_open", code: errno) }
+    return FileDescriptor(rawValue: fd)
+  }
+
+  /// Sends `signal` to the child.
+  public func send(_ signal: Int32) { kill(pid, signal) }
 
   /// Waits for the child to end.
   public func wait() throws(SystemError) -> ChildExit {

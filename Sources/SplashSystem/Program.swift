@@ -52,9 +52,7 @@ public enum Program {
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
-    for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
-      sigaction(signal, &action, nil)
-    }
+    for signal in crashSignals { sigaction(signal, &action, nil) }
   }
 
   /// The signal mask the programs splashd runs start with: the one splashd
@@ -63,6 +61,17 @@ public enum Program {
     get { savedSignalMask ?? sigset_t() }
     set { savedSignalMask = newValue }
   }
+
+  /// Undoes `replaceProcessOnCrash`: a crash ends the process again (for a
+  /// splashd whose program already runs as its child).
+  public static func stopReplacingProcessOnCrash() {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&action.sa_mask)
+    for signal in crashSignals { sigaction(signal, &action, nil) }
+  }
+
+  private static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
   /// A NULL-terminated array of C strings, for execve.
   private static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {

@@ -1,14 +1,15 @@
 import CLinux
 import Glibc
 
-/// SIGTERM and SIGINT as a readable descriptor (signalfd): blocked for the
-/// process, so that they end the splash in order rather than the process at
-/// once. The programs splashd runs get the signal mask splashd started with.
+/// SIGTERM, SIGINT and SIGHUP as a readable descriptor (signalfd): blocked
+/// for the process, so that they end the splash in order rather than the
+/// process at once (SIGHUP is only passed on to a spawned program). The
+/// programs splashd runs get the signal mask splashd started with.
 public final class StopSignals {
   public let descriptor: FileDescriptor
 
-  /// The signals that ask splashd to stop.
-  public static let signals = [SIGTERM, SIGINT]
+  /// The signals splashd takes over.
+  public static let signals = [SIGTERM, SIGINT, SIGHUP]
 
   public init() throws(SystemError) {
     var set = sigset_t()
@@ -22,11 +23,25 @@ public final class StopSignals {
     descriptor = FileDescriptor(rawValue: fd)
   }
 
-  /// The name of a stop signal that has arrived ("SIGTERM"), if any.
-  public func arrived() -> String? {
+  /// The next of these signals that has arrived, if any.
+  public func next() -> Int32? {
     var info = signalfd_siginfo()
     let count = withUnsafeMutableBytes(of: &info) { read(descriptor.rawValue, $0.baseAddress, $0.count) }
     guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
-    return Int32(info.ssi_signo) == SIGTERM ? "SIGTERM" : Int32(info.ssi_signo) == SIGINT ? "SIGINT" : "signal"
+    return Int32(info.ssi_signo)
+  }
+
+  /// Whether `signal` ends the splash (SIGTERM, SIGINT), rather than only
+  /// being passed on to a spawned program (SIGHUP).
+  public static func stops(_ signal: Int32) -> Bool { signal != SIGHUP }
+
+  /// The signal's name ("SIGTERM").
+  public static func name(_ signal: Int32) -> String {
+    switch signal {
+    case SIGTERM: return "SIGTERM"
+    case SIGINT: return "SIGINT"
+    case SIGHUP: return "SIGHUP"
+    default: return "signal \(signal)"
+    }
   }
 }

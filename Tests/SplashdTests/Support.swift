@@ -72,13 +72,22 @@ func splashd(
 
 /// Runs splashd (with `dir`'s empty config unless the arguments name one),
 /// calls `act` with its PID while it runs, and returns (its PID, outcome).
-func spawnSplashd(_ arguments: [String], in dir: TemporaryDirectory, whileRunning act: (Int32) -> Void = { _ in })
-  throws -> (Int32, Outcome)
-{
+/// With a `launcher`, that command runs first and is given splashd's path
+/// and arguments to exec.
+func spawnSplashd(
+  _ arguments: [String], in dir: TemporaryDirectory, launcher: [String] = [],
+  whileRunning act: (Int32) -> Void = { _ in }
+) throws -> (Int32, Outcome) {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: splashdPath)
   let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
-  process.arguments = (hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments
+  let splashdArguments = (hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments
+  if let first = launcher.first {
+    process.executableURL = URL(fileURLWithPath: first)
+    process.arguments = Array(launcher.dropFirst()) + [splashdPath] + splashdArguments
+  } else {
+    process.executableURL = URL(fileURLWithPath: splashdPath)
+    process.arguments = splashdArguments
+  }
   var environment = ProcessInfo.processInfo.environment
   environment["DISPLAY"] = nil
   environment["WAYLAND_DISPLAY"] = nil

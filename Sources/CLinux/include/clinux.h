@@ -7,3 +7,4 @@
 
 /* Declared by <sys/socket.h> only under _GNU_SOURCE. */
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+#include <sys/pidfd.h>

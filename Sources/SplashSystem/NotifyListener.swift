@@ -1,0 +1,37 @@
+import Glibc
+
+/// The receiving end of systemd's notify protocol, for a program splashd
+/// starts itself: an abstract datagram socket whose name goes into the
+/// program's NOTIFY_SOCKET.
+public final class NotifyListener {
+  public let descriptor: FileDescriptor
+  /// The value for NOTIFY_SOCKET (`@splashd/<pid>/notify`).
+  public let name: String
+
+  public init() throws(SystemError) {
+    name = "@splashd/\(getpid())/notify"
+    guard let (address, length) = unixAddress(name) else { throw SystemError("socket \(name)", code: ENAMETOOLONG) }
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw SystemError("socket", code: errno) }
+    descriptor = FileDescriptor(rawValue: fd)
+    guard withSocketAddress(address, { bind(fd, $0, length) }) == 0 else {
+      let error = SystemError("bind \(name)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
+  }
+
+  deinit { try? descriptor.close() }
+
+  /// The assignments ("READY=1", "STATUS=…") of every datagram waiting.
+  public func received() -> [String] {
+    var lines: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = recv(descriptor.rawValue, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count <= 0 { return lines }
+      lines += String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+  }
+}

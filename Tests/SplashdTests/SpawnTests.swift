@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `--ready notify`: the program runs as splashd's child and reveals the
+/// splash with systemd's READY=1; splashd stays its parent.
+@Suite struct SpawnTests {
+  let dir: TemporaryDirectory
+  let quick = ["--display", "offscreen", "--size", "32x32", "--duration", "0.05", "--ready", "notify"]
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// A program that says STATUS= and READY=1 on its NOTIFY_SOCKET after a
+  /// moment, prints its PID and socket, then exits with `status`.
+  func notifyingProgram(status: Int) -> String {
+    let script = dir.file(
+      "ready.py",
+      """
+      #!/usr/bin/env python3
+      import os, socket, sys, time
+      print(f"pid={os.getpid()} parent={os.getppid()} socket={os.environ['NOTIFY_SOCKET']}", flush=True)
+      time.sleep(0.4)
+      address = os.environ["NOTIFY_SOCKET"]
+      address = "\\0" + address[1:] if address.startswith("@") else address
+      s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+      s.sendto(b"STATUS=warming up", address)
+      s.sendto(b"READY=1", address)
+      time.sleep(0.2)
+      sys.exit(\(status))
+      """)
+    chmod(script, 0o755)
+    return script
+  }
+
+  /// Runs splashd with nothing blocked in its signal mask, as systemd starts it.
+  func spawnUnblocked(_ arguments: [String], whileRunning act: (Int32) -> Void = { _ in }) throws -> Outcome {
+    let python =
+      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+    return try spawnSplashd(
+      ["--config", dir.emptyConfig] + arguments, in: dir, launcher: ["/usr/bin/env", "python3", "-c", python],
+      whileRunning: act
+    ).1
+  }
+
+  @Test func readyFromTheChildRevealsAndItsStatusIsSplashdsOwn() throws {
+    let (pid, outcome) = try spawnSplashd(quick + ["--", notifyingProgram(status: 5)], in: dir)
+    #expect(outcome.status == 5)
+    #expect(outcome.stdout.hasPrefix("pid="))
+    #expect(outcome.stdout.contains(" parent=\(pid) socket=@splashd/\(pid)/notify"))
+    #expect(!outcome.stdout.hasPrefix("pid=\(pid) "))
+    let lines = outcome.stderrLines
+    let status = lines.firstIndex(of: "splashd: program status: warming up")
+    let reveal = lines.firstIndex { $0.hasPrefix("splashd: reveal: ") && $0.hasSuffix("ready.py is ready (READY=1)") }
+    let done = lines.firstIndex { $0.hasPrefix("splashd: did-disappear") }
+    #expect(status != nil && reveal != nil && done != nil, "\(lines)")
+    if let status, let reveal, let done { #expect(status < reveal && reveal < done) }
+    #expect(lines.last?.hasSuffix("ready.py ended with status 5") == true)
+  }
+
+  @Test func aChildThatEndsBeforeReadyRevealsToo() throws {
+    let (_, outcome) = try spawnSplashd(quick + ["--timeout", "0", "--", "/bin/sh", "-c", "exit 4"], in: dir)
+    #expect(outcome.status == 4)
+    #expect(outcome.stderrLines.contains("splashd: reveal: /bin/sh ended"))
+  }
+
+  @Test func signalsArePassedOnAndADeathBySignalIs128Plus() throws {
+    let outcome = try spawnUnblocked(
+      quick + ["--timeout", "0.2", "--", "/bin/sh", "-c", "exec sleep 60"],
+      whileRunning: { pid in
+        usleep(900_000)  // past the timeout and the transition: splashd is only the parent now
+        kill(pid, SIGTERM)
+      })
+    #expect(outcome.status == 128 + 15)
+    #expect(outcome.stderrLines.contains { $0.hasPrefix("splashd: did-disappear") })
+  }
+
+  @Test func sighupReachesTheChildWithoutEndingTheSplash() throws {
+    let outcome = try spawnUnblocked(
+      quick + ["--timeout", "1", "--", "/bin/sh", "-c", "trap 'exit 7' HUP; while :; do sleep 0.05; done"],
+      whileRunning: { pid in
+        usleep(400_000)  // while the splash waits for the gate
+        kill(pid, SIGHUP)
+      })
+    #expect(outcome.status == 7)
+    #expect(!outcome.stderrLines.contains { $0.hasPrefix("splashd: ended early") })
+  }
+
+  @Test func notifyModeNeedsARunnableProgram() throws {
+    let (_, none) = try spawnSplashd(quick, in: dir)
+    #expect(none.status == 2)
+    #expect(none.stderrLines == ["splashd: --ready notify needs a program: -- PROGRAM, or exec = in [handoff]"])
+    let (_, missing) = try spawnSplashd(quick + ["--", "no-such-program-anywhere"], in: dir)
+    #expect(missing.status == 127)
+    #expect(missing.stderrLines.last == "splashd: cannot run no-such-program-anywhere: not found (looked in PATH)")
+  }
+}
