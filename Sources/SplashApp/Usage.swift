@@ -40,12 +40,17 @@ public let usageText = """
                             [default: ease-in-out = cubic-bezier(0.42,0,0.58,1)]
 
   When to reveal:
+    --ready notify          start the PROGRAM first, as splashd's child, with
+                            NOTIFY_SOCKET set, and reveal when it sends
+                            READY=1 (or ends); splashd then stays its parent,
+                            passes SIGTERM, SIGINT and SIGHUP on, and exits
+                            with its status (128+signal if a signal ended it)
     --until-file PATH       after the hold, keep holding until PATH exists
                             (watched with inotify; its directories may appear
                             later)
     --until-reveal          after the hold, keep holding until `splashctl
                             reveal` (on the control socket)
-    --timeout SECONDS       the longest --until-file or --until-reveal holds
+    --timeout SECONDS       the longest --ready, --until-file or --until-reveal holds
                             the splash, counted from the first frame; 0 for no
                             limit [default: 30]
 
@@ -95,6 +100,7 @@ public let usageText = """
                             ; or the rest of a line after " ;"
     [handoff]
     exec = /usr/bin/kiosk-app --fullscreen   ; words split at spaces
+    ready = exec                             ; or notify (spawn mode)
     until-file = /run/kiosk/ready
     until-reveal = no
     timeout = 30
