@@ -69,7 +69,7 @@ install: build
 	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	fi
 	for unit in systemd/*.service; do \
-	  sed -e 's|/usr/bin/splashd|$(PREFIX)/bin/splashd|g' -e 's|/etc/splashd/|$(SYSCONFDIR)/splashd/|g' $$unit \
+	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
 	    | install -D -m 644 /dev/stdin $(DESTDIR)$(UNITDIR)/$$(basename $$unit); \
 	done
 

@@ -4,7 +4,7 @@ import Testing
 /// The systemd units in systemd/, checked by systemd-analyze against a
 /// root that holds the built splashd and the host's own units.
 @Suite struct UnitTests {
-  @Test(arguments: ["splashd.service", "kiosk-with-splash.service"])
+  @Test(arguments: ["splashd.service", "kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service"])
   func systemdAnalyzeVerifyPasses(unit: String) throws {
     let analyze = "/usr/bin/systemd-analyze"
     guard FileManager.default.isExecutableFile(atPath: analyze) else {
@@ -18,6 +18,7 @@ import Testing
     try fm.createDirectory(atPath: root + "/etc/systemd/system", withIntermediateDirectories: true)
     try fm.copyItem(atPath: "/usr/lib/systemd/system", toPath: root + "/usr/lib/systemd/system")
     try fm.copyItem(atPath: splashdPath, toPath: root + "/usr/bin/splashd")
+    try fm.copyItem(atPath: splashctlPath, toPath: root + "/usr/bin/splashctl")
     fm.createFile(atPath: root + "/usr/bin/kiosk-app", contents: Data("#!/bin/sh\n".utf8))
     chmod(root + "/usr/bin/kiosk-app", 0o755)
     try fm.copyItem(atPath: packageRoot + "/systemd/" + unit, toPath: root + "/etc/systemd/system/" + unit)
