@@ -300,7 +300,7 @@ public func parseEasing(_ text: String) -> Easing? {
   guard text.hasPrefix(prefix), text.hasSuffix(")") else { return nil }
   let inner = text.dropFirst(prefix.count).dropLast()
   let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
-    var s = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    var s = trimmingSpaces(part)
     var sign = 1.0
     if s.hasPrefix("-") {
       sign = -1
