@@ -31,6 +31,8 @@ let package = Package(
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
+    // Devices: orientation sources (IIO accelerometers, the kernel command line).
+    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem"]),
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
     .target(
       name: "SplashRender",
@@ -38,7 +40,7 @@ let package = Package(
     // The command: parse, resolve, play.
     .target(
       name: "SplashApp",
-      dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashRender"]),
+      dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender"]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
     .executableTarget(

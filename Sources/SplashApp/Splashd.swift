@@ -1,5 +1,6 @@
 import SplashConfigFile
 import SplashCore
+import SplashDevices
 import SplashRender
 import SplashSystem
 
@@ -56,7 +57,15 @@ public enum Splashd {
         printOut("splashd \(splashdVersion)\n")
         return ExitStatus.done
       }
-      let settings = try resolveSettings(commandLine)
+      var settings = try resolveSettings(commandLine)
+      var rotationSource: String?
+      if settings.rotateAuto {
+        let resolved = RotationResolver.resolve(settings)
+        for miss in resolved.misses { Log.info("rotation: \(miss)") }
+        Log.info("rotation \(resolved.rotation.rawValue) from \(resolved.source)")
+        settings.rotate = resolved.rotation
+        rotationSource = resolved.source
+      }
       if handOff == nil && !commandLine.check, let program = settings.program {
         handOff = HandOff(program: program)
       }
@@ -91,7 +100,7 @@ public enum Splashd {
         ? try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) } : nil
       let artwork = try ArtworkFiles(settings: settings)
       if commandLine.check {
-        printOut(describe(settings, artwork))
+        printOut(describe(settings, artwork, rotationSource: rotationSource))
         return ExitStatus.done
       }
       if let offscreen {
@@ -144,7 +153,7 @@ public enum Splashd {
   }
 
   /// The settings as a config file would give them, with what was derived.
-  static func describe(_ settings: Settings, _ artwork: ArtworkFiles) -> String {
+  static func describe(_ settings: Settings, _ artwork: ArtworkFiles, rotationSource: String?) -> String {
     var lines = ["[splash]"]
     func add(_ key: String, _ value: String?) {
       if let value { lines.append("\(key) = \(value)") }
@@ -157,7 +166,7 @@ public enum Splashd {
     add("duration", formatNumber(settings.effectiveDuration))
     add("hold", formatNumber(settings.hold))
     add("easing", settings.easing.name)
-    add("rotate", String(settings.rotate.rawValue))
+    add("rotate", settings.rotateAuto ? "auto" : String(settings.rotate.rawValue))
     add("fit", settings.fit.rawValue)
     add("display", settings.display.rawValue)
     add("size", settings.effectiveSize.description)
@@ -167,6 +176,18 @@ public enum Splashd {
     add("exec", settings.program?.joined(separator: " "))
     add("until-file", settings.untilFile)
     add("timeout", formatNumber(settings.timeout))
+    if settings.rotateAuto {
+      lines += ["", "[orientation]"]
+      add("sources", settings.orientationSources.map(\.rawValue).joined(separator: " "))
+      add("iio", settings.iio)
+      add("cmdline", settings.cmdline)
+      add(
+        "mount-matrix",
+        settings.mountMatrix.map {
+          $0.rows.map { $0.map(formatNumber).joined(separator: ", ") }.joined(separator: "; ")
+        })
+    }
+    if let rotationSource { lines.append("; rotation \(settings.rotate.rawValue) from \(rotationSource)") }
     let canvas = settings.rotate.logicalSize(ofPhysical: settings.effectiveSize)
     lines.append("; logical canvas \(canvas.description)")
     for (asset, image) in artwork.images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

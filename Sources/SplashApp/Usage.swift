@@ -61,10 +61,13 @@ public let usageText = """
     --control-group NAME    let this group use the socket too (mode 0660)
 
   Display:
-    --rotate DEGREES        turn the content 0, 90, 180 or 270 degrees
+    --rotate DEGREES|auto   turn the content 0, 90, 180 or 270 degrees
                             clockwise on the display; for 90 and 270 the
                             picture is laid out on the display's size with
-                            width and height swapped [default: 0]
+                            width and height swapped; auto: from the
+                            [orientation] sources of the config file (an IIO
+                            accelerometer, the kernel command line), 0 when
+                            none answers [default: 0]
     --display MODE          window: a desktop window (X11 or Wayland), vsync;
                             offscreen: render into memory, paced by --fps;
                             auto: window when DISPLAY or WAYLAND_DISPLAY is
@@ -104,6 +107,12 @@ public let usageText = """
     until-file = /run/kiosk/ready
     until-reveal = no
     timeout = 30
+
+    [orientation]           ; for rotate = auto
+    sources = iio cmdline   ; consulted in order, the first answer wins
+    iio = /sys/bus/iio/devices/iio:device0   ; default: the first accelerometer
+    cmdline = /proc/cmdline ; video=...,rotate=N, panel_orientation=, fbcon=rotate:N
+    mount-matrix = 0, -1, 0; -1, 0, 0; 0, 0, 1   ; overrides the device's
 
   Options on the command line override the file; a program after -- wins
   over exec.

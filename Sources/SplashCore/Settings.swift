@@ -22,6 +22,14 @@ public enum BackgroundSetting: Equatable, Sendable {
   }
 }
 
+/// Where `rotate = auto` looks for the display's orientation.
+public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
+  /// An IIO accelerometer in sysfs.
+  case iio
+  /// The kernel command line (video=…,rotate=…, panel_orientation=…, fbcon=rotate:…).
+  case cmdline
+}
+
 /// Where a setting came from, so that an error can name it.
 public enum SettingSource: Equatable, Sendable {
   /// A command-line option, such as `--rotate`.
@@ -72,6 +80,16 @@ public struct Settings: Equatable, Sendable {
   public var hold: Double = 0
   public var easing: Easing = .easeInOut
   public var rotate: Rotation = .none
+  /// `rotate = auto`: the angle comes from the orientation sources.
+  public var rotateAuto = false
+  /// The orientation sources, consulted in order until one answers.
+  public var orientationSources: [OrientationSource] = [.iio, .cmdline]
+  /// The IIO accelerometer's sysfs directory; nil to find the first one.
+  public var iio: String?
+  /// Where the kernel command line is read.
+  public var cmdline = "/proc/cmdline"
+  /// Overrides the accelerometer's own mount matrix.
+  public var mountMatrix: MountMatrix?
   public var fit: Fit = .cover
   public var display: DisplayChoice = .auto
   /// The display's physical size; nil means `defaultSize`.
@@ -134,6 +152,7 @@ public struct Settings: Equatable, Sendable {
       ]
     ),
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
+    ("orientation", ["sources", "iio", "cmdline", "mount-matrix"]),
   ]
 
   /// The long options that take a value.
@@ -190,10 +209,32 @@ public struct Settings: Equatable, Sendable {
       }
       self.easing = easing
     case "rotate":
-      guard let degrees = Int(value), let rotation = Rotation(rawValue: degrees) else {
-        throw fail("0, 90, 180 or 270")
+      if value == "auto" {
+        rotateAuto = true
+        rotate = .none
+        break
       }
+      guard let degrees = Int(value), let rotation = Rotation(rawValue: degrees) else {
+        throw fail("0, 90, 180, 270 or auto")
+      }
+      rotateAuto = false
       rotate = rotation
+    case "sources":
+      let names = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+      let sources = names.map { OrientationSource(rawValue: String($0)) }
+      guard !sources.isEmpty, sources.allSatisfy({ $0 != nil }) else {
+        throw fail(
+          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (evdev, switch and panel are not supported yet)"
+        )
+      }
+      orientationSources = sources.map { $0! }
+    case "iio": iio = try path()
+    case "cmdline": cmdline = try path()
+    case "mount-matrix":
+      guard let matrix = MountMatrix(value) else {
+        throw fail("three rows of three numbers, such as \"0, -1, 0; -1, 0, 0; 0, 0, 1\", no row all zeros")
+      }
+      mountMatrix = matrix
     case "fit":
       guard let fit = Fit(rawValue: value) else { throw fail("cover, contain, stretch or center") }
       self.fit = fit

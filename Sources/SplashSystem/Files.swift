@@ -43,6 +43,23 @@ public enum Files {
     return Array(bytes[..<filled])
   }
 
+  /// The text of the (small) file at `path`, up to 64 KiB.
+  public static func readText(_ path: String) throws(SystemError) -> String {
+    String(decoding: try readPrefix(of: path, count: 65536), as: UTF8.self)
+  }
+
+  /// The names in the directory at `path`, without "." and "..".
+  public static func entries(of path: String) throws(SystemError) -> [String] {
+    guard let directory = opendir(path) else { throw SystemError("opendir \(path)", code: errno) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
   /// Writes `text` to `path`, replacing it.
   public static func write(_ text: String, to path: String) throws(SystemError) {
     let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)

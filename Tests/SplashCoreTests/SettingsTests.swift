@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("rotate", "45", "--rotate: expected 0, 90, 180 or 270, got \"45\""),
+    ("rotate", "45", "--rotate: expected 0, 90, 180, 270 or auto, got \"45\""),
     ("duration", "-1", "--duration: expected a number of seconds"),
     ("duration", "1e3", "--duration: expected a number of seconds"),
     ("hold", "abc", "--hold: expected a number of seconds"),
@@ -74,7 +74,8 @@ import Testing
   @Test func configFileSourcesNameTheLineAndResolvePaths() {
     var s = Settings()
     let source = SettingSource.configFile(path: "/etc/splashd/splashd.conf", line: 7, directory: "/etc/splashd")
-    #expect(throws: SettingsError("/etc/splashd/splashd.conf:7: rotate: expected 0, 90, 180 or 270, got \"45\"")) {
+    #expect(throws: SettingsError("/etc/splashd/splashd.conf:7: rotate: expected 0, 90, 180, 270 or auto, got \"45\""))
+    {
       try s.apply(key: "rotate", value: "45", from: source)
     }
     try? s.apply(key: "image", value: "door.png", from: source)

@@ -35,7 +35,7 @@ import Testing
       (["--background", text], ["--background", "notes.png"]),
       (["--bogus"], ["unknown option --bogus"]),
       (["--image", good, "stray"], ["unexpected argument \"stray\""]),
-      (["--rotate", "45"], ["--rotate", "0, 90, 180 or 270", "\"45\""]),
+      (["--rotate", "45"], ["--rotate", "0, 90, 180, 270 or auto", "\"45\""]),
       (["--duration", "-1"], ["--duration", "seconds", "\"-1\""]),
       (["--duration", "soon"], ["--duration", "\"soon\""]),
       (["--hold", "-0.5"], ["--hold", "\"-0.5\""]),

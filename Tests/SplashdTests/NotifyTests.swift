@@ -102,6 +102,6 @@ final class NotifySocket {
 
   @Test func withoutTheJournalLinesAreBare() throws {
     let outcome = try splashd(["--rotate", "45", "--check"], environment: ["JOURNAL_STREAM": "1:2"])
-    #expect(outcome.stderrLines == ["splashd: --rotate: expected 0, 90, 180 or 270, got \"45\""])
+    #expect(outcome.stderrLines == ["splashd: --rotate: expected 0, 90, 180, 270 or auto, got \"45\""])
   }
 }
