@@ -22,7 +22,7 @@ final class Gate: RevealGate {
       if clock.control?.revealRequested == true { return "splashctl reveal" }
       if let program {
         if program.readNotifications() { return "\(program.path) is ready (READY=1)" }
-        if clock.monotonic.sleep(until: 0, wakingFor: [program.exit]) != nil { return "\(program.path) ended" }
+        if program.exit.isReadable() { return "\(program.path) ended" }
       }
       if clock.now() >= deadline { return nil }
       // Wakes for the watch, the program, control clients, or at the deadline.

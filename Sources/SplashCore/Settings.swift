@@ -174,6 +174,13 @@ public struct Settings: Equatable, Sendable {
     func fail(_ expected: String) -> SettingsError {
       SettingsError("\(name): expected \(expected), got \"\(value)\"")
     }
+    /// A number of seconds from 0 to `limit`; `zero` says what 0 means, if anything special.
+    func seconds(upTo limit: Double, zero: String = "") throws(SettingsError) -> Double {
+      guard let seconds = parseDecimal(value), seconds <= limit else {
+        throw fail("a number of seconds from 0\(zero) to \(formatNumber(limit))")
+      }
+      return seconds
+    }
     func path() throws(SettingsError) -> String {
       guard !value.isEmpty else { throw fail("a file name") }
       return source.resolve(path: value)
@@ -193,16 +200,8 @@ public struct Settings: Equatable, Sendable {
     case "transition":
       guard let kind = TransitionKind(rawValue: value) else { throw fail("doors or crossfade") }
       transition = kind
-    case "duration":
-      guard let seconds = parseDecimal(value), seconds <= Self.maxDuration else {
-        throw fail("a number of seconds from 0 to \(formatNumber(Self.maxDuration))")
-      }
-      duration = seconds
-    case "hold":
-      guard let seconds = parseDecimal(value), seconds <= Self.maxHold else {
-        throw fail("a number of seconds from 0 to \(formatNumber(Self.maxHold))")
-      }
-      hold = seconds
+    case "duration": duration = try seconds(upTo: Self.maxDuration)
+    case "hold": hold = try seconds(upTo: Self.maxHold)
     case "easing":
       guard let easing = parseEasing(value) else {
         throw fail("linear, ease-in, ease-out, ease-in-out or cubic-bezier(X1,Y1,X2,Y2) with X1 and X2 in 0…1")
@@ -268,11 +267,7 @@ public struct Settings: Equatable, Sendable {
     case "control-group":
       guard !value.isEmpty else { throw fail("a group name") }
       controlGroup = value
-    case "timeout":
-      guard let seconds = parseDecimal(value), seconds <= Self.maxTimeout else {
-        throw fail("a number of seconds from 0 (no limit) to \(formatNumber(Self.maxTimeout))")
-      }
-      timeout = seconds
+    case "timeout": timeout = try seconds(upTo: Self.maxTimeout, zero: " (no limit)")
     case "exec":
       let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard let first = words.first else { throw fail("a program and its arguments, separated by spaces") }

@@ -40,6 +40,12 @@ public struct FileDescriptor: Equatable, Sendable {
     try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
   }
 
+  /// Whether reading would not block now (data, end of file or an error waiting).
+  public func isReadable() -> Bool {
+    var polled = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+    return poll(&polled, 1, 0) > 0
+  }
+
   public func close() throws(SystemError) {
     // close() must not be retried on EINTR: the descriptor is gone either way.
     if Glibc.close(rawValue) == -1 && errno != EINTR { throw SystemError("close", code: errno) }
