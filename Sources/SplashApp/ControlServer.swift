@@ -16,6 +16,8 @@ final class ControlServer {
   private(set) var quitRequested = false
   /// The text after `ok ` in a `status` reply.
   var status: () -> String = { "" }
+  /// Turns the splash; returns why it could not, or nil when it did.
+  var rotate: (Rotation) -> String? = { _ in "rotate: this splash cannot turn" }
 
   /// The most clients served at once; more are told so and closed.
   static let maxClients = 64
@@ -101,6 +103,8 @@ final class ControlServer {
       quitRequested = true
       reply(client, "ok")
     case .success(.status): reply(client, "ok \(status())")
+    case .success(.rotate(let rotation)):
+      if let problem = rotate(rotation) { reply(client, "error \(problem)") } else { reply(client, "ok") }
     case .success(.wait(let event)):
       if happened.contains(event) { reply(client, "ok \(event.rawValue)") } else { client.waits.insert(event) }
     }

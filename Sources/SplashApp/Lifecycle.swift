@@ -13,6 +13,11 @@ final class Lifecycle {
   var control: ControlServer?
   /// Where the splash is, for `splashctl status`.
   private(set) var phase = "starting"
+  /// The angle the splash is shown at (it may turn while it holds).
+  var rotation: Rotation = .none
+
+  /// Whether the splash still stands still (the doors have not started moving).
+  var isHolding: Bool { phase == "starting" || phase == "holding" || phase == "waiting" }
   private var appearedAfter: Double?
   private var disappeared = false
 
@@ -22,10 +27,10 @@ final class Lifecycle {
     notifier = SystemdNotifier(socketPath: Environment.value("NOTIFY_SOCKET"))
   }
 
-  /// The `status` reply for `settings` shown on `display`.
-  func status(_ settings: Settings, display: String) -> String {
+  /// The `status` reply for a splash shown on `display`.
+  func status(display: String) -> String {
     var fields = [
-      "phase=\(phase)", "rotation=\(settings.rotate.rawValue)", "display=\(display)",
+      "phase=\(phase)", "rotation=\(rotation.rawValue)", "display=\(display)",
       "uptime_s=\(formatFixed(monotonic.now() - started, decimals: 3))",
     ]
     if let appearedAfter { fields.append("appeared_ms=\(formatFixed(appearedAfter * 1000, decimals: 1))") }

@@ -37,6 +37,38 @@ extension Splashd {
     return player
   }
 
+  /// Lets `splashctl rotate` turn the splash while it holds: the pictures
+  /// are decoded again and prepared for the new angle on `painter`, and
+  /// `install` puts the new scene in place and redraws the still frame.
+  /// Once the doors move, the angle stays.
+  static func allowTurning(
+    _ settings: Settings, painter: LayerPainter, clock: StoppableClock, lifecycle: Lifecycle,
+    install: @escaping (SceneRenderer) -> Void
+  ) {
+    clock.control?.rotate = { rotation in
+      guard lifecycle.isHolding else {
+        return "rotate: the transition has started; the angle stays \(lifecycle.rotation.rawValue)"
+      }
+      var turned = settings
+      turned.rotate = rotation
+      do {
+        let files = try ArtworkFiles(settings: turned)
+        install(
+          try SceneRenderer(
+            painter: painter, layout: layout(turned, files), transition: turned.transition, rotation: rotation,
+            images: files.images))
+      } catch let failure as Failure {
+        return "rotate: \(failure.message)"
+      } catch {
+        return "rotate: \(error)"
+      }
+      lifecycle.rotation = rotation
+      Environment.set("SPLASHD_ROTATION", String(rotation.rawValue))
+      Log.info("turned to \(rotation.rawValue) degrees (splashctl rotate)")
+      return nil
+    }
+  }
+
   /// Plays the splash in memory, paced by the clock, or records it.
   static func playOffscreen(
     _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: StoppableClock,
@@ -51,9 +83,14 @@ extension Splashd {
       try record(settings, scene: scene, display: display, into: directory, clock: clock)
       return
     }
+    let sink = OffscreenSink(scene: scene, fps: settings.fps)
+    allowTurning(settings, painter: display.painter, clock: clock, lifecycle: lifecycle) { turned in
+      sink.scene = turned
+      turned.draw(progress: 0)
+    }
     do {
       let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
-        on: OffscreenSink(scene: scene, fps: settings.fps), clock: clock)
+        on: sink, clock: clock)
       Log.info("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.info("ended early: \(interrupted.reason)")
@@ -82,6 +119,10 @@ extension Splashd {
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopCheck: clock.checkForStop)
+    allowTurning(settings, painter: window.painter, clock: clock, lifecycle: lifecycle) { turned in
+      sink.scene = turned
+      sink.redraw()
+    }
     do {
       let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
         on: sink, clock: sink)

@@ -70,6 +70,7 @@ public enum Splashd {
         handOff = HandOff(program: program)
       }
       Environment.set("SPLASHD_ROTATION", String(settings.rotate.rawValue))
+      lifecycle.rotation = settings.rotate
       if settings.readyNotify && !commandLine.check {
         // Spawn mode: the program starts now, as splashd's child.
         let program = commandLine.program.isEmpty ? settings.program ?? [] : commandLine.program
@@ -85,7 +86,7 @@ public enum Splashd {
         do {
           let control = try ControlServer(path: path, group: settings.controlGroup)
           let name = settings.record != nil ? "record" : display.rawValue
-          control.status = { lifecycle.status(settings, display: name) }
+          control.status = { lifecycle.status(display: name) }
           clock.control = control
           lifecycle.control = control
         } catch {

@@ -9,6 +9,8 @@ public enum ControlCommand: Equatable, Sendable {
   case status
   /// Reply once `event` has happened (at once when it already has).
   case wait(ControlEvent)
+  /// Turn the held splash to this angle.
+  case rotate(Rotation)
 
   /// The longest accepted line, newline included.
   public static let maxLineBytes = 4096
@@ -31,12 +33,17 @@ public enum ControlCommand: Equatable, Sendable {
           ControlError("wait needs one event: \(ControlEvent.allCases.map(\.rawValue).joined(separator: ", "))"))
       }
       return .success(.wait(event))
+    case "rotate":
+      guard arguments.count == 1, let degrees = Int(arguments.first!), let rotation = Rotation(rawValue: degrees) else {
+        return .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270"))
+      }
+      return .success(.rotate(rotation))
     default:
       return .failure(ControlError("unknown command \"\(verb.prefix(64))\"; known: \(known)"))
     }
   }
 
-  private static let known = "reveal, quit, status, wait EVENT"
+  private static let known = "reveal, quit, status, wait EVENT, rotate ANGLE"
 }
 
 /// The lifecycle events a client can wait for.

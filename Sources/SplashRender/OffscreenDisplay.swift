@@ -38,7 +38,8 @@ public final class OffscreenDisplay {
 
 /// Plays into an offscreen display; the player paces it by the clock at `fps`.
 public final class OffscreenSink: FrameSink {
-  public let scene: SceneRenderer
+  /// What is drawn; replaced when the splash turns while it holds.
+  public var scene: SceneRenderer
   public let refreshPeriod: Double
 
   public init(scene: SceneRenderer, fps: Double) {

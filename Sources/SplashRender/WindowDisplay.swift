@@ -95,7 +95,8 @@ public final class WindowDisplay {
 /// honours it, and the player paces by the clock where it does not.
 public final class WindowSink: FrameSink, PresentationClock {
   public let display: WindowDisplay
-  public let scene: SceneRenderer
+  /// What is drawn; replaced when the splash turns while it holds.
+  public var scene: SceneRenderer
   private let clock: MonotonicClock
   private let stopCheck: () throws -> Void
   private var lastProgress = 0.0
@@ -124,6 +125,12 @@ public final class WindowSink: FrameSink, PresentationClock {
 
   public func now() -> Double { clock.now() }
 
+  /// Draws the last frame again (with a new scene, after a turn) and shows it.
+  public func redraw() {
+    scene.draw(progress: lastProgress)
+    SDL_RenderPresent(display.renderer)
+  }
+
   /// Sleeps while waiting on window events, redrawing the still picture
   /// when the window is exposed; ends at once when the window is closed,
   /// and within 50 ms when `stopCheck` says so (SDL's event wait cannot
@@ -133,10 +140,7 @@ public final class WindowSink: FrameSink, PresentationClock {
       try checkForStop()
       let remaining = deadline - clock.now()
       if remaining <= 0 { return }
-      if display.handleEvents(waitingUpTo: min(remaining, 0.05)) {
-        scene.draw(progress: lastProgress)
-        SDL_RenderPresent(display.renderer)
-      }
+      if display.handleEvents(waitingUpTo: min(remaining, 0.05)) { redraw() }
     }
   }
 

@@ -18,6 +18,8 @@ let usage = """
     wait EVENT    block until EVENT has happened: appeared, will-disappear or
                   did-disappear (the display released); exit 1 if splashd
                   ends without it
+    rotate ANGLE  turn a splash that still holds to 0, 90, 180 or 270
+                  degrees (refused once the doors move)
 
   Options:
     --control PATH   the control socket [default: $SPLASHD_CONTROL, else

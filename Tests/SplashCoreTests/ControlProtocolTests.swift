@@ -8,11 +8,14 @@ import Testing
     #expect(ControlCommand.parse("status") == .success(.status))
     #expect(ControlCommand.parse("wait did-disappear") == .success(.wait(.didDisappear)))
     #expect(ControlCommand.parse("wait appeared") == .success(.wait(.appeared)))
+    #expect(ControlCommand.parse("rotate 270") == .success(.rotate(.threeQuarters)))
   }
 
   @Test func refusesWithAReason() {
     #expect(
-      ControlCommand.parse("") == .failure(ControlError("empty command; known: reveal, quit, status, wait EVENT")))
+      ControlCommand.parse("")
+        == .failure(ControlError("empty command; known: reveal, quit, status, wait EVENT, rotate ANGLE")))
+    #expect(ControlCommand.parse("rotate 45") == .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270")))
     #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))
     #expect(
       ControlCommand.parse("wait forever")

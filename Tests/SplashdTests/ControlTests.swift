@@ -176,9 +176,35 @@ final class RawClient {
     #expect(replies["hugeAfter"]?.1 == true)  // and the connection is closed
     #expect(
       replies["unknown"]?.0.hasPrefix(
-        "error unknown command \"dance\"; known: reveal, quit, status, wait EVENT\nok phase=") == true,
+        "error unknown command \"dance\"; known: reveal, quit, status, wait EVENT, rotate ANGLE\nok phase=") == true,
       "\(String(describing: replies["unknown"]))")
     #expect(replies["halfClosed"]?.0.hasPrefix("ok phase=") == true)  // starting or waiting, by timing
+  }
+
+  @Test func rotateTurnsAHeldSplashButNotMovingDoors() throws {
+    var status: Outcome?
+    var late: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "32x32", "--duration", "60", "--until-reveal", "--timeout", "0",
+        "--control", socketPath, "--", "/bin/sh", "-c", "echo $SPLASHD_ROTATION",
+      ],
+      in: dir,
+      whileRunning: { _ in
+        waitForSocket()
+        usleep(200_000)
+        _ = try? splashctl(["rotate", "180"])
+        status = try? splashctl(["status"])
+        _ = try? splashctl(["reveal"])
+        usleep(300_000)  // the 60 s transition is running now
+        late = try? splashctl(["rotate", "90"])
+        _ = try? splashctl(["quit"])
+      })
+    #expect(status?.stdout.hasPrefix("phase=waiting rotation=180 ") == true, "\(String(describing: status))")
+    #expect(late?.status == 1)
+    #expect(late?.stderr == "splashctl: rotate: the transition has started; the angle stays 180\n")
+    #expect(outcome.stdout == "180\n")
+    #expect(outcome.stderrLines.contains("splashd: turned to 180 degrees (splashctl rotate)"))
   }
 
   @Test func splashctlWithoutSplashdAndWithBadUsage() throws {

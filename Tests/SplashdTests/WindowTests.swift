@@ -172,4 +172,52 @@ struct TestFailure: Error, CustomStringConvertible {
     let gaps = sized.map { d in (0..<320).filter { d.at($0, 120) == 0x0000FF }.count }
     #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0 <= $1 + 2 }, "gap widths over time: \(gaps)")
   }
+
+  @Test func aHeldSplashTurnsWithSplashctlRotate() throws {
+    let screen = try VirtualScreen()
+    let dir = try TemporaryDirectory()
+    let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+    let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+    let control = dir.path + "/control"
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = screen.display
+    environment["WAYLAND_DISPLAY"] = nil
+    let splash = Process()
+    splash.executableURL = URL(fileURLWithPath: splashdPath)
+    splash.arguments = [
+      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
+      "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh", "-c", "echo $SPLASHD_ROTATION",
+    ]
+    splash.environment = environment
+    let out = Pipe()
+    splash.standardOutput = out
+    splash.standardError = FileHandle.nullDevice
+    try splash.run()
+    defer { if splash.isRunning { splash.terminate() } }
+
+    /// The first dump within 10 s that `matches`.
+    func dump(where matches: (WindowDump) -> Bool) -> WindowDump? {
+      for _ in 0..<100 {
+        if let d = screen.dump(windowNamed: "splashd"), d.width == 320, d.height == 240, matches(d) { return d }
+        usleep(100_000)
+      }
+      return nil
+    }
+    let upright = dump { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
+    #expect(upright != nil, "no upright dump; \(screen.failures)")
+    let turn = try run(splashctlPath, ["--control", control, "rotate", "90"], environment: environment)
+    #expect(turn.status == 0, "\(turn.stderr)")
+    // Turned a quarter clockwise: the left leaf is now on top, the right one below.
+    let turned = dump { $0.at(160, 10) == 0xFF0000 && $0.at(160, 230) == 0x00FF00 }
+    #expect(turned != nil, "no turned dump; \(screen.failures)")
+    if let turned {
+      #expect(turned.at(5, 119) == 0xFF0000 && turned.at(315, 119) == 0xFF0000)
+      #expect(turned.at(5, 120) == 0x00FF00 && turned.at(315, 120) == 0x00FF00)
+    }
+    _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
+    let rotation = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    splash.waitUntilExit()
+    #expect(splash.terminationStatus == 0)
+    #expect(rotation == "90\n")  // the program hears of the new angle
+  }
 }
