@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
-TEST_PACKAGES := xvfb x11-apps systemd
+TEST_PACKAGES := xvfb x11-apps xdotool systemd
 DEMO_DIR ?= out/demo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

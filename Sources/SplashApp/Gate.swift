@@ -8,6 +8,9 @@ final class Gate: RevealGate {
   let watch: PathWatch?
   let program: SpawnedProgram?
   let clock: StoppableClock
+  /// Called at least every 50 ms while waiting, for a display that needs
+  /// tending (a window's events); throws to end the splash.
+  var tend: (() throws -> Void)?
 
   init(untilFile: String?, program: SpawnedProgram?, clock: StoppableClock) throws(SystemError) {
     watch = try untilFile.map { (path) throws(SystemError) in try PathWatch(path: path) }
@@ -24,9 +27,12 @@ final class Gate: RevealGate {
         if program.readNotifications() { return "\(program.path) is ready (READY=1)" }
         if program.exit.isReadable() { return "\(program.path) ended" }
       }
-      if clock.now() >= deadline { return nil }
+      let now = clock.now()
+      if now >= deadline { return nil }
+      try tend?()
       // Wakes for the watch, the program, control clients, or at the deadline.
-      if try clock.sleep(until: deadline, wakingFor: descriptors) == nil { return nil }
+      let wake = tend == nil ? deadline : min(deadline, now + 0.05)
+      if try clock.sleep(until: wake, wakingFor: descriptors) == nil && wake == deadline { return nil }
       watch?.drain()
     }
   }

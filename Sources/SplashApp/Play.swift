@@ -124,8 +124,10 @@ extension Splashd {
       sink.redraw()
     }
     do {
-      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
-        on: sink, clock: sink)
+      let player = try player(settings, clock: clock, lifecycle: lifecycle, program: program)
+      // While the gate holds, the window's events are still handled.
+      (player.gate as? Gate)?.tend = sink.tend
+      let report = try player.play(on: sink, clock: sink)
       Log.info("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.info("ended early: \(interrupted.reason)")

@@ -145,4 +145,12 @@ public final class WindowSink: FrameSink, PresentationClock {
   }
 
   public func checkForStop() throws { try stopCheck() }
+
+  /// Handles the window's pending events without waiting: redraws when it
+  /// was exposed, throws when it was closed or a stop was asked for.
+  public func tend() throws {
+    try checkForStop()
+    if display.handleEvents() { redraw() }
+    if display.closed { throw PlaybackInterrupted(reason: "the window was closed") }
+  }
 }

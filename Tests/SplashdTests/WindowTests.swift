@@ -220,4 +220,36 @@ struct TestFailure: Error, CustomStringConvertible {
     #expect(splash.terminationStatus == 0)
     #expect(rotation == "90\n")  // the program hears of the new angle
   }
+
+  @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {
+    let screen = try VirtualScreen()
+    let dir = try TemporaryDirectory()
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = screen.display
+    environment["WAYLAND_DISPLAY"] = nil
+    let splash = Process()
+    splash.executableURL = URL(fileURLWithPath: splashdPath)
+    splash.arguments = [
+      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--until-file", dir.path + "/never",
+      "--timeout", "0",
+    ]
+    splash.environment = environment
+    let errors = Pipe()
+    splash.standardError = errors
+    try splash.run()
+    defer { if splash.isRunning { splash.terminate() } }
+    for _ in 0..<100 where screen.dump(windowNamed: "splashd") == nil { usleep(100_000) }
+    // Escape closes a preview window, as the window manager's close button does.
+    let key = try run("/usr/bin/xdotool", ["search", "--name", "^splashd$", "key", "Escape"], environment: environment)
+    #expect(key.status == 0, "\(key.stderr)")
+    for _ in 0..<100 where splash.isRunning { usleep(100_000) }
+    if splash.isRunning {
+      splash.terminate()
+      Issue.record("splashd did not end when its window was closed")
+    }
+    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    splash.waitUntilExit()
+    #expect(splash.terminationStatus == 0)
+    #expect(log.contains("splashd: ended early: the window was closed"), "\(log)")
+  }
 }
