@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
-TEST_PACKAGES := xvfb x11-apps xdotool systemd
+TEST_PACKAGES := xvfb x11-apps xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
 DEMO_DIR ?= out/demo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -3,14 +3,60 @@ import SplashRender
 import SplashSystem
 
 extension Splashd {
-  /// Where the splash goes: offscreen when recording or when `auto` finds
-  /// no desktop session (said once in the log), else as configured.
+  /// Where the splash goes: offscreen when recording; for `auto`, a window
+  /// when a desktop session is there, else the framebuffer when there is
+  /// one, else offscreen (said in the log); else as configured.
   static func chooseDisplay(_ settings: Settings) -> DisplayChoice {
     if settings.record != nil { return .offscreen }
     guard settings.display == .auto else { return settings.display }
     if WindowDisplay.desktopAvailable(environment: Environment.value) { return .window }
-    Log.info("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset): rendering offscreen")
+    let framebuffer = settings.device ?? Settings.defaultFramebuffer
+    if Files.exists(framebuffer) { return .fbdev }
+    Log.info("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset) and no \(framebuffer): rendering offscreen")
     return .offscreen
+  }
+
+  /// Plays the splash on a framebuffer, with the VT in graphics mode. The
+  /// last frame stays on the screen; without a program to hand off to, the
+  /// VT goes back to text mode.
+  static func playFramebuffer(
+    _ settings: Settings, _ files: ArtworkFiles, on display: FramebufferDisplay, clock: StoppableClock,
+    lifecycle: Lifecycle, program: SpawnedProgram?, keepsGraphics: Bool
+  ) throws {
+    display.onNote = { Log.info($0) }
+    Log.info("fbdev: \(display.description)")
+    // The screen's size is its mode's, whatever --size says.
+    var settings = settings
+    if let size = settings.size, size != display.size {
+      Log.info(
+        "fbdev: \(settings.origin(of: "size")) \(size.description) does not apply; the mode is \(display.size.description)"
+      )
+    }
+    settings.size = display.size
+    var console: GraphicsConsole?
+    do {
+      console = try GraphicsConsole()
+    } catch {
+      Log.info("console text may draw over the splash: \(error.phrase)")
+    }
+    defer { if !keepsGraphics { console?.restore() } }
+    let scene = try runtime { () throws(SDLError) in
+      try SceneRenderer(
+        painter: display.painter, layout: layout(settings, files), transition: settings.transition,
+        rotation: settings.rotate, images: files.images)
+    }
+    let sink = FramebufferSink(display: display, scene: scene, clock: clock.now)
+    allowTurning(settings, painter: display.painter, clock: clock, lifecycle: lifecycle) { turned in
+      sink.scene = turned
+      sink.redraw(progress: 0)
+    }
+    do {
+      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
+        on: sink, clock: clock)
+      Log.info("fbdev: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+    } catch let interrupted as PlaybackInterrupted {
+      Log.info("ended early: \(interrupted.reason)")
+    }
   }
 
   static func layout(_ settings: Settings, _ files: ArtworkFiles) -> SplashLayout {

@@ -81,7 +81,20 @@ public enum Splashd {
         Program.stopReplacingProcessOnCrash()
         spawned = try SpawnedProgram(program: program)
       }
-      let display = commandLine.check ? nil : chooseDisplay(settings)
+      var display = commandLine.check ? nil : chooseDisplay(settings)
+      // The framebuffer is opened before the pictures are decoded; when
+      // `auto` chose it and it cannot be used, the splash goes offscreen.
+      var framebuffer: FramebufferDisplay?
+      if display == .fbdev {
+        let path = settings.device ?? Settings.defaultFramebuffer
+        do {
+          framebuffer = try FramebufferDisplay(path: path)
+        } catch {
+          guard settings.display == .auto else { throw Failure.runtime("--display fbdev: \(error.description)") }
+          Log.info("fbdev: \(error.description); rendering offscreen")
+          display = .offscreen
+        }
+      }
       if let display, let path = settings.controlPath(runtimeDirectory: Environment.value("RUNTIME_DIRECTORY")) {
         do {
           let control = try ControlServer(path: path, group: settings.controlGroup)
@@ -104,7 +117,11 @@ public enum Splashd {
         printOut(describe(settings, artwork, rotationSource: rotationSource))
         return ExitStatus.done
       }
-      if let offscreen {
+      if let framebuffer {
+        try playFramebuffer(
+          settings, artwork, on: framebuffer, clock: clock, lifecycle: lifecycle, program: spawned,
+          keepsGraphics: handOff != nil)
+      } else if let offscreen {
         try playOffscreen(settings, artwork, on: offscreen, clock: clock, lifecycle: lifecycle, program: spawned)
       } else {
         try playInWindow(settings, artwork, clock: clock, lifecycle: lifecycle, program: spawned)

@@ -1,9 +1,12 @@
 /// Where the splash is shown.
 public enum DisplayChoice: String, CaseIterable, Equatable, Sendable {
-  /// A desktop window when a desktop session is there, else offscreen.
+  /// A desktop window when a desktop session is there, else the
+  /// framebuffer when there is one, else offscreen.
   case auto
   /// A desktop window (X11 or Wayland through SDL), presented with vsync.
   case window
+  /// A Linux framebuffer device (`device`, /dev/fb0 by default).
+  case fbdev
   /// Rendered into memory, paced by the clock at `fps`.
   case offscreen
 }
@@ -92,6 +95,8 @@ public struct Settings: Equatable, Sendable {
   public var mountMatrix: MountMatrix?
   public var fit: Fit = .cover
   public var display: DisplayChoice = .auto
+  /// The display device (fbdev); nil means /dev/fb0.
+  public var device: String?
   /// The display's physical size; nil means `defaultSize`.
   public var size: PixelSize?
   public var record: String?
@@ -140,6 +145,8 @@ public struct Settings: Equatable, Sendable {
   public static let maxDuration = 60.0
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
+  /// The framebuffer used when `device` is not set.
+  public static let defaultFramebuffer = "/dev/fb0"
 
   /// The config file's sections and their keys. The `[splash]` keys are
   /// the long option names that take a value.
@@ -148,7 +155,7 @@ public struct Settings: Equatable, Sendable {
       "splash",
       [
         "image", "left", "right", "background", "transition", "duration", "hold", "easing",
-        "rotate", "fit", "display", "size", "record", "fps",
+        "rotate", "fit", "display", "device", "size", "record", "fps",
       ]
     ),
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
@@ -238,8 +245,9 @@ public struct Settings: Equatable, Sendable {
       guard let fit = Fit(rawValue: value) else { throw fail("cover, contain, stretch or center") }
       self.fit = fit
     case "display":
-      guard let display = DisplayChoice(rawValue: value) else { throw fail("auto, window or offscreen") }
+      guard let display = DisplayChoice(rawValue: value) else { throw fail("auto, window, fbdev or offscreen") }
       self.display = display
+    case "device": device = try path()
     case "size":
       guard let size = parseSize(value) else {
         throw fail("WIDTHxHEIGHT, each from 1 to \(Self.maxSide), such as 1920x1080")

@@ -8,3 +8,16 @@
 /* Declared by <sys/socket.h> only under _GNU_SOURCE. */
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 #include <sys/pidfd.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
+#include <sys/ioctl.h>
+
+/* ioctl is variadic, which Swift cannot call: one wrapper per argument kind. */
+static inline int splashd_ioctl_pointer(int fd, unsigned long request, void *argument) {
+  return ioctl(fd, request, argument);
+}
+static inline int splashd_ioctl_value(int fd, unsigned long request, unsigned long argument) {
+  return ioctl(fd, request, argument);
+}
+/* FBIO_WAITFORVSYNC is _IOW('F', 0x20, __u32), which Swift cannot import. */
+static inline unsigned long splashd_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }

@@ -1,0 +1,151 @@
+import CSDL2
+import SplashCore
+import SplashSystem
+
+/// A Linux framebuffer (/dev/fbN) as the display. 32-bit XRGB screens are
+/// painted in place; other layouts (16 and 24 bits, BGR orders, …) are
+/// painted into memory and converted by SDL into the screen. When the
+/// virtual screen holds two pages, frames are drawn into the hidden one and
+/// shown by panning; frames wait for vsync where the driver offers it, else
+/// the player paces them by the clock at the mode's refresh rate.
+public final class FramebufferDisplay {
+  public let device: Framebuffer
+  /// The visible mode's size.
+  public let size: PixelSize
+  public let painter: SurfacePainter
+  /// Seconds between vsyncs: from the mode's timings, else 60 Hz.
+  public let refreshPeriod: Double
+  /// The screen's pixel layout as SDL names it.
+  public let format: UInt32
+  /// Says once what the display can and cannot do (log lines).
+  public var onNote: (String) -> Void = { _ in }
+
+  private let pages: [UnsafeMutablePointer<SDL_Surface>]
+  /// Frames painted here and converted, when the screen is not XRGB.
+  private let staging: Pixels?
+  private var page = 0
+  /// Whether the driver's vsync is used: nil until known.
+  private var vsync: Bool?
+  private var instantReturns = 0
+
+  public init(path: String) throws(SDLError) {
+    do {
+      device = try Framebuffer(path: path)
+    } catch {
+      throw SDLError(call: "open \(path)", reason: error.phrase)
+    }
+    size = PixelSize(width: device.width, height: device.height)
+    refreshPeriod = 1 / (device.refreshRate.flatMap { $0 > 1 && $0 < 500 ? $0 : nil } ?? 60)
+    func mask(_ channel: (offset: Int, length: Int)) -> UInt32 {
+      channel.length == 0 ? 0 : UInt32(truncatingIfNeeded: ((1 << channel.length) - 1) << channel.offset)
+    }
+    format = SDL_MasksToPixelFormatEnum(
+      Int32(device.bitsPerPixel), mask(device.red), mask(device.green), mask(device.blue), mask(device.alpha))
+    guard format != SDL_PIXELFORMAT_UNKNOWN.rawValue, device.bitsPerPixel % 8 == 0 else {
+      throw SDLError(
+        call: path,
+        reason:
+          "unsupported pixel layout: \(device.bitsPerPixel) bpp, red \(device.red), green \(device.green), blue \(device.blue)"
+      )
+    }
+    let pageCount = device.virtualHeight >= 2 * device.height && device.yOffset == 0 ? 2 : 1
+    let bytesPerPixel = device.bitsPerPixel / 8
+    var pages: [UnsafeMutablePointer<SDL_Surface>] = []
+    for index in 0..<pageCount {
+      let row = pageCount == 2 ? index * device.height : device.yOffset
+      let origin = device.memory + row * device.lineLength + device.xOffset * bytesPerPixel
+      guard
+        let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+          origin, Int32(device.width), Int32(device.height), Int32(device.bitsPerPixel), Int32(device.lineLength),
+          format)
+      else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
+      pages.append(surface)
+    }
+    self.pages = pages
+    let direct = format == opaqueFormat
+    staging = direct ? nil : try Pixels(width: device.width, height: device.height, format: opaqueFormat)
+    painter = SurfacePainter(target: staging?.surface ?? pages[pageCount == 2 ? 1 : 0])
+    page = pageCount == 2 ? 1 : 0
+    device.unblank()
+  }
+
+  deinit {
+    for surface in pages { SDL_FreeSurface(surface) }
+  }
+
+  /// What the display is, for the log.
+  public var description: String {
+    let name = String(cString: SDL_GetPixelFormatName(format))
+    let flipping = pages.count == 2 ? "page flipping" : "one page (virtual height \(device.virtualHeight))"
+    let painting = staging == nil ? "painted in place" : "converted from XRGB8888"
+    return "\(device.path) \(size.description), \(device.bitsPerPixel) bpp \(name), \(painting), \(flipping)"
+  }
+
+  /// Shows the frame just painted: converts it when needed, flips pages,
+  /// waits for vsync; returns the vsync time when there was one.
+  public func show(clock: () -> Double) -> Double? {
+    if let staging {
+      let target = pages[page].pointee
+      SDL_ConvertPixels(
+        target.w, target.h, opaqueFormat, staging.surface.pointee.pixels, staging.surface.pointee.pitch, format,
+        target.pixels, target.pitch)
+    }
+    if pages.count == 2 {
+      do {
+        try device.pan(toRow: page * device.height)
+      } catch {
+        onNote("\(device.path): page flipping failed (\(error.phrase)); drawing on the shown page")
+      }
+    }
+    var shown: Double?
+    if vsync != false {
+      let before = clock()
+      let waited = device.waitForVsync()
+      let after = clock()
+      // A driver without a vblank interrupt may accept the call and return
+      // at once; three frames in a row under 1 ms mean it is no vsync.
+      if waited && after - before < 0.001 { instantReturns += 1 } else { instantReturns = 0 }
+      if !waited || instantReturns >= 3 {
+        let reason = waited ? "FBIO_WAITFORVSYNC returns at once" : "FBIO_WAITFORVSYNC unsupported"
+        onNote(
+          "\(device.path): no vsync (\(reason)); pacing by a \(formatNumber((1 / refreshPeriod).rounded())) Hz timer")
+        vsync = false
+      } else {
+        vsync = true
+        shown = after
+      }
+    }
+    if pages.count == 2 {
+      page = 1 - page
+      if staging == nil { painter.target = pages[page] }
+    }
+    return shown
+  }
+}
+
+/// Plays into a framebuffer.
+public final class FramebufferSink: FrameSink {
+  public let display: FramebufferDisplay
+  /// What is drawn; replaced when the splash turns while it holds.
+  public var scene: SceneRenderer
+  private let clock: () -> Double
+
+  public init(display: FramebufferDisplay, scene: SceneRenderer, clock: @escaping () -> Double) {
+    self.display = display
+    self.scene = scene
+    self.clock = clock
+  }
+
+  public var refreshPeriod: Double { display.refreshPeriod }
+
+  public func present(_ frame: FrameRequest) throws -> Double? {
+    scene.draw(progress: frame.progress)
+    return display.show(clock: clock)
+  }
+
+  /// Draws `progress` again (after a turn) and shows it.
+  public func redraw(progress: Double) {
+    scene.draw(progress: progress)
+    _ = display.show(clock: clock)
+  }
+}

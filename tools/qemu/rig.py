@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Runs a host command inside a real Linux kernel under QEMU, with a real
+/dev/fb0 and /dev/dri/card0 (bochs-drm on QEMU's VGA), and takes screendumps
+of what it draws.
+
+    rig.py --work DIR [--size WxH] [--timeout S] -- COMMAND...
+
+The guest boots a busybox initramfs, mounts the host's / read-only over 9p,
+chroots into it with fresh /dev, /proc, /sys, /tmp and /run, and runs
+COMMAND (a host path) in /tmp, which is DIR, shared read-write.
+
+Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME" on the
+guest's serial console (its standard output), the rig writes DIR/NAME.ppm
+(QMP screendump) and then creates DIR/NAME.done, which the command may wait
+for. The command's exit status is written to DIR/status, its output (the
+serial console) to DIR/console.log. Exit status: 0 when the guest ran the
+command to the end, 1 otherwise. Needs qemu-system-x86, linux-image-amd64,
+busybox-static, kmod, cpio (make test installs them).
+"""
+import argparse
+import glob
+import gzip
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+MODULES = ["bochs", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput"]
+
+
+def kernel():
+    images = sorted(glob.glob("/boot/vmlinuz-*"))
+    if not images:
+        sys.exit("rig: no /boot/vmlinuz-*: apt-get install linux-image-amd64")
+    image = images[-1]
+    return image, image.split("vmlinuz-", 1)[1]
+
+
+def module_files(version):
+    files = []
+    for name in MODULES:
+        out = subprocess.run(["modprobe", "-S", version, "--show-depends", name], capture_output=True, text=True)
+        for line in out.stdout.splitlines():
+            parts = line.split()
+            if parts and parts[0] == "insmod" and parts[1] not in files:
+                files.append(parts[1])
+    return files
+
+
+INIT = """#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mkdir -p /proc /sys /dev /host
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in $(cat /modules); do insmod "$m" 2>/dev/null; done
+mount -t 9p -o trans=virtio,version=9p2000.L,ro host0 /host
+mount -t devtmpfs dev /host/dev
+mount -t proc proc /host/proc
+mount -t sysfs sys /host/sys
+mount -t tmpfs run /host/run
+mount -t 9p -o trans=virtio,version=9p2000.L rig0 /host/tmp
+echo 0 > /sys/class/vtconsole/vtcon1/bind 2>/dev/null
+i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+echo RIG-BOOTED
+chroot /host /bin/sh -c "cd /tmp && . /tmp/env && exec $(cat /command)"
+echo "RIG-STATUS $?"
+sync
+poweroff -f
+"""
+
+
+def build_initramfs(work, command):
+    image, version = kernel()
+    root = os.path.join(work, "initramfs")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(os.path.join(root, "bin"))
+    shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
+    modules = []
+    for path in module_files(version):
+        target = os.path.join(root, path.lstrip("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy(path, target)
+        modules.append(path)
+    with open(os.path.join(root, "modules"), "w") as f:
+        f.write("\n".join(modules) + "\n")
+    with open(os.path.join(root, "init"), "w") as f:
+        f.write(INIT)
+    os.chmod(os.path.join(root, "init"), 0o755)
+    with open(os.path.join(root, "command"), "w") as f:
+        f.write(" ".join("'" + a.replace("'", "'\\''") + "'" for a in command))
+    archive = os.path.join(work, "initramfs.cpio.gz")
+    listing = subprocess.run(["find", "."], cwd=root, capture_output=True, check=True).stdout
+    cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=listing, capture_output=True, check=True)
+    with gzip.open(archive, "wb", compresslevel=1) as f:
+        f.write(cpio.stdout)
+    return image, archive
+
+
+def qmp(path, command, arguments=None):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    f = s.makefile("rw")
+    json.loads(f.readline())
+    for message in ({"execute": "qmp_capabilities"}, {"execute": command, "arguments": arguments or {}}):
+        f.write(json.dumps(message) + "\n")
+        f.flush()
+        while True:
+            reply = json.loads(f.readline())
+            if "return" in reply or "error" in reply:
+                break
+    s.close()
+    return reply
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
+    parser.add_argument("command", nargs="+")
+    args = parser.parse_args()
+    work = os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "env"), "w") as f:
+        for pair in args.env:
+            name, value = pair.split("=", 1)
+            f.write("export %s='%s'\n" % (name, value.replace("'", "'\\''")))
+    image, initramfs = build_initramfs(work, args.command)
+    width, height = args.size.split("x")
+    monitor = os.path.join(work, "qmp.sock")
+    if os.path.exists(monitor):
+        os.unlink(monitor)
+    qemu = [
+        "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
+        "-kernel", image, "-initrd", initramfs,
+        "-append", "console=ttyS0 quiet loglevel=3 rdinit=/init panic=-1",
+        "-device", "VGA,xres=%s,yres=%s" % (width, height), "-display", "none",
+        "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
+        "-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap",
+        "-virtfs", "local,path=%s,mount_tag=rig0,security_model=none" % work,
+    ]
+    console = open(os.path.join(work, "console.log"), "w")
+    process = subprocess.Popen(qemu, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + args.timeout
+    status = None
+    try:
+        os.set_blocking(process.stdout.fileno(), False)
+        pending = b""
+        while time.time() < deadline and process.poll() is None:
+            chunk = process.stdout.read() or b""
+            if not chunk:
+                time.sleep(0.02)
+                continue
+            console.write(chunk.decode(errors="replace"))
+            console.flush()
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                line = raw.decode(errors="replace").strip()
+                if line.startswith("RIG-SCREENDUMP "):
+                    name = line.split()[1]
+                    qmp(monitor, "screendump", {"filename": os.path.join(work, name + ".ppm")})
+                    open(os.path.join(work, name + ".done"), "w").close()
+                elif line.startswith("RIG-STATUS "):
+                    status = int(line.split()[1])
+        process.wait(timeout=max(1, deadline - time.time()))
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, 9)
+            process.wait()
+        console.close()
+    if status is None:
+        print("rig: the guest did not finish the command in %.0f s; see %s/console.log" % (args.timeout, work))
+        return 1
+    with open(os.path.join(work, "status"), "w") as f:
+        f.write("%d\n" % status)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
