@@ -90,6 +90,7 @@ public final class FramebufferDisplay {
         target.w, target.h, opaqueFormat, staging.surface.pointee.pixels, staging.surface.pointee.pitch, format,
         target.pixels, target.pitch)
     }
+    device.flush()
     if pages.count == 2 {
       do {
         try device.pan(toRow: page * device.height)

@@ -83,6 +83,13 @@ public final class Framebuffer {
     }
   }
 
+  /// Pushes what was written to the screen now. DRM's fbdev emulation (and
+  /// other deferred-I/O drivers) map a shadow buffer that a worker copies to
+  /// the screen tens of milliseconds later; fsync flushes it at once.
+  public func flush() {
+    _ = fsync(descriptor.rawValue)
+  }
+
   /// Waits for the next vertical blank; false when the driver cannot.
   public func waitForVsync() -> Bool {
     var crtc: UInt32 = 0
@@ -95,12 +102,14 @@ public final class Framebuffer {
   }
 }
 
-/// The virtual terminal in graphics mode, so that console text never draws
-/// over the picture; text mode again when released.
+/// The virtual terminal in graphics mode, so that console text (and its
+/// cursor) never draws over the picture; text mode again when released.
+/// Nothing is written to the terminal: with fbcon's deferred takeover, the
+/// first console output would let fbcon take the screen and clear it.
 public final class GraphicsConsole {
   private let descriptor: FileDescriptor
 
-  /// Puts the current VT (/dev/tty0) in graphics mode and hides its cursor.
+  /// Puts the current VT (/dev/tty0) in graphics mode.
   public init() throws(SystemError) {
     descriptor = try FileDescriptor.open("/dev/tty0", O_RDWR | O_NOCTTY)
     guard splashd_ioctl_value(descriptor.rawValue, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
@@ -108,13 +117,11 @@ public final class GraphicsConsole {
       try? descriptor.close()
       throw error
     }
-    try? descriptor.writeAll("\u{1B}[?25l")
   }
 
-  /// Text mode and the cursor back.
+  /// Text mode back.
   public func restore() {
     _ = splashd_ioctl_value(descriptor.rawValue, UInt(KDSETMODE), UInt(KD_TEXT))
-    try? descriptor.writeAll("\u{1B}[?25h")
   }
 
   deinit { try? descriptor.close() }

@@ -56,7 +56,7 @@ import Testing
     ("size", "20000x10", "--size: expected WIDTHxHEIGHT"),
     ("transition", "wipe", "--transition: expected doors or crossfade"),
     ("fit", "fill", "--fit: expected cover, contain, stretch or center"),
-    ("display", "kms", "--display: expected auto, window or offscreen"),
+    ("display", "kms", "--display: expected auto, window, fbdev or offscreen"),
     ("image", "", "--image: expected a file name"),
   ])
   func badValuesNameTheOptionAndTheExpectation(key: String, value: String, expected: String) {

@@ -61,7 +61,10 @@ final class RawClient {
   }
 
   func waitForSocket() {
-    for _ in 0..<200 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+    for _ in 0..<200 {
+      if FileManager.default.fileExists(atPath: socketPath) { return }
+      usleep(10_000)
+    }
   }
 
   @Test func revealOpensTheGateAndStatusTellsThePhase() throws {

@@ -43,6 +43,16 @@ struct WindowDump {
   }
 }
 
+/// The X window tree of `screen` (xwininfo), for failure messages.
+func tree(_ screen: VirtualScreen) -> String {
+  (try? run(
+    "/usr/bin/xwininfo", ["-display", screen.display, "-root", "-tree"],
+    environment: ProcessInfo.processInfo.environment))?.stdout ?? "?"
+}
+
+/// The lowest display number a new virtual screen may take.
+nonisolated(unsafe) private var nextDisplayNumber = 90 + Int(getpid() % 400) * 2
+
 /// Xvfb on a free display number, stopped when released.
 final class VirtualScreen {
   let process = Process()
@@ -54,10 +64,13 @@ final class VirtualScreen {
     guard FileManager.default.isExecutableFile(atPath: xvfb) else {
       throw TestFailure("Xvfb is missing: apt-get install xvfb x11-apps (make test installs them)")
     }
-    number = (90..<190).first {
+    // A number not used before in this run: a killed server's sockets
+    // (file and abstract) may linger a moment after it is gone.
+    number = (nextDisplayNumber..<nextDisplayNumber + 100).first {
       !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
         && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
     }!
+    nextDisplayNumber = number + 1
     display = ":\(number)"
     process.executableURL = URL(fileURLWithPath: xvfb)
     process.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
@@ -117,139 +130,155 @@ struct TestFailure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-@Suite(.serialized) struct WindowTests {
-  @Test func doorsOpenInARealWindowUnderXvfb() throws {
-    let screen = try VirtualScreen()
-    let dir = try TemporaryDirectory()
-    let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
-    let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
-    var environment = ProcessInfo.processInfo.environment
-    environment["DISPLAY"] = screen.display
-    environment["WAYLAND_DISPLAY"] = nil
-    let splash = Process()
-    splash.executableURL = URL(fileURLWithPath: splashdPath)
-    splash.arguments = [
-      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
-      "--background", "#0000FF", "--hold", "4", "--duration", "2", "--easing", "linear",
-    ]
-    splash.environment = environment
-    let errPath = dir.path + "/stderr"
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    splash.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    try splash.run()
+/// The tests that drive a display (Xvfb, QEMU): one at a time, since each
+/// keeps both cores busy (llvmpipe, TCG) and would starve the others.
+@Suite(.serialized) enum DisplayTests {}
 
-    var dumps: [WindowDump] = []
-    let deadline = Date().addingTimeInterval(30)
-    while splash.isRunning && Date() < deadline {
-      if let dump = screen.dump(windowNamed: "splashd") { dumps.append(dump) }
-      usleep(100_000)
-    }
-    if splash.isRunning {
-      splash.terminate()
-      Issue.record("splashd did not finish in its window")
-    }
-    splash.waitUntilExit()
-    let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-    #expect(splash.terminationStatus == 0, "\(stderr)")
-    #expect(stderr.contains("splashd: window: 320x240"))
+extension DisplayTests {
+  @Suite(.serialized) struct WindowTests {
+    @Test func doorsOpenInARealWindowUnderXvfb() throws {
+      let screen = try VirtualScreen()
+      let dir = try TemporaryDirectory()
+      let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      var environment = ProcessInfo.processInfo.environment
+      environment["DISPLAY"] = screen.display
+      environment["WAYLAND_DISPLAY"] = nil
+      let splash = Process()
+      splash.executableURL = URL(fileURLWithPath: splashdPath)
+      splash.arguments = [
+        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
+        "--background", "#0000FF", "--hold", "4", "--duration", "2", "--easing", "linear",
+      ]
+      splash.environment = environment
+      let errPath = dir.path + "/stderr"
+      FileManager.default.createFile(atPath: errPath, contents: nil)
+      splash.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+      try splash.run()
 
-    let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
-    #expect(
-      sized.count >= 3,
-      "only \(sized.count) window dumps of 320x240; sizes \(dumps.map { "\($0.width)x\($0.height)" }), failures \(screen.failures), splashd said: \(stderr)"
-    )
-    // During the hold: the two leaves meet exactly at the centre line.
-    let closed = sized.contains { d in
-      d.at(0, 120) == 0xFF0000 && d.at(159, 120) == 0xFF0000 && d.at(160, 120) == 0x00FF00 && d.at(319, 120) == 0x00FF00
-    }
-    #expect(closed, "no dump showed the closed doors")
-    // Mid-transition: the background shows between the leaves, which are still on screen.
-    let opening = sized.contains { d in
-      d.at(160, 120) == 0x0000FF && d.at(2, 120) == 0xFF0000 && d.at(317, 120) == 0x00FF00
-    }
-    #expect(opening, "no dump showed the doors opening")
-    // The gap only ever widens.
-    let gaps = sized.map { d in (0..<320).filter { d.at($0, 120) == 0x0000FF }.count }
-    #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0 <= $1 + 2 }, "gap widths over time: \(gaps)")
-  }
-
-  @Test func aHeldSplashTurnsWithSplashctlRotate() throws {
-    let screen = try VirtualScreen()
-    let dir = try TemporaryDirectory()
-    let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
-    let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
-    let control = dir.path + "/control"
-    var environment = ProcessInfo.processInfo.environment
-    environment["DISPLAY"] = screen.display
-    environment["WAYLAND_DISPLAY"] = nil
-    let splash = Process()
-    splash.executableURL = URL(fileURLWithPath: splashdPath)
-    splash.arguments = [
-      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
-      "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh", "-c", "echo $SPLASHD_ROTATION",
-    ]
-    splash.environment = environment
-    let out = Pipe()
-    splash.standardOutput = out
-    splash.standardError = FileHandle.nullDevice
-    try splash.run()
-    defer { if splash.isRunning { splash.terminate() } }
-
-    /// The first dump within 10 s that `matches`.
-    func dump(where matches: (WindowDump) -> Bool) -> WindowDump? {
-      for _ in 0..<100 {
-        if let d = screen.dump(windowNamed: "splashd"), d.width == 320, d.height == 240, matches(d) { return d }
+      var dumps: [WindowDump] = []
+      let deadline = Date().addingTimeInterval(30)
+      while splash.isRunning && Date() < deadline {
+        if let dump = screen.dump(windowNamed: "splashd") { dumps.append(dump) }
         usleep(100_000)
       }
-      return nil
-    }
-    let upright = dump { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
-    #expect(upright != nil, "no upright dump; \(screen.failures)")
-    let turn = try run(splashctlPath, ["--control", control, "rotate", "90"], environment: environment)
-    #expect(turn.status == 0, "\(turn.stderr)")
-    // Turned a quarter clockwise: the left leaf is now on top, the right one below.
-    let turned = dump { $0.at(160, 10) == 0xFF0000 && $0.at(160, 230) == 0x00FF00 }
-    #expect(turned != nil, "no turned dump; \(screen.failures)")
-    if let turned {
-      #expect(turned.at(5, 119) == 0xFF0000 && turned.at(315, 119) == 0xFF0000)
-      #expect(turned.at(5, 120) == 0x00FF00 && turned.at(315, 120) == 0x00FF00)
-    }
-    _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
-    let rotation = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    splash.waitUntilExit()
-    #expect(splash.terminationStatus == 0)
-    #expect(rotation == "90\n")  // the program hears of the new angle
-  }
+      if splash.isRunning {
+        splash.terminate()
+        Issue.record("splashd did not finish in its window")
+      }
+      splash.waitUntilExit()
+      let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+      #expect(splash.terminationStatus == 0, "\(stderr)")
+      #expect(stderr.contains("splashd: window: 320x240"))
 
-  @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {
-    let screen = try VirtualScreen()
-    let dir = try TemporaryDirectory()
-    var environment = ProcessInfo.processInfo.environment
-    environment["DISPLAY"] = screen.display
-    environment["WAYLAND_DISPLAY"] = nil
-    let splash = Process()
-    splash.executableURL = URL(fileURLWithPath: splashdPath)
-    splash.arguments = [
-      "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--until-file", dir.path + "/never",
-      "--timeout", "0",
-    ]
-    splash.environment = environment
-    let errors = Pipe()
-    splash.standardError = errors
-    try splash.run()
-    defer { if splash.isRunning { splash.terminate() } }
-    for _ in 0..<100 where screen.dump(windowNamed: "splashd") == nil { usleep(100_000) }
-    // Escape closes a preview window, as the window manager's close button does.
-    let key = try run("/usr/bin/xdotool", ["search", "--name", "^splashd$", "key", "Escape"], environment: environment)
-    #expect(key.status == 0, "\(key.stderr)")
-    for _ in 0..<100 where splash.isRunning { usleep(100_000) }
-    if splash.isRunning {
-      splash.terminate()
-      Issue.record("splashd did not end when its window was closed")
+      let sized = dumps.filter { $0.width == 320 && $0.height == 240 }
+      #expect(
+        sized.count >= 3,
+        "only \(sized.count) window dumps of 320x240; sizes \(dumps.map { "\($0.width)x\($0.height)" }), failures \(screen.failures), splashd said: \(stderr)"
+      )
+      // During the hold: the two leaves meet exactly at the centre line.
+      let closed = sized.contains { d in
+        d.at(0, 120) == 0xFF0000 && d.at(159, 120) == 0xFF0000 && d.at(160, 120) == 0x00FF00
+          && d.at(319, 120) == 0x00FF00
+      }
+      #expect(closed, "no dump showed the closed doors")
+      // Mid-transition: the background shows between the leaves, which are still on screen.
+      let opening = sized.contains { d in
+        d.at(160, 120) == 0x0000FF && d.at(2, 120) == 0xFF0000 && d.at(317, 120) == 0x00FF00
+      }
+      #expect(opening, "no dump showed the doors opening")
+      // The gap only ever widens.
+      let gaps = sized.map { d in (0..<320).filter { d.at($0, 120) == 0x0000FF }.count }
+      #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0 <= $1 + 2 }, "gap widths over time: \(gaps)")
     }
-    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    splash.waitUntilExit()
-    #expect(splash.terminationStatus == 0)
-    #expect(log.contains("splashd: ended early: the window was closed"), "\(log)")
+
+    @Test func aHeldSplashTurnsWithSplashctlRotate() throws {
+      let screen = try VirtualScreen()
+      let dir = try TemporaryDirectory()
+      let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      let control = dir.path + "/control"
+      var environment = ProcessInfo.processInfo.environment
+      environment["DISPLAY"] = screen.display
+      environment["WAYLAND_DISPLAY"] = nil
+      let splash = Process()
+      splash.executableURL = URL(fileURLWithPath: splashdPath)
+      splash.arguments = [
+        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
+        "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh", "-c", "echo $SPLASHD_ROTATION",
+      ]
+      splash.environment = environment
+      let out = Pipe()
+      splash.standardOutput = out
+      splash.standardError = FileHandle.nullDevice
+      try splash.run()
+      defer { if splash.isRunning { splash.terminate() } }
+
+      /// The first dump within 10 s that `matches`.
+      func dump(where matches: (WindowDump) -> Bool) -> WindowDump? {
+        for _ in 0..<100 {
+          if let d = screen.dump(windowNamed: "splashd"), d.width == 320, d.height == 240, matches(d) { return d }
+          usleep(100_000)
+        }
+        return nil
+      }
+      let upright = dump { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
+      #expect(upright != nil, "no upright dump; \(screen.failures)")
+      let turn = try run(splashctlPath, ["--control", control, "rotate", "90"], environment: environment)
+      #expect(turn.status == 0, "\(turn.stderr)")
+      // Turned a quarter clockwise: the left leaf is now on top, the right one below.
+      let turned = dump { $0.at(160, 10) == 0xFF0000 && $0.at(160, 230) == 0x00FF00 }
+      #expect(turned != nil, "no turned dump; \(screen.failures)")
+      if let turned {
+        #expect(turned.at(5, 119) == 0xFF0000 && turned.at(315, 119) == 0xFF0000)
+        #expect(turned.at(5, 120) == 0x00FF00 && turned.at(315, 120) == 0x00FF00)
+      }
+      _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
+      let rotation = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      splash.waitUntilExit()
+      #expect(splash.terminationStatus == 0)
+      #expect(rotation == "90\n")  // the program hears of the new angle
+    }
+
+    @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {
+      let screen = try VirtualScreen()
+      let dir = try TemporaryDirectory()
+      var environment = ProcessInfo.processInfo.environment
+      environment["DISPLAY"] = screen.display
+      environment["WAYLAND_DISPLAY"] = nil
+      let splash = Process()
+      splash.executableURL = URL(fileURLWithPath: splashdPath)
+      splash.arguments = [
+        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--until-file", dir.path + "/never",
+        "--timeout", "0",
+      ]
+      splash.environment = environment
+      let errors = Pipe()
+      splash.standardError = errors
+      try splash.run()
+      defer { if splash.isRunning { splash.terminate() } }
+      for _ in 0..<100 {
+        if screen.dump(windowNamed: "splashd") != nil { break }
+        usleep(100_000)
+      }
+      // Escape closes a preview window, as the window manager's close button does.
+      let key = try run(
+        "/usr/bin/xdotool", ["search", "--name", "^splashd$", "key", "Escape"], environment: environment)
+      #expect(
+        key.status == 0,
+        "xdotool: \(key.stdout) \(key.stderr); dumps: \(screen.failures.suffix(3)); windows: \(tree(screen))")
+      for _ in 0..<100 {
+        if !splash.isRunning { break }
+        usleep(100_000)
+      }
+      if splash.isRunning {
+        splash.terminate()
+        Issue.record("splashd did not end when its window was closed")
+      }
+      let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      splash.waitUntilExit()
+      #expect(splash.terminationStatus == 0)
+      #expect(log.contains("splashd: ended early: the window was closed"), "\(log)")
+    }
   }
 }

@@ -63,8 +63,15 @@ mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t tmpfs run /host/run
 mount -t 9p -o trans=virtio,version=9p2000.L rig0 /host/tmp
-echo 0 > /sys/class/vtconsole/vtcon1/bind 2>/dev/null
 i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+# fbcon takes the framebuffer when it appears (or, deferred, at the next
+# console message): unbind it once it is there, so that nothing but the
+# command draws on fb0.
+i=0; while [ $i -lt 50 ]; do
+  [ -e /sys/class/vtconsole/vtcon1/bind ] && echo 0 > /sys/class/vtconsole/vtcon1/bind 2>/dev/null
+  [ "$(cat /sys/class/vtconsole/vtcon1/bind 2>/dev/null)" = 0 ] && break
+  sleep 0.1; i=$((i+1))
+done
 echo RIG-BOOTED
 chroot /host /bin/sh -c "cd /tmp && . /tmp/env && exec $(cat /command)"
 echo "RIG-STATUS $?"
@@ -138,7 +145,7 @@ def main():
     qemu = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
-        "-append", "console=ttyS0 quiet loglevel=3 rdinit=/init panic=-1",
+        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1",
         "-device", "VGA,xres=%s,yres=%s" % (width, height), "-display", "none",
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
         "-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap",
@@ -148,12 +155,19 @@ def main():
     process = subprocess.Popen(qemu, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + args.timeout
     status = None
+    timed_out = False
     try:
         os.set_blocking(process.stdout.fileno(), False)
         pending = b""
-        while time.time() < deadline and process.poll() is None:
+        while True:
+            if time.time() > deadline:
+                timed_out = True
+                break
             chunk = process.stdout.read() or b""
             if not chunk:
+                # Everything QEMU wrote before it exited has been read.
+                if process.poll() is not None:
+                    break
                 time.sleep(0.02)
                 continue
             console.write(chunk.decode(errors="replace"))
@@ -168,16 +182,16 @@ def main():
                     open(os.path.join(work, name + ".done"), "w").close()
                 elif line.startswith("RIG-STATUS "):
                     status = int(line.split()[1])
-        process.wait(timeout=max(1, deadline - time.time()))
-    except subprocess.TimeoutExpired:
-        pass
     finally:
         if process.poll() is None:
             os.killpg(process.pid, 9)
             process.wait()
         console.close()
     if status is None:
-        print("rig: the guest did not finish the command in %.0f s; see %s/console.log" % (args.timeout, work))
+        if timed_out:
+            print("rig: the guest did not finish the command in %.0f s; see %s/console.log" % (args.timeout, work))
+        else:
+            print("rig: the guest stopped before the command ended; see %s/console.log" % work)
         return 1
     with open(os.path.join(work, "status"), "w") as f:
         f.write("%d\n" % status)
