@@ -69,11 +69,15 @@ public let usageText = """
                             accelerometer, the kernel command line), 0 when
                             none answers [default: 0]
     --display MODE          window: a desktop window (X11 or Wayland), vsync;
+                            fbdev: a Linux framebuffer (--device), the VT in
+                            graphics mode, the last frame left on the screen;
                             offscreen: render into memory, paced by --fps;
                             auto: window when DISPLAY or WAYLAND_DISPLAY is
-                            set, else offscreen [default: auto]
+                            set, else fbdev when the device exists, else
+                            offscreen [default: auto]
+    --device PATH           the framebuffer for fbdev [default: /dev/fb0]
     --size WxH              the display's size in pixels (the window's inner
-                            size) [default: 1280x720]
+                            size; fbdev uses its mode's) [default: 1280x720]
     --fps N                 frame rate of offscreen rendering and recording
                             [default: 60]
     --record DIR            render offscreen as fast as possible and write
