@@ -4,10 +4,11 @@ import SplashSystem
 
 /// A Linux framebuffer (/dev/fbN) as the display. 32-bit XRGB screens are
 /// painted in place; other layouts (16 and 24 bits, BGR orders, …) are
-/// painted into memory and converted by SDL into the screen. When the
-/// virtual screen holds two pages, frames are drawn into the hidden one and
-/// shown by panning; frames wait for vsync where the driver offers it, else
-/// the player paces them by the clock at the mode's refresh rate.
+/// painted into memory and converted by SDL into the screen. Frames go to
+/// the shown page (at the mode's x/y offsets): flipping pages by panning
+/// showed a black first frame on DRM's fbdev emulation and is left out until
+/// understood. Frames wait for vsync where the driver offers it, else the
+/// player paces them by the clock at the mode's refresh rate.
 public final class FramebufferDisplay {
   public let device: Framebuffer
   /// The visible mode's size.
@@ -20,10 +21,10 @@ public final class FramebufferDisplay {
   /// Says once what the display can and cannot do (log lines).
   public var onNote: (String) -> Void = { _ in }
 
-  private let pages: [UnsafeMutablePointer<SDL_Surface>]
+  /// The shown page of the screen.
+  private let screen: UnsafeMutablePointer<SDL_Surface>
   /// Frames painted here and converted, when the screen is not XRGB.
   private let staging: Pixels?
-  private var page = 0
   /// Whether the driver's vsync is used: nil until known.
   private var vsync: Bool?
   private var instantReturns = 0
@@ -48,56 +49,38 @@ public final class FramebufferDisplay {
           "unsupported pixel layout: \(device.bitsPerPixel) bpp, red \(device.red), green \(device.green), blue \(device.blue)"
       )
     }
-    let pageCount = device.virtualHeight >= 2 * device.height && device.yOffset == 0 ? 2 : 1
     let bytesPerPixel = device.bitsPerPixel / 8
-    var pages: [UnsafeMutablePointer<SDL_Surface>] = []
-    for index in 0..<pageCount {
-      let row = pageCount == 2 ? index * device.height : device.yOffset
-      let origin = device.memory + row * device.lineLength + device.xOffset * bytesPerPixel
-      guard
-        let surface = SDL_CreateRGBSurfaceWithFormatFrom(
-          origin, Int32(device.width), Int32(device.height), Int32(device.bitsPerPixel), Int32(device.lineLength),
-          format)
-      else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
-      pages.append(surface)
-    }
-    self.pages = pages
-    let direct = format == opaqueFormat
-    staging = direct ? nil : try Pixels(width: device.width, height: device.height, format: opaqueFormat)
-    painter = SurfacePainter(target: staging?.surface ?? pages[pageCount == 2 ? 1 : 0])
-    page = pageCount == 2 ? 1 : 0
+    let origin = device.memory + device.yOffset * device.lineLength + device.xOffset * bytesPerPixel
+    guard
+      let screen = SDL_CreateRGBSurfaceWithFormatFrom(
+        origin, Int32(device.width), Int32(device.height), Int32(device.bitsPerPixel), Int32(device.lineLength), format)
+    else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
+    self.screen = screen
+    staging =
+      format == opaqueFormat ? nil : try Pixels(width: device.width, height: device.height, format: opaqueFormat)
+    painter = SurfacePainter(target: staging?.surface ?? screen)
     device.unblank()
   }
 
-  deinit {
-    for surface in pages { SDL_FreeSurface(surface) }
-  }
+  deinit { SDL_FreeSurface(screen) }
 
   /// What the display is, for the log.
   public var description: String {
     let name = String(cString: SDL_GetPixelFormatName(format))
-    let flipping = pages.count == 2 ? "page flipping" : "one page (virtual height \(device.virtualHeight))"
     let painting = staging == nil ? "painted in place" : "converted from XRGB8888"
-    return "\(device.path) \(size.description), \(device.bitsPerPixel) bpp \(name), \(painting), \(flipping)"
+    return "\(device.path) \(size.description), \(device.bitsPerPixel) bpp \(name), \(painting)"
   }
 
-  /// Shows the frame just painted: converts it when needed, flips pages,
-  /// waits for vsync; returns the vsync time when there was one.
+  /// Shows the frame just painted: converts it when needed, flushes it to
+  /// the screen, waits for vsync; returns the vsync time when there was one.
   public func show(clock: () -> Double) -> Double? {
     if let staging {
-      let target = pages[page].pointee
+      let target = screen.pointee
       SDL_ConvertPixels(
         target.w, target.h, opaqueFormat, staging.surface.pointee.pixels, staging.surface.pointee.pitch, format,
         target.pixels, target.pitch)
     }
     device.flush()
-    if pages.count == 2 {
-      do {
-        try device.pan(toRow: page * device.height)
-      } catch {
-        onNote("\(device.path): page flipping failed (\(error.phrase)); drawing on the shown page")
-      }
-    }
     var shown: Double?
     if vsync != false {
       let before = clock()
@@ -115,10 +98,6 @@ public final class FramebufferDisplay {
         vsync = true
         shown = after
       }
-    }
-    if pages.count == 2 {
-      page = 1 - page
-      if staging == nil { painter.target = pages[page] }
     }
     return shown
   }

@@ -14,8 +14,6 @@ public final class Framebuffer {
   /// Where the visible area starts in the virtual screen.
   public let xOffset: Int
   public let yOffset: Int
-  /// Rows in the virtual screen (twice `height` or more allows page flipping).
-  public let virtualHeight: Int
   /// The colour channels as (offset, length) in bits.
   public let red: (offset: Int, length: Int)
   public let green: (offset: Int, length: Int)
@@ -45,7 +43,6 @@ public final class Framebuffer {
     lineLength = Int(fixed.line_length)
     xOffset = Int(variable.xoffset)
     yOffset = Int(variable.yoffset)
-    virtualHeight = Int(variable.yres_virtual)
     red = (Int(variable.red.offset), Int(variable.red.length))
     green = (Int(variable.green.offset), Int(variable.green.length))
     blue = (Int(variable.blue.offset), Int(variable.blue.length))
@@ -69,18 +66,6 @@ public final class Framebuffer {
   deinit {
     munmap(memory, memoryLength)
     try? descriptor.close()
-  }
-
-  /// Shows the page that starts at row `y` of the virtual screen.
-  public func pan(toRow y: Int) throws(SystemError) {
-    var variable = fb_var_screeninfo()
-    guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_VSCREENINFO), &variable) == 0 else {
-      throw SystemError("FBIOGET_VSCREENINFO \(path)", code: errno)
-    }
-    variable.yoffset = UInt32(y)
-    guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOPAN_DISPLAY), &variable) == 0 else {
-      throw SystemError("FBIOPAN_DISPLAY \(path)", code: errno)
-    }
   }
 
   /// Pushes what was written to the screen now. DRM's fbdev emulation (and

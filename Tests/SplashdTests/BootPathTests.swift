@@ -39,7 +39,10 @@ struct Screendump {
 /// bochs-drm's /dev/fb0, screens read back with QMP screendump.
 extension DisplayTests {
   @Suite(.serialized) struct BootPathTests {
-    @Test func theFramebufferShowsTheSplashAndKeepsItsLastFrameForTheProgram() throws {
+    /// A virtual screen of one page, and one the kernel was asked to make
+    /// two pages tall: splashd paints the shown page either way.
+    @Test(arguments: ["", "drm_kms_helper.drm_fbdev_overalloc=200"])
+    func theFramebufferShowsTheSplashAndKeepsItsLastFrameForTheProgram(kernelParameters: String) throws {
       guard
         !((try? FileManager.default.contentsOfDirectory(atPath: "/boot")) ?? []).filter({ $0.hasPrefix("vmlinuz-") })
           .isEmpty,
@@ -56,6 +59,7 @@ extension DisplayTests {
         "run.sh",
         """
         #!/bin/sh
+        echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
         \(splashdPath) --config /dev/null --display fbdev --left /tmp/red.png --right /tmp/green.png \\
           --background '#0000FF' --until-file /tmp/go --timeout 120 --duration 0.3 \\
           -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /tmp/after.done ]; do sleep 0.1; done; exit 4' \\
@@ -71,7 +75,10 @@ extension DisplayTests {
       let rig = packageRoot + "/tools/qemu/rig.py"
       let outcome = try run(
         "/usr/bin/env",
-        ["python3", rig, "--work", dir.path, "--size", "800x480", "--timeout", "240", "--", "/tmp/run.sh"],
+        [
+          "python3", rig, "--work", dir.path, "--size", "800x480", "--timeout", "240", "--append", kernelParameters,
+          "--", "/tmp/run.sh",
+        ],
         environment: ProcessInfo.processInfo.environment, timeout: 300)
       let console = (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? ""
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
@@ -79,6 +86,7 @@ extension DisplayTests {
       // The program splashd handed off to (same PID) ended the run with its status.
       #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "4\n", "\(log)")
       #expect(log.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp SDL_PIXELFORMAT_RGB888"), "\(log)")
+      #expect(console.contains(kernelParameters.isEmpty ? "fb0: 800,480" : "fb0: 800,960"), "\(console.suffix(600))")
       #expect(log.contains("splashd: handing off to /bin/sh"), "\(log)")
 
       let held = try #require(Screendump(path: dir.path + "/held.ppm"), "no screendump of the held splash: \(log)")

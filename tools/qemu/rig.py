@@ -3,7 +3,7 @@
 /dev/fb0 and /dev/dri/card0 (bochs-drm on QEMU's VGA), and takes screendumps
 of what it draws.
 
-    rig.py --work DIR [--size WxH] [--timeout S] -- COMMAND...
+    rig.py --work DIR [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
 
 The guest boots a busybox initramfs, mounts the host's / read-only over 9p,
 chroots into it with fresh /dev, /proc, /sys, /tmp and /run, and runs
@@ -56,7 +56,16 @@ mkdir -p /proc /sys /dev /host
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-for m in $(cat /modules); do insmod "$m" 2>/dev/null; done
+# Module parameters from the kernel command line (name.param=value), as
+# modprobe would pass them; busybox insmod does not look there itself.
+for m in $(cat /modules); do
+  name=$(basename "$m" .ko | tr - _)
+  params=""
+  for word in $(cat /proc/cmdline); do
+    case "$word" in "$name".*) params="$params ${word#$name.}" ;; esac
+  done
+  insmod "$m" $params 2>/dev/null
+done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro host0 /host
 mount -t devtmpfs dev /host/dev
 mount -t proc proc /host/proc
@@ -129,6 +138,7 @@ def main():
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
+    parser.add_argument("--append", default="", help="more kernel parameters")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
     work = os.path.abspath(args.work)
@@ -145,7 +155,7 @@ def main():
     qemu = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
-        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1",
+        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 " + args.append,
         "-device", "VGA,xres=%s,yres=%s" % (width, height), "-display", "none",
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
         "-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap",
