@@ -54,21 +54,21 @@ extension DisplayTests {
       let dir = try TemporaryDirectory()
       _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
-      // In the guest, /tmp is this directory; the host's / is the guest's /.
+      // In the guest, /run/rig is this directory; the host's / is the guest's /.
       let script = dir.file(
         "run.sh",
         """
         #!/bin/sh
         echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
-        \(splashdPath) --config /dev/null --display fbdev --left /tmp/red.png --right /tmp/green.png \\
-          --background '#0000FF' --until-file /tmp/go --timeout 120 --duration 0.3 \\
-          -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /tmp/after.done ]; do sleep 0.1; done; exit 4' \\
-          2>/tmp/splashd.log &
+        \(splashdPath) --config /dev/null --display fbdev --left /run/rig/red.png --right /run/rig/green.png \\
+          --background '#0000FF' --until-file /run/rig/go --timeout 120 --duration 0.3 \\
+          -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
+          2>/run/rig/splashd.log &
         pid=$!
-        i=0; while ! grep -q appeared /tmp/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+        i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
         echo RIG-SCREENDUMP held
-        while [ ! -e /tmp/held.done ]; do sleep 0.1; done
-        touch /tmp/go
+        while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
+        touch /run/rig/go
         wait $pid
         """)
       chmod(script, 0o755)
@@ -77,7 +77,7 @@ extension DisplayTests {
         "/usr/bin/env",
         [
           "python3", rig, "--work", dir.path, "--size", "800x480", "--timeout", "240", "--append", kernelParameters,
-          "--", "/tmp/run.sh",
+          "--", "/run/rig/run.sh",
         ],
         environment: ProcessInfo.processInfo.environment, timeout: 300)
       let console = (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? ""

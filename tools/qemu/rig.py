@@ -6,8 +6,9 @@ of what it draws.
     rig.py --work DIR [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
 
 The guest boots a busybox initramfs, mounts the host's / read-only over 9p,
-chroots into it with fresh /dev, /proc, /sys, /tmp and /run, and runs
-COMMAND (a host path) in /tmp, which is DIR, shared read-write.
+chroots into it with fresh /dev, /proc, /sys and /run, and runs COMMAND (a
+host path) in /run/rig, which is DIR, shared read-write. (The host's /tmp
+stays visible, read-only like the rest: a checkout there still runs.)
 
 Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME" on the
 guest's serial console (its standard output), the rig writes DIR/NAME.ppm
@@ -71,7 +72,8 @@ mount -t devtmpfs dev /host/dev
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t tmpfs run /host/run
-mount -t 9p -o trans=virtio,version=9p2000.L rig0 /host/tmp
+mkdir -p /host/run/rig
+mount -t 9p -o trans=virtio,version=9p2000.L rig0 /host/run/rig
 i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 # fbcon takes the framebuffer when it appears (or, deferred, at the next
 # console message): unbind it once it is there, so that nothing but the
@@ -82,7 +84,7 @@ i=0; while [ $i -lt 50 ]; do
   sleep 0.1; i=$((i+1))
 done
 echo RIG-BOOTED
-chroot /host /bin/sh -c "cd /tmp && . /tmp/env && exec $(cat /command)"
+chroot /host /bin/sh -c "cd /run/rig && . /run/rig/env && exec $(cat /command)"
 echo "RIG-STATUS $?"
 sync
 poweroff -f
