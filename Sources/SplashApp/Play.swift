@@ -40,20 +40,32 @@ extension Splashd {
       Log.info("console text may draw over the splash: \(error.phrase)")
     }
     defer { if !keepsGraphics { console?.restore() } }
-    let scene = try runtime { () throws(SDLError) in
-      try SceneRenderer(
-        painter: display.painter, layout: layout(settings, files), transition: settings.transition,
-        rotation: settings.rotate, images: files.images)
-    }
+    let scene = try scene(settings, files, on: display.painter)
     let sink = FramebufferSink(display: display, scene: scene, clock: clock.now)
     allowTurning(settings, painter: display.painter, clock: clock, lifecycle: lifecycle) { turned in
       sink.scene = turned
       sink.redraw(progress: 0)
     }
+    try playAndReport(
+      try player(settings, clock: clock, lifecycle: lifecycle, program: program), on: sink, clock: clock,
+      name: "fbdev")
+  }
+
+  /// The scene of `settings`' splash, its pictures prepared for `painter`.
+  static func scene(_ settings: Settings, _ files: ArtworkFiles, on painter: LayerPainter) throws -> SceneRenderer {
+    try runtime { () throws(SDLError) in
+      try SceneRenderer(
+        painter: painter, layout: layout(settings, files), transition: settings.transition, rotation: settings.rotate,
+        images: files.images)
+    }
+  }
+
+  /// Plays on `sink` and logs how it went: "NAME: 73 frames, 0 skipped",
+  /// or "ended early: REASON" when it was stopped.
+  static func playAndReport(_ player: Player, on sink: FrameSink, clock: PresentationClock, name: String) throws {
     do {
-      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
-        on: sink, clock: clock)
-      Log.info("fbdev: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+      let report = try player.play(on: sink, clock: clock)
+      Log.info("\(name): \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
     } catch let interrupted as PlaybackInterrupted {
       Log.info("ended early: \(interrupted.reason)")
     }
@@ -98,11 +110,7 @@ extension Splashd {
       var turned = settings
       turned.rotate = rotation
       do {
-        let files = try ArtworkFiles(settings: turned)
-        install(
-          try SceneRenderer(
-            painter: painter, layout: layout(turned, files), transition: turned.transition, rotation: rotation,
-            images: files.images))
+        install(try scene(turned, try ArtworkFiles(settings: turned), on: painter))
       } catch let failure as Failure {
         return "rotate: \(failure.message)"
       } catch {
@@ -120,11 +128,7 @@ extension Splashd {
     _ settings: Settings, _ files: ArtworkFiles, on display: OffscreenDisplay, clock: StoppableClock,
     lifecycle: Lifecycle, program: SpawnedProgram?
   ) throws {
-    let scene = try runtime { () throws(SDLError) in
-      try SceneRenderer(
-        painter: display.painter, layout: layout(settings, files), transition: settings.transition,
-        rotation: settings.rotate, images: files.images)
-    }
+    let scene = try scene(settings, files, on: display.painter)
     if let directory = settings.record {
       try record(settings, scene: scene, display: display, into: directory, clock: clock)
       return
@@ -134,13 +138,9 @@ extension Splashd {
       sink.scene = turned
       turned.draw(progress: 0)
     }
-    do {
-      let report = try player(settings, clock: clock, lifecycle: lifecycle, program: program).play(
-        on: sink, clock: clock)
-      Log.info("offscreen: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
-    } catch let interrupted as PlaybackInterrupted {
-      Log.info("ended early: \(interrupted.reason)")
-    }
+    try playAndReport(
+      try player(settings, clock: clock, lifecycle: lifecycle, program: program), on: sink, clock: clock,
+      name: "offscreen")
   }
 
   static func playInWindow(
@@ -156,11 +156,7 @@ extension Splashd {
     } catch {
       throw Failure.runtime("--display window: cannot open a window: \(error.reason)")
     }
-    let scene = try runtime { () throws(SDLError) in
-      try SceneRenderer(
-        painter: window.painter, layout: layout(settings, files), transition: settings.transition,
-        rotation: settings.rotate, images: files.images)
-    }
+    let scene = try scene(settings, files, on: window.painter)
     Log.info(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
@@ -169,15 +165,10 @@ extension Splashd {
       sink.scene = turned
       sink.redraw()
     }
-    do {
-      let player = try player(settings, clock: clock, lifecycle: lifecycle, program: program)
-      // While the gate holds, the window's events are still handled.
-      (player.gate as? Gate)?.tend = sink.tend
-      let report = try player.play(on: sink, clock: sink)
-      Log.info("window: \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
-    } catch let interrupted as PlaybackInterrupted {
-      Log.info("ended early: \(interrupted.reason)")
-    }
+    let player = try player(settings, clock: clock, lifecycle: lifecycle, program: program)
+    // While the gate holds, the window's events are still handled.
+    (player.gate as? Gate)?.tend = sink.tend
+    try playAndReport(player, on: sink, clock: sink, name: "window")
   }
 
   /// Renders every frame of the recording schedule offscreen and writes
