@@ -42,10 +42,7 @@ extension Splashd {
     defer { if !keepsGraphics { console?.restore() } }
     let scene = try scene(settings, files, on: display.painter)
     let sink = FramebufferSink(display: display, scene: scene, clock: clock.now)
-    allowTurning(settings, painter: display.painter, clock: clock, lifecycle: lifecycle) { turned in
-      sink.scene = turned
-      sink.redraw(progress: 0)
-    }
+    allowTurning(settings, sink: sink, clock: clock, lifecycle: lifecycle)
     try playAndReport(
       try player(settings, clock: clock, lifecycle: lifecycle, program: program), on: sink, clock: clock,
       name: "fbdev")
@@ -96,13 +93,10 @@ extension Splashd {
   }
 
   /// Lets `splashctl rotate` turn the splash while it holds: the pictures
-  /// are decoded again and prepared for the new angle on `painter`, and
-  /// `install` puts the new scene in place and redraws the still frame.
-  /// Once the doors move, the angle stays.
-  static func allowTurning(
-    _ settings: Settings, painter: LayerPainter, clock: StoppableClock, lifecycle: Lifecycle,
-    install: @escaping (SceneRenderer) -> Void
-  ) {
+  /// are decoded again and prepared for the new angle on the sink's
+  /// painter, the new scene replaces the sink's, and the still frame is
+  /// drawn again. Once the doors move, the angle stays.
+  static func allowTurning(_ settings: Settings, sink: SceneSink, clock: StoppableClock, lifecycle: Lifecycle) {
     clock.control?.rotate = { rotation in
       guard lifecycle.isHolding else {
         return "rotate: the transition has started; the angle stays \(lifecycle.rotation.rawValue)"
@@ -110,7 +104,8 @@ extension Splashd {
       var turned = settings
       turned.rotate = rotation
       do {
-        install(try scene(turned, try ArtworkFiles(settings: turned), on: painter))
+        sink.scene = try scene(turned, try ArtworkFiles(settings: turned), on: sink.scene.painter)
+        sink.redraw()
       } catch let failure as Failure {
         return "rotate: \(failure.message)"
       } catch {
@@ -134,10 +129,7 @@ extension Splashd {
       return
     }
     let sink = OffscreenSink(scene: scene, fps: settings.fps)
-    allowTurning(settings, painter: display.painter, clock: clock, lifecycle: lifecycle) { turned in
-      sink.scene = turned
-      turned.draw(progress: 0)
-    }
+    allowTurning(settings, sink: sink, clock: clock, lifecycle: lifecycle)
     try playAndReport(
       try player(settings, clock: clock, lifecycle: lifecycle, program: program), on: sink, clock: clock,
       name: "offscreen")
@@ -161,10 +153,7 @@ extension Splashd {
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopCheck: clock.checkForStop)
-    allowTurning(settings, painter: window.painter, clock: clock, lifecycle: lifecycle) { turned in
-      sink.scene = turned
-      sink.redraw()
-    }
+    allowTurning(settings, sink: sink, clock: clock, lifecycle: lifecycle)
     let player = try player(settings, clock: clock, lifecycle: lifecycle, program: program)
     // While the gate holds, the window's events are still handled.
     (player.gate as? Gate)?.tend = sink.tend

@@ -104,11 +104,12 @@ public final class FramebufferDisplay {
 }
 
 /// Plays into a framebuffer.
-public final class FramebufferSink: FrameSink {
+public final class FramebufferSink: SceneSink {
   public let display: FramebufferDisplay
   /// What is drawn; replaced when the splash turns while it holds.
   public var scene: SceneRenderer
   private let clock: () -> Double
+  private var lastProgress = 0.0
 
   public init(display: FramebufferDisplay, scene: SceneRenderer, clock: @escaping () -> Double) {
     self.display = display
@@ -119,13 +120,13 @@ public final class FramebufferSink: FrameSink {
   public var refreshPeriod: Double { display.refreshPeriod }
 
   public func present(_ frame: FrameRequest) throws -> Double? {
+    lastProgress = frame.progress
     scene.draw(progress: frame.progress)
     return display.show(clock: clock)
   }
 
-  /// Draws `progress` again (after a turn) and shows it.
-  public func redraw(progress: Double) {
-    scene.draw(progress: progress)
+  public func redraw() {
+    scene.draw(progress: lastProgress)
     _ = display.show(clock: clock)
   }
 }

@@ -37,10 +37,11 @@ public final class OffscreenDisplay {
 }
 
 /// Plays into an offscreen display; the player paces it by the clock at `fps`.
-public final class OffscreenSink: FrameSink {
+public final class OffscreenSink: SceneSink {
   /// What is drawn; replaced when the splash turns while it holds.
   public var scene: SceneRenderer
   public let refreshPeriod: Double
+  private var lastProgress = 0.0
 
   public init(scene: SceneRenderer, fps: Double) {
     self.scene = scene
@@ -48,7 +49,10 @@ public final class OffscreenSink: FrameSink {
   }
 
   public func present(_ frame: FrameRequest) throws -> Double? {
+    lastProgress = frame.progress
     scene.draw(progress: frame.progress)
     return nil
   }
+
+  public func redraw() { scene.draw(progress: lastProgress) }
 }

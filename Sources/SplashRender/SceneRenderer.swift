@@ -122,3 +122,11 @@ public final class SceneRenderer {
     painter.finish()
   }
 }
+
+/// A sink that draws one `SceneRenderer`, which may be replaced while the
+/// splash holds (a turn); `redraw` then shows the last frame again.
+public protocol SceneSink: FrameSink {
+  var scene: SceneRenderer { get set }
+  /// Draws the last frame again, with the current scene, and shows it.
+  func redraw()
+}

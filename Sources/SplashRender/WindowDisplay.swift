@@ -93,7 +93,7 @@ public final class WindowDisplay {
 
 /// Plays into a window; SDL_RenderPresent waits for vsync where the driver
 /// honours it, and the player paces by the clock where it does not.
-public final class WindowSink: FrameSink, PresentationClock {
+public final class WindowSink: SceneSink, PresentationClock {
   public let display: WindowDisplay
   /// What is drawn; replaced when the splash turns while it holds.
   public var scene: SceneRenderer
@@ -125,7 +125,6 @@ public final class WindowSink: FrameSink, PresentationClock {
 
   public func now() -> Double { clock.now() }
 
-  /// Draws the last frame again (with a new scene, after a turn) and shows it.
   public func redraw() {
     scene.draw(progress: lastProgress)
     SDL_RenderPresent(display.renderer)

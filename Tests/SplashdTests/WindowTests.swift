@@ -97,6 +97,28 @@ final class VirtualScreen {
   /// What went wrong with dumps, for the failure message.
   var failures: [String] = []
 
+  /// The environment of programs shown on this screen.
+  var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display
+    environment["WAYLAND_DISPLAY"] = nil
+    return environment
+  }
+
+  /// Starts splashd in a 320×240 window on this screen, with `dir`'s empty
+  /// config and `arguments`; the caller sets up its output first in `configure`.
+  func launchSplashd(_ arguments: [String], in dir: TemporaryDirectory, configure: (Process) throws -> Void)
+    throws -> Process
+  {
+    let splash = Process()
+    splash.executableURL = URL(fileURLWithPath: splashdPath)
+    splash.arguments = ["--config", dir.emptyConfig, "--display", "window", "--size", "320x240"] + arguments
+    splash.environment = environment
+    try configure(splash)
+    try splash.run()
+    return splash
+  }
+
   /// Dumps the window named `name`, or nil while it is not mapped.
   func dump(windowNamed name: String) -> WindowDump? {
     let xwd = Process()
@@ -141,20 +163,14 @@ extension DisplayTests {
       let dir = try TemporaryDirectory()
       let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
-      var environment = ProcessInfo.processInfo.environment
-      environment["DISPLAY"] = screen.display
-      environment["WAYLAND_DISPLAY"] = nil
-      let splash = Process()
-      splash.executableURL = URL(fileURLWithPath: splashdPath)
-      splash.arguments = [
-        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
-        "--background", "#0000FF", "--hold", "4", "--duration", "2", "--easing", "linear",
-      ]
-      splash.environment = environment
       let errPath = dir.path + "/stderr"
       FileManager.default.createFile(atPath: errPath, contents: nil)
-      splash.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-      try splash.run()
+      let splash = try screen.launchSplashd(
+        [
+          "--left", red, "--right", green, "--background", "#0000FF", "--hold", "4", "--duration", "2", "--easing",
+          "linear",
+        ], in: dir
+      ) { $0.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)) }
 
       var dumps: [WindowDump] = []
       let deadline = Date().addingTimeInterval(30)
@@ -198,20 +214,18 @@ extension DisplayTests {
       let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
       let control = dir.path + "/control"
-      var environment = ProcessInfo.processInfo.environment
-      environment["DISPLAY"] = screen.display
-      environment["WAYLAND_DISPLAY"] = nil
-      let splash = Process()
-      splash.executableURL = URL(fileURLWithPath: splashdPath)
-      splash.arguments = [
-        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--left", red, "--right", green,
-        "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh", "-c", "echo $SPLASHD_ROTATION",
-      ]
-      splash.environment = environment
+      let environment = screen.environment
       let out = Pipe()
-      splash.standardOutput = out
-      splash.standardError = FileHandle.nullDevice
-      try splash.run()
+      let splash = try screen.launchSplashd(
+        [
+          "--left", red, "--right", green, "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh",
+          "-c",
+          "echo $SPLASHD_ROTATION",
+        ], in: dir
+      ) {
+        $0.standardOutput = out
+        $0.standardError = FileHandle.nullDevice
+      }
       defer { if splash.isRunning { splash.terminate() } }
 
       /// The first dump within 10 s that `matches`.
@@ -243,19 +257,10 @@ extension DisplayTests {
     @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {
       let screen = try VirtualScreen()
       let dir = try TemporaryDirectory()
-      var environment = ProcessInfo.processInfo.environment
-      environment["DISPLAY"] = screen.display
-      environment["WAYLAND_DISPLAY"] = nil
-      let splash = Process()
-      splash.executableURL = URL(fileURLWithPath: splashdPath)
-      splash.arguments = [
-        "--config", dir.emptyConfig, "--display", "window", "--size", "320x240", "--until-file", dir.path + "/never",
-        "--timeout", "0",
-      ]
-      splash.environment = environment
       let errors = Pipe()
-      splash.standardError = errors
-      try splash.run()
+      let splash = try screen.launchSplashd(["--until-file", dir.path + "/never", "--timeout", "0"], in: dir) {
+        $0.standardError = errors
+      }
       defer { if splash.isRunning { splash.terminate() } }
       for _ in 0..<100 {
         if screen.dump(windowNamed: "splashd") != nil { break }
@@ -263,7 +268,8 @@ extension DisplayTests {
       }
       // Escape closes a preview window, as the window manager's close button does.
       let key = try run(
-        "/usr/bin/xdotool", ["search", "--name", "^splashd$", "key", "Escape"], environment: environment)
+        "/usr/bin/xdotool", ["search", "--name", "^splashd$", "windowfocus", "--sync", "key", "Escape"],
+        environment: screen.environment)
       #expect(
         key.status == 0,
         "xdotool: \(key.stdout) \(key.stderr); dumps: \(screen.failures.suffix(3)); windows: \(tree(screen))")
