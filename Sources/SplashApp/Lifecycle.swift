@@ -75,7 +75,6 @@ final class Lifecycle {
   /// transition was done) and the socket closes.
   func finish(status: String) {
     if !readySent { notify("READY=1\nSTATUS=\(status)") }
-    readySent = true
     if disappeared { control?.publish(.didDisappear) }
     control?.close()
     control = nil

@@ -44,6 +44,8 @@ public enum Splashd {
     let lifecycle = Lifecycle(monotonic, started: started)
     Environment.set("SPLASHD_ROTATION", "0")
     var status = ExitStatus.done
+    // For systemd's STATUS= when the splash never showed.
+    var outcome = "Splash ended"
     var spawned: SpawnedProgram?
     do {
       let commandLine: ParsedCommandLine
@@ -128,14 +130,14 @@ public enum Splashd {
       }
     } catch let failure as Failure {
       Log.error(failure.message)
-      lifecycle.finish(status: "Splash failed: \(failure.message)")
+      outcome = "Splash failed: \(failure.message)"
       status = failure.status
     } catch {
       Log.error("unexpected failure: \(error)")
-      lifecycle.finish(status: "Splash failed: \(error)")
+      outcome = "Splash failed: \(error)"
       status = ExitStatus.runtimeFailure
     }
-    lifecycle.finish(status: "Splash ended")
+    lifecycle.finish(status: outcome)
     clock.control = nil
     if let spawned {
       return spawned.supervise(signals: stopSignals, pending: clock.signalsForProgram, clock: monotonic)

@@ -32,7 +32,7 @@ public struct MountMatrix: Equatable, Sendable {
   /// or a row is all zeros.
   public init?(_ text: String) {
     let rows = text.split(separator: ";", omittingEmptySubsequences: false).map { row in
-      row.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmingSpaces($0)) }
+      row.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmingBlanks($0)) }
     }
     guard rows.count == 3, rows.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 != nil && $0!.isFinite } })
     else { return nil }
@@ -112,9 +112,9 @@ public func kernelCommandLineRotation(_ commandLine: String) -> Rotation? {
   return nil
 }
 
-/// `text` without spaces and tabs at either end.
-func trimmingSpaces(_ text: Substring) -> String {
-  let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+/// `text` without blanks (spaces, tabs, newlines, carriage returns) at either end.
+public func trimmingBlanks(_ text: some StringProtocol) -> String {
+  let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
   guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else {
     return ""
   }

@@ -344,7 +344,7 @@ public func parseEasing(_ text: String) -> Easing? {
   guard text.hasPrefix(prefix), text.hasSuffix(")") else { return nil }
   let inner = text.dropFirst(prefix.count).dropLast()
   let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
-    var s = trimmingSpaces(part)
+    var s = trimmingBlanks(part)
     var sign = 1.0
     if s.hasPrefix("-") {
       sign = -1

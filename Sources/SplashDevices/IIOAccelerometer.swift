@@ -40,8 +40,8 @@ public struct IIOAccelerometer: Sendable {
   func mountMatrix() throws(DeviceError) -> MountMatrix {
     for name in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
       guard let text = try? Files.readText(directory + "/" + name) else { continue }
-      guard let matrix = MountMatrix(text.trimmingCharacters) else {
-        throw DeviceError("\(directory)/\(name): not a mount matrix: \"\(text.trimmingCharacters)\"")
+      guard let matrix = MountMatrix(trimmingBlanks(text)) else {
+        throw DeviceError("\(directory)/\(name): not a mount matrix: \"\(trimmingBlanks(text))\"")
       }
       return matrix
     }
@@ -56,8 +56,8 @@ public struct IIOAccelerometer: Sendable {
     } catch {
       throw DeviceError("\(path): \(error.phrase)")
     }
-    guard let value = Double(text.trimmingCharacters), value.isFinite else {
-      throw DeviceError("\(path): not a number: \"\(text.trimmingCharacters)\"")
+    guard let value = Double(trimmingBlanks(text)), value.isFinite else {
+      throw DeviceError("\(path): not a number: \"\(trimmingBlanks(text))\"")
     }
     return value
   }
@@ -68,13 +68,4 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
   public let message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
-}
-
-extension String {
-  /// Without blanks and newlines at either end.
-  var trimmingCharacters: String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-    return String(self[first...last])
-  }
 }
