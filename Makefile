@@ -6,11 +6,13 @@ PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
-TEST_PACKAGES := xvfb x11-apps xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
+TEST_PACKAGES := xvfb x11-apps xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
+  debootstrap e2fsprogs
 DEMO_DIR ?= out/demo
+BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test bench format lint install clean deps test-deps
+.PHONY: all build run test bench format lint install install-built clean deps test-deps
 
 all: build
 
@@ -58,9 +60,13 @@ bench: build
 
 # Installs the binaries, the demo picture, the sample config (never over an
 # existing one) and the units, their paths rewritten for PREFIX and SYSCONFDIR.
-install: build
-	install -D -m 755 .build/release/splashd $(DESTDIR)$(PREFIX)/bin/splashd
-	install -D -m 755 .build/release/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
+install: build install-built
+
+# The install step alone, from binaries already built in BUILD_DIR (the QEMU
+# systemd test installs the test build into its Debian image this way).
+install-built:
+	install -D -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
+	install -D -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \

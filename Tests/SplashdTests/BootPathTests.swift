@@ -35,6 +35,21 @@ struct Screendump {
   }
 }
 
+/// Fails the calling test with what to install when the QEMU rig cannot run.
+func requireRig(_ tools: [String] = []) throws {
+  let kernels = ((try? FileManager.default.contentsOfDirectory(atPath: "/boot")) ?? []).filter {
+    $0.hasPrefix("vmlinuz-")
+  }
+  let missing = (["/usr/bin/qemu-system-x86_64", "/bin/busybox"] + tools).filter {
+    !FileManager.default.isExecutableFile(atPath: $0)
+  }
+  guard !kernels.isEmpty, missing.isEmpty else {
+    throw TestFailure(
+      "the QEMU rig needs qemu-system-x86, linux-image-amd64, busybox-static, debootstrap, e2fsprogs "
+        + "(make test installs them); missing: \(kernels.isEmpty ? ["/boot/vmlinuz-*"] + missing : missing)")
+  }
+}
+
 /// The kiosk path on a real Linux kernel under QEMU (tools/qemu/rig.py):
 /// bochs-drm's /dev/fb0, screens read back with QMP screendump.
 extension DisplayTests {
@@ -43,14 +58,7 @@ extension DisplayTests {
     /// two pages tall: splashd paints the shown page either way.
     @Test(arguments: ["", "drm_kms_helper.drm_fbdev_overalloc=200"])
     func theFramebufferShowsTheSplashAndKeepsItsLastFrameForTheProgram(kernelParameters: String) throws {
-      guard
-        !((try? FileManager.default.contentsOfDirectory(atPath: "/boot")) ?? []).filter({ $0.hasPrefix("vmlinuz-") })
-          .isEmpty,
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/qemu-system-x86_64")
-      else {
-        throw TestFailure(
-          "the QEMU rig needs qemu-system-x86, linux-image-amd64, busybox-static (make test installs them)")
-      }
+      try requireRig()
       let dir = try TemporaryDirectory()
       _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
@@ -102,6 +110,152 @@ extension DisplayTests {
       for y in stride(from: 0, to: 480, by: 60) {
         for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
       }
+    }
+
+    /// A whole boot: Debian with systemd, the shipped splashd.service and
+    /// kiosk-revealed-by-splashctl.service enabled as `make install` puts
+    /// them, and a kiosk program that fills the screen with its own colour.
+    @Test func aSystemdBootShowsTheSplashThenTheKioskProgramGetsTheScreen() throws {
+      try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4", "/usr/bin/gcc"])
+      let dir = try TemporaryDirectory()
+      let tree = dir.path + "/tree"
+      let fileManager = FileManager.default
+      for folder in [
+        "etc/splashd", "usr/share/splashd", "usr/local/bin", "etc/systemd/system/sysinit.target.wants",
+        "etc/systemd/system/multi-user.target.wants",
+      ] {
+        try fileManager.createDirectory(atPath: tree + "/" + folder, withIntermediateDirectories: true)
+      }
+      func put(_ path: String, _ text: String, mode: Int = 0o644) {
+        fileManager.createFile(atPath: tree + path, contents: Data(text.utf8))
+        chmod(tree + path, mode_t(mode))
+      }
+      fileManager.createFile(
+        atPath: tree + "/usr/share/splashd/left.png", contents: makePNG(width: 160, height: 240) { _, _ in (255, 0, 0) }
+      )
+      fileManager.createFile(
+        atPath: tree + "/usr/share/splashd/right.png",
+        contents: makePNG(width: 160, height: 240) { _, _ in (0, 255, 0) })
+      // Written first, so the install keeps it (as it keeps any existing config).
+      put(
+        "/etc/splashd/splashd.conf",
+        """
+        [splash]
+        left = /usr/share/splashd/left.png
+        right = /usr/share/splashd/right.png
+        background = #0000FF
+        duration = 0.3
+        [handoff]
+        until-reveal = yes
+        timeout = 120
+
+        """)
+      let buildDirectory = URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
+      let install = try run(
+        "/usr/bin/make",
+        ["-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(buildDirectory)", "DESTDIR=\(tree)", "PREFIX=/usr"])
+      #expect(install.status == 0, "\(install.stdout) \(install.stderr)")
+      #expect(install.stdout.contains("keeping \(tree)/etc/splashd/splashd.conf"), "\(install.stdout)")
+      let compile = try run(
+        "/usr/bin/gcc",
+        ["-O2", "-Wall", "-o", tree + "/usr/local/bin/kiosk-colour", packageRoot + "/tools/qemu/kiosk-colour.c"])
+      #expect(compile.status == 0, "\(compile.stderr)")
+      // The program the shipped kiosk unit starts.
+      put(
+        "/usr/bin/kiosk-app", "#!/bin/sh\nexec /usr/local/bin/kiosk-colour 2080c0 /run/kiosk-app.drawn\n", mode: 0o755)
+      // Two units of the test's own: a screendump while the splash holds (before
+      // the kiosk unit reveals it), then one of the kiosk program's screen.
+      put(
+        "/etc/systemd/system/rig-held.service",
+        """
+        [Unit]
+        Description=QEMU rig: screendump of the held splash
+        After=splashd.service
+        Before=kiosk-revealed-by-splashctl.service
+        [Service]
+        Type=oneshot
+        ExecStart=/bin/sh -c 'splashctl status > /run/rig/held-status; echo RIG-SCREENDUMP held > /dev/ttyS0; \\
+          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done'
+
+        """)
+      put(
+        "/etc/systemd/system/rig-final.service",
+        """
+        [Unit]
+        Description=QEMU rig: screendump of the kiosk program's screen, the journal, power off
+        After=kiosk-revealed-by-splashctl.service
+        [Service]
+        Type=oneshot
+        ExecStart=/bin/sh -c '\\
+          i=0; while [ ! -e /run/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
+          echo RIG-SCREENDUMP final > /dev/ttyS0; \\
+          while [ ! -e /run/rig/final.done ]; do sleep 0.1; done; \\
+          journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
+          journalctl -b -u splashd.service -o cat > /run/rig/splashd-journal.txt; \\
+          systemctl is-active kiosk-revealed-by-splashctl.service > /run/rig/kiosk-state; \\
+          echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
+
+        """)
+      for (target, unit) in [
+        ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
+        ("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-revealed-by-splashctl.service"),
+        ("multi-user.target.wants", "/etc/systemd/system/rig-held.service"),
+        ("multi-user.target.wants", "/etc/systemd/system/rig-final.service"),
+      ] {
+        try fileManager.createSymbolicLink(
+          atPath: "\(tree)/etc/systemd/system/\(target)/\(URL(fileURLWithPath: unit).lastPathComponent)",
+          withDestinationPath: unit)
+      }
+      let image = dir.path + "/root.img"
+      let made = try run(
+        "/usr/bin/env",
+        [
+          "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+          "--overlay", tree, "--out", image, "--libraries-of", tree + "/usr/bin/splashd", "--libraries-of",
+          tree + "/usr/bin/splashctl",
+        ], timeout: 900)
+      try #require(made.status == 0, "\(made.stdout) \(made.stderr)")
+
+      let work = dir.path + "/work"
+      let booted = try run(
+        "/usr/bin/env",
+        ["python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--size", "800x480"],
+        environment: ProcessInfo.processInfo.environment, timeout: 300)
+      let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
+      let journal = (try? String(contentsOfFile: work + "/splashd-journal.txt", encoding: .utf8)) ?? ""
+      try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
+
+      // The splash came up from the real unit and held for the gate.
+      let status = (try? String(contentsOfFile: work + "/held-status", encoding: .utf8)) ?? ""
+      #expect(status.hasPrefix("phase=waiting rotation=0 display=fbdev"), "\(status)")
+      let held = try #require(Screendump(path: work + "/held.ppm"), "\(journal)")
+      for y in [0, 240, 479] {
+        #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y); \(journal)")
+        #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y)")
+      }
+      // The kiosk program, started once the splash was gone, owns the screen.
+      let final = try #require(Screendump(path: work + "/final.ppm"), "\(journal)")
+      for y in stride(from: 0, to: 480, by: 48) {
+        for x in stride(from: 0, to: 800, by: 80) { #expect(final.at(x, y) == 0x2080C0, "(\(x), \(y))") }
+      }
+      #expect((try? String(contentsOfFile: work + "/kiosk-state", encoding: .utf8)) == "active\n")
+
+      // The journal has each lifecycle event once, in order, at its priority
+      // (splashd's <6> prefixes were read by journald, not printed), and
+      // systemd saw the unit start (READY=1) only after the first frame.
+      let lines = journal.split(separator: "\n").map(String.init)
+      func index(_ prefix: String) -> Int? { lines.firstIndex { $0.hasPrefix(prefix) } }
+      let appeared = index("splashd: appeared: first frame shown")
+      let started = index("Started splashd.service")
+      let willDisappear = index("splashd: will-disappear: transition doors starts")
+      let didDisappear = index("splashd: did-disappear: transition done")
+      #expect(appeared != nil && started != nil && willDisappear != nil && didDisappear != nil, "\(journal)")
+      if let appeared, let started, let willDisappear, let didDisappear {
+        #expect(appeared < started && started < willDisappear && willDisappear < didDisappear, "\(journal)")
+      }
+      #expect(lines.contains("splashd: reveal: splashctl reveal"), "\(journal)")
+      #expect(!journal.contains("<6>") && !journal.contains("<4>"), "\(journal)")
+      #expect(lines.contains("splashd.service: Deactivated successfully."), "\(journal)")
     }
   }
 }

@@ -4,11 +4,18 @@
 of what it draws.
 
     rig.py --work DIR [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
+    rig.py --work DIR --root IMAGE [--size WxH] [--timeout S] [--append ...]
 
 The guest boots a busybox initramfs, mounts the host's / read-only over 9p,
 chroots into it with fresh /dev, /proc, /sys and /run, and runs COMMAND (a
 host path) in /run/rig, which is DIR, shared read-write. (The host's /tmp
 stays visible, read-only like the rest: a checkout there still runs.)
+
+With --root, the systemd tier: the initramfs mounts IMAGE (an ext4 file
+system, the guest's /dev/vda, made by tools/qemu/debian-root.py) as the root,
+a tmpfs on its /run with DIR at /run/rig, and hands over to the image's own
+/sbin/init (systemd), as a real initramfs does. Something in the image then
+prints "RIG-STATUS N" on /dev/ttyS0 and powers the guest off.
 
 Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME" on the
 guest's serial console (its standard output), the rig writes DIR/NAME.ppm
@@ -30,6 +37,9 @@ import sys
 import time
 
 MODULES = ["bochs", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput"]
+# For an ext4 root on virtio: busybox modprobe ignores softdeps, so
+# crc32c_generic comes before ext4 (crc32c-intel needs SSE4.2, which qemu64 lacks).
+ROOT_MODULES = ["virtio_blk", "crc32c_generic", "ext4"]
 
 
 def kernel():
@@ -40,9 +50,9 @@ def kernel():
     return image, image.split("vmlinuz-", 1)[1]
 
 
-def module_files(version):
+def module_files(version, names):
     files = []
-    for name in MODULES:
+    for name in names:
         out = subprocess.run(["modprobe", "-S", version, "--show-depends", name], capture_output=True, text=True)
         for line in out.stdout.splitlines():
             parts = line.split()
@@ -51,7 +61,7 @@ def module_files(version):
     return files
 
 
-INIT = """#!/bin/busybox sh
+INIT_MODULES = """#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /host
 mount -t proc proc /proc
@@ -67,6 +77,9 @@ for m in $(cat /modules); do
   done
   insmod "$m" $params 2>/dev/null
 done
+"""
+
+INIT_COMMAND = """
 mount -t 9p -o trans=virtio,version=9p2000.L,ro host0 /host
 mount -t devtmpfs dev /host/dev
 mount -t proc proc /host/proc
@@ -90,15 +103,27 @@ sync
 poweroff -f
 """
 
+INIT_ROOT = """
+i=0; while [ ! -e /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+mkdir -p /newroot
+mount -t ext4 /dev/vda /newroot || { echo "RIG-STATUS 125"; poweroff -f; }
+mount -t tmpfs -o mode=755,nosuid,nodev run /newroot/run
+mkdir -p /newroot/run/rig
+mount -t 9p -o trans=virtio,version=9p2000.L rig0 /newroot/run/rig
+for fs in dev proc sys; do mount --move /$fs /newroot/$fs; done
+echo RIG-BOOTED
+exec switch_root /newroot /sbin/init
+"""
 
-def build_initramfs(work, command):
+
+def build_initramfs(work, command, boot_image):
     image, version = kernel()
     root = os.path.join(work, "initramfs")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(os.path.join(root, "bin"))
     shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
     modules = []
-    for path in module_files(version):
+    for path in module_files(version, MODULES + (ROOT_MODULES if boot_image else [])):
         target = os.path.join(root, path.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(path, target)
@@ -106,7 +131,7 @@ def build_initramfs(work, command):
     with open(os.path.join(root, "modules"), "w") as f:
         f.write("\n".join(modules) + "\n")
     with open(os.path.join(root, "init"), "w") as f:
-        f.write(INIT)
+        f.write(INIT_MODULES + (INIT_ROOT if boot_image else INIT_COMMAND))
     os.chmod(os.path.join(root, "init"), 0o755)
     with open(os.path.join(root, "command"), "w") as f:
         f.write(" ".join("'" + a.replace("'", "'\\''") + "'" for a in command))
@@ -141,15 +166,18 @@ def main():
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
-    parser.add_argument("command", nargs="+")
+    parser.add_argument("--root", help="an ext4 image with systemd to boot instead of running COMMAND")
+    parser.add_argument("command", nargs="*")
     args = parser.parse_args()
+    if bool(args.root) == bool(args.command):
+        parser.error("give either a COMMAND or --root IMAGE")
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, "env"), "w") as f:
         for pair in args.env:
             name, value = pair.split("=", 1)
             f.write("export %s='%s'\n" % (name, value.replace("'", "'\\''")))
-    image, initramfs = build_initramfs(work, args.command)
+    image, initramfs = build_initramfs(work, args.command, args.root)
     width, height = args.size.split("x")
     monitor = os.path.join(work, "qmp.sock")
     if os.path.exists(monitor):
@@ -160,9 +188,12 @@ def main():
         "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 " + args.append,
         "-device", "VGA,xres=%s,yres=%s" % (width, height), "-display", "none",
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
-        "-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap",
         "-virtfs", "local,path=%s,mount_tag=rig0,security_model=none" % work,
     ]
+    if args.root:
+        qemu += ["-drive", "file=%s,if=virtio,format=raw" % os.path.abspath(args.root)]
+    else:
+        qemu += ["-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap"]
     console = open(os.path.join(work, "console.log"), "w")
     process = subprocess.Popen(qemu, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + args.timeout

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Makes the ext4 root image for the QEMU rig's systemd tier (rig.py --root).
+
+    debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]...
+
+The base is a minimal Debian bookworm (debootstrap --variant=minbase) with
+systemd, udev and the libraries splashd links, made once and kept in DIR as a
+tarball named after its package list. Each image is that base with TREE
+copied over it, packed by mkfs.ext4 -d (no loop device, no mount). With
+--libraries-of, the shared libraries FILE needs (ldd) that the base lacks are
+copied in at their host paths too: a debug build's Swift runtime, say.
+Needs root, debootstrap and e2fsprogs (make test installs them).
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+SUITE = "bookworm"
+PACKAGES = [
+    "systemd-sysv", "udev", "kmod",
+    # What splashd and splashctl link (ldd .build/release/splashd).
+    "libsdl2-2.0-0", "libsdl2-image-2.0-0", "libinih1", "libpng16-16",
+]
+
+
+def base_tarball(cache, mirror):
+    key = hashlib.sha256((SUITE + " " + " ".join(PACKAGES)).encode()).hexdigest()[:12]
+    tarball = os.path.join(cache, "debian-%s-%s.tar" % (SUITE, key))
+    if os.path.exists(tarball):
+        return tarball
+    os.makedirs(cache, exist_ok=True)
+    root = tarball + ".root"
+    shutil.rmtree(root, ignore_errors=True)
+    log = open(tarball + ".log", "w")
+    command = ["debootstrap", "--variant=minbase", "--include=" + ",".join(PACKAGES), SUITE, root, mirror]
+    if subprocess.run(command, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+        sys.exit("debian-root: debootstrap failed; see %s.log" % tarball)
+    subprocess.run(["tar", "-C", root, "-cf", tarball + ".part", "."], check=True)
+    os.rename(tarball + ".part", tarball)
+    shutil.rmtree(root)
+    return tarball
+
+
+def needed_libraries(path):
+    out = subprocess.run(["ldd", path], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if "=>" in parts and len(parts) > parts.index("=>") + 1 and parts[parts.index("=>") + 1].startswith("/"):
+            yield parts[parts.index("=>") + 1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache", required=True, help="where the base tarball is kept")
+    parser.add_argument("--overlay", required=True, help="a tree copied over the base")
+    parser.add_argument("--out", required=True, help="the ext4 image to write")
+    parser.add_argument("--libraries-of", action="append", default=[], metavar="FILE")
+    parser.add_argument("--mirror", default="http://deb.debian.org/debian")
+    args = parser.parse_args()
+    tarball = base_tarball(os.path.abspath(args.cache), args.mirror)
+    root = os.path.abspath(args.out) + ".root"
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    try:
+        subprocess.run(["tar", "-C", root, "-xf", tarball], check=True)
+        subprocess.run(["cp", "-a", os.path.join(args.overlay, "."), root], check=True)
+        for binary in args.libraries_of:
+            for library in needed_libraries(binary):
+                target = root + library
+                if not os.path.lexists(target) and not os.path.lexists(root + os.path.realpath(library)):
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    shutil.copy(library, target)
+        size = int(subprocess.run(["du", "-sm", root], capture_output=True, text=True, check=True).stdout.split()[0])
+        if os.path.exists(args.out):
+            os.unlink(args.out)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", root, args.out, "%dM" % (size + 256)], check=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
