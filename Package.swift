@@ -49,7 +49,7 @@ let package = Package(
 
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(
-      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "CSDL2", "CSDL2Image"]),
+      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "SplashSystem", "CSDL2", "CSDL2Image"]),
     .testTarget(name: "SplashdTests", dependencies: ["SplashCore"]),
   ],
   swiftLanguageModes: [.v6]

@@ -2,9 +2,9 @@ import CSDL2
 import SplashCore
 import SplashSystem
 
-/// A Linux framebuffer (/dev/fbN) as the display. 32-bit XRGB screens are
-/// painted in place; other layouts (16 and 24 bits, BGR orders, …) are
-/// painted into memory and converted by SDL into the screen. Frames go to
+/// A Linux framebuffer (/dev/fbN) as the display, painted in place in its
+/// own pixel layout (16, 24 or 32 bits, either channel order: the pictures
+/// are converted to it once, when prepared). Frames go to
 /// the shown page (at the mode's x/y offsets): flipping pages by panning
 /// showed a black first frame on DRM's fbdev emulation and is left out until
 /// understood. Frames wait for vsync where the driver offers it, else the
@@ -23,43 +23,58 @@ public final class FramebufferDisplay {
 
   /// The shown page of the screen.
   private let screen: UnsafeMutablePointer<SDL_Surface>
-  /// Frames painted here and converted, when the screen is not XRGB.
-  private let staging: Pixels?
   /// Whether the driver's vsync is used: nil until known.
   private var vsync: Bool?
   private var instantReturns = 0
 
-  public init(path: String) throws(SDLError) {
+  /// Opens the framebuffer device at `path`.
+  public convenience init(path: String) throws(SDLError) {
+    let framebuffer: Framebuffer
     do {
-      device = try Framebuffer(path: path)
+      framebuffer = try Framebuffer(path: path)
     } catch {
-      throw SDLError(call: "open \(path)", reason: error.phrase)
+      throw SDLError(call: error.call, reason: error.phrase)
     }
-    size = PixelSize(width: device.width, height: device.height)
-    refreshPeriod = 1 / (device.refreshRate.flatMap { $0 > 1 && $0 < 500 ? $0 : nil } ?? 60)
-    func mask(_ channel: (offset: Int, length: Int)) -> UInt32 {
-      channel.length == 0 ? 0 : UInt32(truncatingIfNeeded: ((1 << channel.length) - 1) << channel.offset)
-    }
-    format = SDL_MasksToPixelFormatEnum(
-      Int32(device.bitsPerPixel), mask(device.red), mask(device.green), mask(device.blue), mask(device.alpha))
-    guard format != SDL_PIXELFORMAT_UNKNOWN.rawValue, device.bitsPerPixel % 8 == 0 else {
+    try self.init(framebuffer: framebuffer)
+  }
+
+  /// Shows frames on `framebuffer`, whose pixels must hold colour values
+  /// (not palette indices) in a layout SDL knows.
+  public init(framebuffer: Framebuffer) throws(SDLError) {
+    device = framebuffer
+    let mode = framebuffer.mode
+    size = PixelSize(width: mode.width, height: mode.height)
+    refreshPeriod = 1 / (mode.refreshRate.flatMap { $0 > 1 && $0 < 500 ? $0 : nil } ?? 60)
+    format =
+      mode.isTrueColor && mode.bitsPerPixel % 8 == 0 && mode.red.length > 0
+      ? SDL_MasksToPixelFormatEnum(
+        Int32(mode.bitsPerPixel), mode.red.mask, mode.green.mask, mode.blue.mask, mode.alpha.mask)
+      : SDL_PIXELFORMAT_UNKNOWN.rawValue
+    guard format != SDL_PIXELFORMAT_UNKNOWN.rawValue else {
+      let kind = mode.isTrueColor ? "" : " palette"
       throw SDLError(
-        call: path,
-        reason:
-          "unsupported pixel layout: \(device.bitsPerPixel) bpp, red \(device.red), green \(device.green), blue \(device.blue)"
-      )
+        call: framebuffer.path,
+        reason: "unsupported pixel format: \(mode.bitsPerPixel) bpp\(kind), red \(mode.red), green \(mode.green), "
+          + "blue \(mode.blue) (splashd draws 16, 24 and 32 bpp true colour)")
     }
-    let bytesPerPixel = device.bitsPerPixel / 8
-    let origin = device.memory + device.yOffset * device.lineLength + device.xOffset * bytesPerPixel
+    let bytesPerPixel = mode.bitsPerPixel / 8
+    let visible = mode.yOffset * mode.lineLength + mode.xOffset * bytesPerPixel
+    guard mode.width > 0, mode.height > 0, mode.lineLength >= mode.width * bytesPerPixel,
+      visible + (mode.height - 1) * mode.lineLength + mode.width * bytesPerPixel <= mode.memoryLength
+    else {
+      throw SDLError(
+        call: framebuffer.path,
+        reason: "the mode \(mode.width)x\(mode.height) at (\(mode.xOffset), \(mode.yOffset)), \(mode.lineLength) "
+          + "bytes a row, does not fit its \(mode.memoryLength) bytes of memory")
+    }
     guard
       let screen = SDL_CreateRGBSurfaceWithFormatFrom(
-        origin, Int32(device.width), Int32(device.height), Int32(device.bitsPerPixel), Int32(device.lineLength), format)
+        framebuffer.memory + visible, Int32(mode.width), Int32(mode.height), Int32(mode.bitsPerPixel),
+        Int32(mode.lineLength), format)
     else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
     self.screen = screen
-    staging =
-      format == opaqueFormat ? nil : try Pixels(width: device.width, height: device.height, format: opaqueFormat)
-    painter = SurfacePainter(target: staging?.surface ?? screen)
-    device.unblank()
+    painter = SurfacePainter(target: screen)
+    framebuffer.unblank()
   }
 
   deinit { SDL_FreeSurface(screen) }
@@ -67,19 +82,12 @@ public final class FramebufferDisplay {
   /// What the display is, for the log.
   public var description: String {
     let name = String(cString: SDL_GetPixelFormatName(format))
-    let painting = staging == nil ? "painted in place" : "converted from XRGB8888"
-    return "\(device.path) \(size.description), \(device.bitsPerPixel) bpp \(name), \(painting)"
+    return "\(device.path) \(size.description), \(device.mode.bitsPerPixel) bpp \(name), painted in place"
   }
 
-  /// Shows the frame just painted: converts it when needed, flushes it to
-  /// the screen, waits for vsync; returns the vsync time when there was one.
+  /// Shows the frame just painted: flushes it to the screen, waits for
+  /// vsync; returns the vsync time when there was one.
   public func show(clock: () -> Double) -> Double? {
-    if let staging {
-      let target = screen.pointee
-      SDL_ConvertPixels(
-        target.w, target.h, opaqueFormat, staging.surface.pointee.pixels, staging.surface.pointee.pitch, format,
-        target.pixels, target.pitch)
-    }
     device.flush()
     var shown: Double?
     if vsync != false {

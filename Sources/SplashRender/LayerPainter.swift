@@ -17,7 +17,9 @@ public protocol LayerPainter: AnyObject {
   func finish()
 }
 
-/// Paints straight into an SDL surface in memory (offscreen, framebuffer).
+/// Paints straight into an SDL surface in memory (offscreen, framebuffer),
+/// of 16, 24 or 32 bits a pixel. Opaque pictures are converted to the
+/// target's layout once, when adopted, so that a frame is copies and fills.
 ///
 /// Blends go through SDL_BlitSurface. Opaque copies and fills, the bulk of
 /// every door frame, are done here, as measured on these machines (AMD EPYC,
@@ -39,7 +41,21 @@ public final class SurfacePainter: LayerPainter {
   public var exactPixels: Bool { true }
 
   public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError) {
-    images[asset] = (image, opaque)
+    let format = target.pointee.format!
+    let layout = image.surface.pointee.format!
+    let sameLayout =
+      layout.pointee.BytesPerPixel == format.pointee.BytesPerPixel && layout.pointee.Rmask == format.pointee.Rmask
+      && layout.pointee.Gmask == format.pointee.Gmask && layout.pointee.Bmask == format.pointee.Bmask
+      // A screen with an alpha channel gets it opaque; otherwise alpha bytes do not matter.
+      && (format.pointee.Amask == 0 || layout.pointee.Amask == format.pointee.Amask)
+    guard opaque && !sameLayout else {
+      images[asset] = (image, opaque)
+      return
+    }
+    guard let converted = SDL_ConvertSurfaceFormat(image.surface, format.pointee.format, 0) else {
+      throw SDLError("SDL_ConvertSurfaceFormat")
+    }
+    images[asset] = (Pixels(adopting: converted), true)
   }
 
   public func fill(_ rect: Rect, with color: Color) {
@@ -50,18 +66,29 @@ public final class SurfacePainter: LayerPainter {
     let y1 = min(Int(t.h), snap(rect.y) + snap(rect.height))
     guard x1 > x0, y1 > y0 else { return }
     let pixel = SDL_MapRGB(t.format, color.red, color.green, color.blue)
-    let lines = SIMD16<UInt32>(repeating: pixel)
-    let byteCount = (x1 - x0) * 4
+    let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
+    guard bytesPerPixel == 4 || bytesPerPixel == 2 else {
+      // 24 bits: a pixel does not tile a word; SDL fills it.
+      var area = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
+      SDL_FillRect(target, &area, pixel)
+      return
+    }
+    let word = bytesPerPixel == 4 ? pixel : pixel & 0xFFFF | pixel << 16
+    let lines = SIMD16<UInt32>(repeating: word)
+    let byteCount = (x1 - x0) * bytesPerPixel
     for y in y0..<y1 {
-      let row = t.pixels! + y * Int(t.pitch) + x0 * 4
+      let row = t.pixels! + y * Int(t.pitch) + x0 * bytesPerPixel
       var offset = 0
       while offset + 64 <= byteCount {
         row.storeBytes(of: lines, toByteOffset: offset, as: SIMD16<UInt32>.self)
         offset += 64
       }
-      while offset < byteCount {
-        row.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self)
+      while offset + 4 <= byteCount {
+        row.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
         offset += 4
+      }
+      if offset < byteCount {
+        row.storeBytes(of: UInt16(truncatingIfNeeded: pixel), toByteOffset: offset, as: UInt16.self)
       }
     }
   }
@@ -84,18 +111,20 @@ public final class SurfacePainter: LayerPainter {
 
   public func finish() {}
 
-  /// Copies `src` of `image` to `dst` of the target, clipped to both.
+  /// Copies `src` of `image` (in the target's layout) to `dst` of the
+  /// target, clipped to both.
   private func copy(_ image: UnsafeMutablePointer<SDL_Surface>, _ src: SDL_Rect, _ dst: SDL_Rect) {
     let t = target.pointee
     let s = image.pointee
+    let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
     let left = Int(max(0, -dst.x, -src.x))
     let top = Int(max(0, -dst.y, -src.y))
     let width = min(Int(src.w), Int(dst.w), Int(t.w - dst.x), Int(s.w - src.x)) - left
     let height = min(Int(src.h), Int(dst.h), Int(t.h - dst.y), Int(s.h - src.y)) - top
     guard width > 0, height > 0 else { return }
-    let from = UnsafeRawPointer(s.pixels! + (Int(src.y) + top) * Int(s.pitch) + (Int(src.x) + left) * 4)
-    let to = t.pixels! + (Int(dst.y) + top) * Int(t.pitch) + (Int(dst.x) + left) * 4
-    let byteCount = width * 4
+    let from = UnsafeRawPointer(s.pixels! + (Int(src.y) + top) * Int(s.pitch) + (Int(src.x) + left) * bytesPerPixel)
+    let to = t.pixels! + (Int(dst.y) + top) * Int(t.pitch) + (Int(dst.x) + left) * bytesPerPixel
+    let byteCount = width * bytesPerPixel
     for row in 0..<height {
       let source = from + row * Int(s.pitch)
       let target = to + row * Int(t.pitch)

@@ -4,14 +4,19 @@ import Glibc
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
   public let call: String
   public let code: Int32
+  /// What the failure means here, when the code's own text would mislead
+  /// ("Inappropriate ioctl for device" → "not a framebuffer device").
+  public let explanation: String?
 
-  public init(_ call: String, code: Int32) {
+  public init(_ call: String, code: Int32, reason explanation: String? = nil) {
     self.call = call
     self.code = code
+    self.explanation = explanation
   }
 
-  /// The C library's text for the code, such as "No such file or directory".
-  public var reason: String { String(cString: strerror(code)) }
+  /// The explanation, else the C library's text for the code, such as
+  /// "No such file or directory".
+  public var reason: String { explanation ?? String(cString: strerror(code)) }
 
   /// The reason as it reads after a colon: "no such file or directory".
   public var phrase: String {

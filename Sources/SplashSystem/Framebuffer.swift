@@ -1,70 +1,141 @@
 import CLinux
 import Glibc
 
-/// A Linux framebuffer device (/dev/fbN), mapped into memory.
-public final class Framebuffer {
-  public let path: String
-  public let descriptor: FileDescriptor
-  /// The visible mode.
-  public let width: Int
-  public let height: Int
-  public let bitsPerPixel: Int
-  /// Bytes from one row to the next.
-  public let lineLength: Int
-  /// Where the visible area starts in the virtual screen.
-  public let xOffset: Int
-  public let yOffset: Int
-  /// The colour channels as (offset, length) in bits.
-  public let red: (offset: Int, length: Int)
-  public let green: (offset: Int, length: Int)
-  public let blue: (offset: Int, length: Int)
-  public let alpha: (offset: Int, length: Int)
-  /// The refresh rate from the mode's timings, when they give one.
-  public let refreshRate: Double?
-  /// The mapped screen memory.
-  public let memory: UnsafeMutableRawPointer
-  public let memoryLength: Int
+/// One colour channel of a framebuffer pixel, in bits.
+public struct ChannelBits: Equatable, Sendable, CustomStringConvertible {
+  public var offset: Int
+  public var length: Int
+  public init(offset: Int, length: Int) {
+    self.offset = offset
+    self.length = length
+  }
+  /// The channel's bits in a pixel.
+  public var mask: UInt32 { length == 0 ? 0 : UInt32(truncatingIfNeeded: ((1 << length) - 1) << offset) }
+  public var description: String { "\(length)@\(offset)" }
+}
 
-  public init(path: String) throws(SystemError) {
-    self.path = path
-    descriptor = try FileDescriptor.open(path, O_RDWR)
+/// A framebuffer's mode and memory layout, as FBIOGET_VSCREENINFO and
+/// FBIOGET_FSCREENINFO report it.
+public struct FramebufferMode: Equatable, Sendable {
+  /// The visible area.
+  public var width: Int
+  public var height: Int
+  public var bitsPerPixel: Int
+  /// Bytes from one row to the next.
+  public var lineLength: Int
+  /// Where the visible area starts in the virtual screen.
+  public var xOffset: Int
+  public var yOffset: Int
+  public var red: ChannelBits
+  public var green: ChannelBits
+  public var blue: ChannelBits
+  public var alpha: ChannelBits
+  /// Pixels hold colour values (truecolor or directcolor visuals), not
+  /// palette indices.
+  public var isTrueColor: Bool
+  /// The refresh rate from the mode's timings, when they give one.
+  public var refreshRate: Double?
+  /// Bytes of screen memory.
+  public var memoryLength: Int
+
+  public init(
+    width: Int, height: Int, bitsPerPixel: Int, lineLength: Int, xOffset: Int = 0, yOffset: Int = 0,
+    red: ChannelBits, green: ChannelBits, blue: ChannelBits, alpha: ChannelBits = ChannelBits(offset: 0, length: 0),
+    isTrueColor: Bool = true, refreshRate: Double? = nil, memoryLength: Int
+  ) {
+    self.width = width
+    self.height = height
+    self.bitsPerPixel = bitsPerPixel
+    self.lineLength = lineLength
+    self.xOffset = xOffset
+    self.yOffset = yOffset
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.alpha = alpha
+    self.isTrueColor = isTrueColor
+    self.refreshRate = refreshRate
+    self.memoryLength = memoryLength
+  }
+
+  /// The mode of the framebuffer device open on `descriptor`.
+  init(device descriptor: FileDescriptor, path: String) throws(SystemError) {
     var variable = fb_var_screeninfo()
     var fixed = fb_fix_screeninfo()
     guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
       splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_FSCREENINFO), &fixed) == 0
     else {
-      let error = SystemError("FBIOGET_VSCREENINFO \(path)", code: errno)
-      try? descriptor.close()
-      throw error
+      let code = errno
+      // What a regular file or another device answers: say what it means.
+      if code == ENOTTY || code == EINVAL {
+        throw SystemError("\(path)", code: code, reason: "not a framebuffer device")
+      }
+      throw SystemError("FBIOGET_VSCREENINFO \(path)", code: code)
     }
-    width = Int(variable.xres)
-    height = Int(variable.yres)
-    bitsPerPixel = Int(variable.bits_per_pixel)
-    lineLength = Int(fixed.line_length)
-    xOffset = Int(variable.xoffset)
-    yOffset = Int(variable.yoffset)
-    red = (Int(variable.red.offset), Int(variable.red.length))
-    green = (Int(variable.green.offset), Int(variable.green.length))
-    blue = (Int(variable.blue.offset), Int(variable.blue.length))
-    alpha = (Int(variable.transp.offset), Int(variable.transp.length))
     // pixclock is picoseconds per pixel; a frame is every pixel of the mode plus its margins and syncs.
     let pixels =
       Double(variable.xres + variable.left_margin + variable.right_margin + variable.hsync_len)
       * Double(variable.yres + variable.upper_margin + variable.lower_margin + variable.vsync_len)
-    refreshRate = variable.pixclock > 0 ? 1e12 / (Double(variable.pixclock) * pixels) : nil
-    memoryLength = Int(fixed.smem_len)
-    guard let mapped = mmap(nil, memoryLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, 0),
-      mapped != MAP_FAILED
-    else {
-      let error = SystemError("mmap \(path)", code: errno)
+    func bits(_ field: fb_bitfield) -> ChannelBits { ChannelBits(offset: Int(field.offset), length: Int(field.length)) }
+    self.init(
+      width: Int(variable.xres), height: Int(variable.yres), bitsPerPixel: Int(variable.bits_per_pixel),
+      lineLength: Int(fixed.line_length), xOffset: Int(variable.xoffset), yOffset: Int(variable.yoffset),
+      red: bits(variable.red), green: bits(variable.green), blue: bits(variable.blue), alpha: bits(variable.transp),
+      isTrueColor: fixed.visual == FB_VISUAL_TRUECOLOR || fixed.visual == FB_VISUAL_DIRECTCOLOR,
+      refreshRate: variable.pixclock > 0 ? 1e12 / (Double(variable.pixclock) * pixels) : nil,
+      memoryLength: Int(fixed.smem_len))
+  }
+}
+
+/// A Linux framebuffer device (/dev/fbN), mapped into memory.
+public final class Framebuffer {
+  public let path: String
+  public let descriptor: FileDescriptor
+  public let mode: FramebufferMode
+  /// The mapped screen memory (`mode.memoryLength` bytes).
+  public let memory: UnsafeMutableRawPointer
+
+  /// Opens and maps the framebuffer device at `path`.
+  public convenience init(path: String) throws(SystemError) {
+    let descriptor = try FileDescriptor.open(path, O_RDWR)
+    do {
+      try self.init(path: path, descriptor: descriptor, mode: try FramebufferMode(device: descriptor, path: path))
+    } catch {
       try? descriptor.close()
       throw error
     }
+  }
+
+  /// A stand-in for a device: the regular file at `path` holds the screen
+  /// memory of the made-up `mode` (the tests and the benchmark use one).
+  /// Nothing waits for vsync, so frames are paced by the clock.
+  public convenience init(file path: String, mode: FramebufferMode) throws(SystemError) {
+    let descriptor = try FileDescriptor.open(path, O_RDWR)
+    var status = stat()
+    guard fstat(descriptor.rawValue, &status) == 0, Int(status.st_size) >= mode.memoryLength else {
+      try? descriptor.close()
+      throw SystemError(path, code: EINVAL, reason: "smaller than the mode's \(mode.memoryLength) bytes")
+    }
+    do {
+      try self.init(path: path, descriptor: descriptor, mode: mode)
+    } catch {
+      try? descriptor.close()
+      throw error
+    }
+  }
+
+  private init(path: String, descriptor: FileDescriptor, mode: FramebufferMode) throws(SystemError) {
+    guard let mapped = mmap(nil, mode.memoryLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, 0),
+      mapped != MAP_FAILED
+    else { throw SystemError("mmap \(path)", code: errno) }
+    self.path = path
+    self.descriptor = descriptor
+    self.mode = mode
     memory = mapped
   }
 
   deinit {
-    munmap(memory, memoryLength)
+    munmap(memory, mode.memoryLength)
     try? descriptor.close()
   }
 

@@ -46,31 +46,73 @@ struct Sweep {
   var ratio: Double { renderMilliseconds / memcpyMilliseconds }
 }
 
+/// Where a sweep draws: a frame in memory (the offscreen back end), or a
+/// regular file in /dev/shm standing in for /dev/fb0 with a made-up mode of
+/// `bitsPerPixel` (the fbdev back end: paint, convert when not XRGB, flush).
+enum SweepTarget {
+  case memory
+  case framebuffer(bitsPerPixel: Int)
+
+  var bytesPerPixel: Int {
+    switch self {
+    case .memory: 4
+    case .framebuffer(let bits): bits / 8
+    }
+  }
+}
+
 /// Renders `transition` in software at `size` over `count` sweeps.
-func sweeps(_ transition: TransitionKind, size: PixelSize, image: String, count: Int = 9) throws -> [Sweep] {
+func sweeps(
+  _ transition: TransitionKind, size: PixelSize, image: String, on target: SweepTarget = .memory, count: Int = 9
+) throws -> [Sweep] {
   let decoded = try DecodedImage(path: image, what: "bench")
   let layout = SplashLayout(canvas: size, artwork: .single(decoded.info), backdrop: .color(.black), fit: .cover)
-  let display = try OffscreenDisplay(size: size)
+  let painter: SurfacePainter
+  var show: () -> Void = {}
+  var keep: AnyObject
+  switch target {
+  case .memory:
+    let display = try OffscreenDisplay(size: size)
+    painter = display.painter
+    keep = display
+  case .framebuffer(let bits):
+    let path = "/dev/shm/splashd-bench-fb-\(getpid())"
+    let mode = FramebufferMode(
+      width: size.width, height: size.height, bitsPerPixel: bits, lineLength: size.width * bits / 8,
+      red: ChannelBits(offset: bits == 16 ? 11 : 16, length: bits == 16 ? 5 : 8),
+      green: ChannelBits(offset: bits == 16 ? 5 : 8, length: bits == 16 ? 6 : 8),
+      blue: ChannelBits(offset: 0, length: bits == 16 ? 5 : 8), memoryLength: size.width * size.height * bits / 8)
+    let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    precondition(file >= 0 && ftruncate(file, off_t(mode.memoryLength)) == 0, "cannot make \(path)")
+    close(file)
+    let display = try FramebufferDisplay(framebuffer: try Framebuffer(file: path, mode: mode))
+    unlink(path)
+    painter = display.painter
+    show = { _ = display.show(clock: clock.now) }
+    keep = display
+  }
   let scene = try SceneRenderer(
-    painter: display.painter, layout: layout, transition: transition, rotation: .none, images: [.splash: decoded])
+    painter: painter, layout: layout, transition: transition, rotation: .none, images: [.splash: decoded])
   let timeline = Timeline(hold: 0, duration: transition.defaultDuration, easing: .easeInOut)
   let times = timeline.recordingTimes(fps: 60)
   scene.draw(progress: 0.5)  // warm up
+  show()
+  defer { withExtendedLifetime(keep) {} }
   return (0..<count).map { _ in
-    let copy = memcpyMilliseconds(size: display.size)
+    let copy = memcpyMilliseconds(bytes: size.width * size.height * target.bytesPerPixel)
     var total = 0.0
     for t in times {
       let start = clock.now()
       scene.draw(progress: timeline.progress(at: t))
+      show()
       total += clock.now() - start
     }
     return Sweep(renderMilliseconds: total / Double(times.count) * 1000, memcpyMilliseconds: copy)
   }
 }
 
-/// Median milliseconds of one plain memcpy of a 32-bit frame of `size`.
-func memcpyMilliseconds(size: PixelSize) -> Double {
-  let bytes = size.width * size.height * 4
+/// Median milliseconds of one plain memcpy of `bytes`.
+func memcpyMilliseconds(bytes: Int) -> Double {
   let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
   let target = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
   defer {
@@ -183,6 +225,18 @@ do {
   report("memcpy_2160p_ms", median((doorsUHD + crossfadeUHD).map(\.memcpyMilliseconds)))
   report("doors_1080p_vs_memcpy", median(doorsHD.map(\.ratio)), decimals: 2)
   report("crossfade_2160p_vs_memcpy", median(crossfadeUHD.map(\.ratio)), decimals: 2)
+
+  // The fbdev back end: per frame, painting into a framebuffer-format
+  // mapping (32 bpp in place; 16 bpp painted, then converted by SDL) and
+  // flushing it; against a memcpy of a frame at the screen's depth.
+  let wvga = PixelSize(width: 800, height: 480)
+  for (name, size, bits) in [
+    ("fbdev_doors_800x480", wvga, 32), ("fbdev_doors_1080p", hd, 32), ("fbdev_rgb565_1080p", hd, 16),
+  ] {
+    let frames = try sweeps(.doors, size: size, image: photo, on: .framebuffer(bitsPerPixel: bits))
+    report(name + "_ms", median(frames.map(\.renderMilliseconds)))
+    report(name + "_vs_memcpy", median(frames.map(\.ratio)), decimals: 2)
+  }
 } catch {
   print("splashd-bench: \(error)")
   _ = system("rm -rf '\(work)'")
