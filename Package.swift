@@ -31,7 +31,8 @@ let package = Package(
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
-    // Devices: orientation sources (IIO accelerometers, the kernel command line).
+    // Devices in sysfs: orientation sources (IIO accelerometers, the kernel
+    // command line) and DRM cards' connectors.
     .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem"]),
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
     .target(
@@ -50,6 +51,7 @@ let package = Package(
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(
       name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "SplashSystem", "CSDL2", "CSDL2Image"]),
+    .testTarget(name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSystem", "SplashDevices"]),
     .testTarget(name: "SplashdTests", dependencies: ["SplashCore"]),
   ],
   swiftLanguageModes: [.v6]

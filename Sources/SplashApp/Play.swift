@@ -3,19 +3,6 @@ import SplashRender
 import SplashSystem
 
 extension Splashd {
-  /// Where the splash goes: offscreen when recording; for `auto`, a window
-  /// when a desktop session is there, else the framebuffer when there is
-  /// one, else offscreen (said in the log); else as configured.
-  static func chooseDisplay(_ settings: Settings) -> DisplayChoice {
-    if settings.record != nil { return .offscreen }
-    guard settings.display == .auto else { return settings.display }
-    if WindowDisplay.desktopAvailable(environment: Environment.value) { return .window }
-    let framebuffer = settings.device ?? Settings.defaultFramebuffer
-    if Files.exists(framebuffer) { return .fbdev }
-    Log.info("no desktop session (DISPLAY and WAYLAND_DISPLAY are unset) and no \(framebuffer): rendering offscreen")
-    return .offscreen
-  }
-
   /// Plays the splash on a framebuffer, with the VT in graphics mode. The
   /// last frame stays on the screen; without a program to hand off to, the
   /// VT goes back to text mode.
@@ -135,29 +122,84 @@ extension Splashd {
       name: "offscreen")
   }
 
+  /// Plays the splash in a desktop window.
   static func playInWindow(
-    _ settings: Settings, _ files: ArtworkFiles, clock: StoppableClock, lifecycle: Lifecycle,
-    program: SpawnedProgram?
+    _ settings: Settings, _ files: ArtworkFiles, on window: WindowDisplay, clock: StoppableClock,
+    lifecycle: Lifecycle, program: SpawnedProgram?
   ) throws {
-    guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
-      throw Failure.runtime("--display window: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)")
-    }
-    let window: WindowDisplay
-    do {
-      window = try WindowDisplay(size: settings.effectiveSize, title: "splashd")
-    } catch {
-      throw Failure.runtime("--display window: cannot open a window: \(error.reason)")
-    }
-    let scene = try scene(settings, files, on: window.painter)
     Log.info(
       "window: \(settings.effectiveSize.description), renderer \(window.rendererName), "
         + "refresh \(formatFixed(1 / window.refreshPeriod, decimals: 2)) Hz")
+    try play(settings, files, on: window, name: "window", clock: clock, lifecycle: lifecycle, program: program)
+  }
+
+  /// Plays the splash full screen through KMS. When a program follows and
+  /// the card's fbdev emulation is there (/dev/fb0 at the same size), the
+  /// last frame is also painted into it, with the VT in graphics mode: SDL
+  /// gives the screen back to that framebuffer when it lets go, so the
+  /// screen keeps the last frame until the program sets its own. Without a
+  /// program the console comes back.
+  static func playOnKMS(
+    _ settings: Settings, _ files: ArtworkFiles, on screen: WindowDisplay, card: Int?, clock: StoppableClock,
+    lifecycle: Lifecycle, program: SpawnedProgram?, keepsGraphics: Bool
+  ) throws {
+    var settings = settings
+    if let size = settings.size, size != screen.size {
+      Log.info(
+        "kmsdrm: \(settings.origin(of: "size")) \(size.description) does not apply; the mode is \(screen.size.description)"
+      )
+    }
+    settings.size = screen.size
+    Log.info(
+      "kmsdrm: \(card.map { "/dev/dri/card\($0)" } ?? "the first connected card"), "
+        + "\(screen.size.description)@\(formatNumber((1 / screen.refreshPeriod).rounded())), "
+        + "renderer \(screen.rendererName)")
+    try play(settings, files, on: screen, name: "kmsdrm", clock: clock, lifecycle: lifecycle, program: program)
+    if keepsGraphics { leaveLastFrame(settings) }
+  }
+
+  /// Paints the splash's last frame into /dev/fb0 for `playOnKMS`, when
+  /// it is there and the size of the KMS mode, and leaves the VT in
+  /// graphics mode; says why not otherwise.
+  static func leaveLastFrame(_ settings: Settings) {
+    let path = Settings.defaultFramebuffer
+    guard Files.exists(path) else { return }
+    do {
+      let framebuffer = try FramebufferDisplay(path: path)
+      guard framebuffer.size == settings.effectiveSize else {
+        Log.info("kmsdrm: \(path) is \(framebuffer.size.description), not the mode's size: the last frame is not kept")
+        return
+      }
+      _ = try? GraphicsConsole()
+      // The last frame is the background alone. The pictures were let go
+      // once prepared: a background picture is decoded again.
+      switch settings.background {
+      case .color(let color):
+        let whole = framebuffer.size
+        framebuffer.painter.fill(
+          Rect(x: 0, y: 0, width: Double(whole.width), height: Double(whole.height)), with: color)
+      case .image:
+        try scene(settings, try ArtworkFiles(settings: settings), on: framebuffer.painter).draw(progress: 1)
+      }
+      framebuffer.device.flush()
+    } catch {
+      Log.info("kmsdrm: the last frame is not kept in \(path): \(error)")
+    }
+  }
+
+  /// Plays on an SDL window (desktop or KMS), its events handled while the
+  /// gate holds.
+  static func play(
+    _ settings: Settings, _ files: ArtworkFiles, on window: WindowDisplay, name: String, clock: StoppableClock,
+    lifecycle: Lifecycle, program: SpawnedProgram?
+  ) throws {
+    let scene = try scene(settings, files, on: window.painter)
     let sink = WindowSink(display: window, scene: scene, clock: clock.monotonic, stopCheck: clock.checkForStop)
     allowTurning(settings, sink: sink, clock: clock, lifecycle: lifecycle)
     let player = try player(settings, clock: clock, lifecycle: lifecycle, program: program)
     // While the gate holds, the window's events are still handled.
     (player.gate as? Gate)?.tend = sink.tend
-    try playAndReport(player, on: sink, clock: sink, name: "window")
+    try playAndReport(player, on: sink, clock: sink, name: name)
   }
 
   /// Renders every frame of the recording schedule offscreen and writes

@@ -83,24 +83,13 @@ public enum Splashd {
         Program.stopReplacingProcessOnCrash()
         spawned = try SpawnedProgram(program: program)
       }
-      var display = commandLine.check ? nil : chooseDisplay(settings)
-      // The framebuffer is opened before the pictures are decoded; when
-      // `auto` chose it and it cannot be used, the splash goes offscreen.
-      var framebuffer: FramebufferDisplay?
-      if display == .fbdev {
-        let path = settings.device ?? Settings.defaultFramebuffer
-        do {
-          framebuffer = try FramebufferDisplay(path: path)
-        } catch {
-          guard settings.display == .auto else { throw Failure.runtime("--display fbdev: \(error.description)") }
-          Log.info("fbdev: \(error.description); rendering offscreen")
-          display = .offscreen
-        }
-      }
+      // The display is opened before the pictures are decoded (an offscreen
+      // frame buffer's memory is faulted in by a helper thread meanwhile).
+      let display = commandLine.check ? nil : try openDisplay(settings, candidates: displayCandidates(settings))
       if let display, let path = settings.controlPath(runtimeDirectory: Environment.value("RUNTIME_DIRECTORY")) {
         do {
           let control = try ControlServer(path: path, group: settings.controlGroup)
-          let name = settings.record != nil ? "record" : display.rawValue
+          let name = settings.record != nil ? "record" : display.choice.rawValue
           control.status = { lifecycle.status(display: name) }
           clock.control = control
           lifecycle.control = control
@@ -109,24 +98,26 @@ public enum Splashd {
           Log.error("\(settings.origin(of: "control")) \(path): no control socket: \(error.phrase)")
         }
       }
-      // An offscreen frame buffer is made before the pictures are decoded:
-      // a helper thread faults its memory in meanwhile.
-      let offscreen =
-        display == .offscreen
-        ? try runtime { () throws(SDLError) in try OffscreenDisplay(size: settings.effectiveSize) } : nil
       let artwork = try ArtworkFiles(settings: settings)
       if commandLine.check {
         printOut(describe(settings, artwork, rotationSource: rotationSource))
         return ExitStatus.done
       }
-      if let framebuffer {
+      switch display {
+      case .fbdev(let framebuffer):
         try playFramebuffer(
           settings, artwork, on: framebuffer, clock: clock, lifecycle: lifecycle, program: spawned,
           keepsGraphics: handOff != nil)
-      } else if let offscreen {
+      case .offscreen(let offscreen):
         try playOffscreen(settings, artwork, on: offscreen, clock: clock, lifecycle: lifecycle, program: spawned)
-      } else {
-        try playInWindow(settings, artwork, clock: clock, lifecycle: lifecycle, program: spawned)
+      case .window(let window):
+        try playInWindow(settings, artwork, on: window, clock: clock, lifecycle: lifecycle, program: spawned)
+      case .kmsdrm(let screen, let card):
+        try playOnKMS(
+          settings, artwork, on: screen, card: card, clock: clock, lifecycle: lifecycle, program: spawned,
+          keepsGraphics: handOff != nil)
+      case nil:
+        break
       }
     } catch let failure as Failure {
       Log.error(failure.message)
@@ -189,6 +180,8 @@ public enum Splashd {
     add("rotate", settings.rotateAuto ? "auto" : String(settings.rotate.rawValue))
     add("fit", settings.fit.rawValue)
     add("display", settings.display.rawValue)
+    add("device", settings.device)
+    add("mode", settings.mode?.description)
     add("size", settings.effectiveSize.description)
     add("record", settings.record)
     add("fps", formatNumber(settings.fps))

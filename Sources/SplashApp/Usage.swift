@@ -69,15 +69,24 @@ public let usageText = """
                             accelerometer, the kernel command line), 0 when
                             none answers [default: 0]
     --display MODE          window: a desktop window (X11 or Wayland), vsync;
+                            kmsdrm: full screen on a DRM card through SDL's
+                            KMSDRM driver (needs Mesa's EGL and GLES), vsync;
                             fbdev: a Linux framebuffer (--device), the VT in
                             graphics mode, the last frame left on the screen;
                             offscreen: render into memory, paced by --fps;
                             auto: window when DISPLAY or WAYLAND_DISPLAY is
-                            set, else fbdev when the device exists, else
-                            offscreen [default: auto]
-    --device PATH           the framebuffer for fbdev [default: /dev/fb0]
+                            set, else kmsdrm when a DRM card has a connected
+                            connector, else fbdev when the device exists,
+                            else offscreen; each that fails to open is
+                            logged and the next is tried [default: auto]
+    --device PATH           the DRM card for kmsdrm (/dev/dri/cardN) [default:
+                            the first with a connected connector], or the
+                            framebuffer for fbdev [default: /dev/fb0]
+    --mode WxH[@HZ]         the KMS mode to set, one the connector offers
+                            [default: its preferred mode]
     --size WxH              the display's size in pixels (the window's inner
-                            size; fbdev uses its mode's) [default: 1280x720]
+                            size; kmsdrm and fbdev use their mode's)
+                            [default: 1280x720]
     --fps N                 frame rate of offscreen rendering and recording
                             [default: 60]
     --record DIR            render offscreen as fast as possible and write

@@ -1,10 +1,14 @@
 /// Where the splash is shown.
 public enum DisplayChoice: String, CaseIterable, Equatable, Sendable {
-  /// A desktop window when a desktop session is there, else the
-  /// framebuffer when there is one, else offscreen.
+  /// A desktop window when a desktop session is there, else KMS when a DRM
+  /// card has a connected connector, else the framebuffer when there is one,
+  /// else offscreen; each that fails to open is passed over.
   case auto
   /// A desktop window (X11 or Wayland through SDL), presented with vsync.
   case window
+  /// Full screen on a DRM card through SDL's KMSDRM driver (`device`, else
+  /// the first card with a connected connector), presented with vsync.
+  case kmsdrm
   /// A Linux framebuffer device (`device`, /dev/fb0 by default).
   case fbdev
   /// Rendered into memory, paced by the clock at `fps`.
@@ -95,8 +99,11 @@ public struct Settings: Equatable, Sendable {
   public var mountMatrix: MountMatrix?
   public var fit: Fit = .cover
   public var display: DisplayChoice = .auto
-  /// The display device (fbdev); nil means /dev/fb0.
+  /// The display device: the framebuffer for fbdev (nil: /dev/fb0), the
+  /// DRM card for kmsdrm (nil: the first with a connected connector).
   public var device: String?
+  /// The KMS mode to set; nil keeps the connector's preferred mode.
+  public var mode: DisplayModeRequest?
   /// The display's physical size; nil means `defaultSize`.
   public var size: PixelSize?
   public var record: String?
@@ -155,7 +162,7 @@ public struct Settings: Equatable, Sendable {
       "splash",
       [
         "image", "left", "right", "background", "transition", "duration", "hold", "easing",
-        "rotate", "fit", "display", "device", "size", "record", "fps",
+        "rotate", "fit", "display", "device", "mode", "size", "record", "fps",
       ]
     ),
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
@@ -245,9 +252,16 @@ public struct Settings: Equatable, Sendable {
       guard let fit = Fit(rawValue: value) else { throw fail("cover, contain, stretch or center") }
       self.fit = fit
     case "display":
-      guard let display = DisplayChoice(rawValue: value) else { throw fail("auto, window, fbdev or offscreen") }
+      guard let display = DisplayChoice(rawValue: value) else {
+        throw fail("auto, window, kmsdrm, fbdev or offscreen")
+      }
       self.display = display
     case "device": device = try path()
+    case "mode":
+      guard let mode = DisplayModeRequest(value) else {
+        throw fail("WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1280x800 or 1920x1080@60")
+      }
+      self.mode = mode
     case "size":
       guard let size = parseSize(value) else {
         throw fail("WIDTHxHEIGHT, each from 1 to \(Self.maxSide), such as 1920x1080")
@@ -321,6 +335,37 @@ public func parseDecimal(_ text: String) -> Double? {
 }
 
 /// Parses `WxH` with both sides from 1 to `Settings.maxSide`.
+/// A display mode asked for by `--mode WxH[@Hz]`.
+public struct DisplayModeRequest: Equatable, Sendable, CustomStringConvertible {
+  public var size: PixelSize
+  /// Whole hertz; nil takes the mode of that size with the highest rate.
+  public var refreshRate: Int?
+
+  public init(size: PixelSize, refreshRate: Int? = nil) {
+    self.size = size
+    self.refreshRate = refreshRate
+  }
+
+  /// Parses `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ` (1 to 1000 Hz).
+  public init?(_ text: String) {
+    let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let size = parseSize(String(parts[0])) else { return nil }
+    if parts.count == 2 {
+      guard parts[1].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let rate = Int(parts[1]), (1...1000).contains(rate)
+      else { return nil }
+      refreshRate = rate
+    }
+    self.size = size
+  }
+
+  public var description: String { size.description + (refreshRate.map { "@\($0)" } ?? "") }
+
+  /// Whether a mode of `size` at `refreshRate` hertz is the one asked for.
+  public func matches(_ size: PixelSize, refreshRate rate: Int) -> Bool {
+    size == self.size && (refreshRate == nil || refreshRate == rate)
+  }
+}
+
 public func parseSize(_ text: String) -> PixelSize? {
   let parts = text.split(separator: "x", omittingEmptySubsequences: false)
   guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),

@@ -2,7 +2,8 @@ import CSDL2
 import SplashCore
 import SplashSystem
 
-/// A desktop window (X11 or Wayland through SDL) presented with vsync.
+/// An SDL window presented with vsync: on the desktop (X11 or Wayland), or
+/// full screen on a DRM card through SDL's KMSDRM driver.
 public final class WindowDisplay {
   public let size: PixelSize
   public let window: OpaquePointer
@@ -12,6 +13,9 @@ public final class WindowDisplay {
   public let painter: TexturePainter
   /// Seconds between vsyncs of the window's display (60 Hz when unknown).
   public let refreshPeriod: Double
+  /// A present returns once its page flip is done (KMS with SDL's
+  /// double-buffer hint): the time it returns is the frame's vsync.
+  public let presentWaitsForFlip: Bool
   /// The user closed the window or pressed Escape.
   public private(set) var closed = false
 
@@ -23,8 +27,7 @@ public final class WindowDisplay {
   }
 
   /// Opens a window whose inner size is `size`.
-  public init(size: PixelSize, title: String) throws(SDLError) {
-    self.size = size
+  public convenience init(size: PixelSize, title: String) throws(SDLError) {
     // A preview window: leave the desktop's compositor running (SDL would ask
     // X11 compositors to step aside, as for a full-screen game).
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
@@ -38,6 +41,74 @@ public final class WindowDisplay {
       SDL_QuitSubSystem(SDL_INIT_VIDEO)
       throw error
     }
+    try self.init(window: window, size: size, presentWaitsForFlip: false)
+  }
+
+  /// Takes the screen of DRM card `card` (/dev/dri/cardN; nil lets SDL pick
+  /// the first with a connected connector) through SDL's KMSDRM driver, at
+  /// the mode asked for, else the connector's preferred one. Needs EGL and
+  /// GLES (Mesa) at run time.
+  public convenience init(kmsdrmCard card: Int?, mode request: DisplayModeRequest?) throws(SDLError) {
+    if let card { setenv("SDL_KMSDRM_DEVICE_INDEX", String(card), 1) }
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "kmsdrm")
+    // Each present waits until its page flip is done: by default SDL queues
+    // the flip and returns, so a still frame (the held splash) would not
+    // reach the screen until the next present, and "appeared" would come
+    // before the picture did.
+    SDL_SetHint(SDL_HINT_VIDEO_DOUBLE_BUFFER, "1")
+    try check("SDL_InitSubSystem(video) with the kmsdrm driver", SDL_InitSubSystem(SDL_INIT_VIDEO))
+    var mode = SDL_DisplayMode()
+    if let request {
+      var offered: [String] = []
+      var found = false
+      for index in 0..<max(0, SDL_GetNumDisplayModes(0)) {
+        var candidate = SDL_DisplayMode()
+        guard SDL_GetDisplayMode(0, index, &candidate) == 0 else { continue }
+        offered.append("\(candidate.w)x\(candidate.h)@\(candidate.refresh_rate)")
+        let size = PixelSize(width: Int(candidate.w), height: Int(candidate.h))
+        // SDL lists modes from the highest refresh rate down: the first match is the fastest.
+        if !found && request.matches(size, refreshRate: Int(candidate.refresh_rate)) {
+          mode = candidate
+          found = true
+        }
+      }
+      guard found else {
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        throw SDLError(
+          call: "--mode \(request)",
+          reason: "the connector has no such mode; it offers " + offered.joined(separator: ", "))
+      }
+    } else {
+      guard SDL_GetDesktopDisplayMode(0, &mode) == 0 else {
+        let error = SDLError("SDL_GetDesktopDisplayMode")
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        throw error
+      }
+    }
+    guard
+      let window = SDL_CreateWindow(
+        "splashd", 0, 0, mode.w, mode.h, SDL_WINDOW_FULLSCREEN.rawValue | SDL_WINDOW_SHOWN.rawValue)
+    else {
+      let error = SDLError("SDL_CreateWindow")
+      SDL_QuitSubSystem(SDL_INIT_VIDEO)
+      throw error
+    }
+    if request != nil && SDL_SetWindowDisplayMode(window, &mode) != 0 {
+      let error = SDLError("SDL_SetWindowDisplayMode")
+      SDL_DestroyWindow(window)
+      SDL_QuitSubSystem(SDL_INIT_VIDEO)
+      throw error
+    }
+    SDL_ShowCursor(SDL_DISABLE)
+    try self.init(
+      window: window, size: PixelSize(width: Int(mode.w), height: Int(mode.h)), presentWaitsForFlip: true)
+  }
+
+  /// Gives `window` a renderer with vsync (SDL's software one when no
+  /// accelerated one can be made).
+  private init(window: OpaquePointer, size: PixelSize, presentWaitsForFlip: Bool) throws(SDLError) {
+    self.size = size
+    self.presentWaitsForFlip = presentWaitsForFlip
     let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
     guard
       let renderer = SDL_CreateRenderer(window, -1, accelerated)
@@ -100,6 +171,7 @@ public final class WindowSink: SceneSink, PresentationClock {
   private let clock: MonotonicClock
   private let stopCheck: () throws -> Void
   private var lastProgress = 0.0
+  private var presented = false
 
   /// `stopCheck` throws `PlaybackInterrupted` when the splash must end; it
   /// is called at every frame and every 50 ms of sleep.
@@ -120,7 +192,16 @@ public final class WindowSink: SceneSink, PresentationClock {
     lastProgress = frame.progress
     scene.draw(progress: frame.progress)
     SDL_RenderPresent(display.renderer)
-    return nil
+    guard display.presentWaitsForFlip else { return nil }
+    if !presented {
+      // Under SDL 2.26's KMSDRM (seen on bochs-drm in QEMU) the first
+      // present of a fresh window did not reach the screen, and a still
+      // frame is presented only once; the same frame again, flipped, does.
+      scene.draw(progress: frame.progress)
+      SDL_RenderPresent(display.renderer)
+      presented = true
+    }
+    return clock.now()
   }
 
   public func now() -> Double { clock.now() }

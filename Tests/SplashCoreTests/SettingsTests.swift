@@ -56,7 +56,9 @@ import Testing
     ("size", "20000x10", "--size: expected WIDTHxHEIGHT"),
     ("transition", "wipe", "--transition: expected doors or crossfade"),
     ("fit", "fill", "--fit: expected cover, contain, stretch or center"),
-    ("display", "kms", "--display: expected auto, window, fbdev or offscreen"),
+    ("display", "kms", "--display: expected auto, window, kmsdrm, fbdev or offscreen"),
+    ("mode", "1280x800@", "--mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1280x800 or 1920x1080@60"),
+    ("mode", "1280@60", "--mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1280x800 or 1920x1080@60"),
     ("image", "", "--image: expected a file name"),
   ])
   func badValuesNameTheOptionAndTheExpectation(key: String, value: String, expected: String) {
@@ -139,5 +141,25 @@ import Testing
     #expect(formatNumber(60) == "60")
     #expect(formatFixed(0.0166666, decimals: 6) == "0.016667")
     #expect(formatFixed(1, decimals: 3) == "1.000")
+  }
+}
+
+@Suite struct DisplayModeRequestTests {
+  @Test func parsesSizeAndRate() {
+    #expect(DisplayModeRequest("1280x800") == DisplayModeRequest(size: PixelSize(width: 1280, height: 800)))
+    #expect(DisplayModeRequest("1920x1080@60")?.refreshRate == 60)
+    #expect(DisplayModeRequest("1920x1080@60")?.description == "1920x1080@60")
+    for bad in ["1920x1080@", "1920x1080@0", "1920x1080@60@", "@60", "1920x1080@6O", "1920"] {
+      #expect(DisplayModeRequest(bad) == nil, "\(bad)")
+    }
+  }
+
+  @Test func matchesTheSizeAndTheRateWhenGiven() {
+    let any = DisplayModeRequest(size: PixelSize(width: 800, height: 480))
+    let sixty = DisplayModeRequest(size: PixelSize(width: 800, height: 480), refreshRate: 60)
+    #expect(any.matches(PixelSize(width: 800, height: 480), refreshRate: 75))
+    #expect(sixty.matches(PixelSize(width: 800, height: 480), refreshRate: 60))
+    #expect(!sixty.matches(PixelSize(width: 800, height: 480), refreshRate: 75))
+    #expect(!any.matches(PixelSize(width: 480, height: 800), refreshRate: 60))
   }
 }

@@ -112,6 +112,88 @@ extension DisplayTests {
       }
     }
 
+    /// Runs `script` (written to the rig's work directory, which is `dir`
+    /// and the guest's /run/rig) under the QEMU rig; returns the rig's
+    /// outcome and the guest's serial console.
+    func runInRig(_ dir: TemporaryDirectory, script: String, size: String) throws -> (Outcome, String) {
+      chmod(dir.file("run.sh", script), 0o755)
+      let outcome = try run(
+        "/usr/bin/env",
+        [
+          "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240", "--",
+          "/run/rig/run.sh",
+        ],
+        environment: ProcessInfo.processInfo.environment, timeout: 300)
+      return (outcome, (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? "")
+    }
+
+    /// KMS through SDL's KMSDRM driver and Mesa: the held splash is on the
+    /// screen while splashd holds it, and once it has handed off, the
+    /// screen keeps the last frame (painted into the fbdev emulation that
+    /// SDL gives the screen back to).
+    @Test func kmsShowsTheSplashAndLeavesTheLastFrameForTheProgram() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          \(splashdPath) --config /dev/null --display kmsdrm --device /dev/dri/card0 --left /run/rig/red.png \\
+            --right /run/rig/green.png --background '#0000FF' --transition crossfade --until-file /run/rig/go \\
+            --timeout 200 --duration 0.3 \\
+            -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
+            2>/run/rig/splashd.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP held
+          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
+          touch /run/rig/go
+          wait $pid
+          """, size: "1280x800")
+      let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "4\n", "\(log)")
+      #expect(log.contains("splashd: kmsdrm: /dev/dri/card0, 1280x800@"), "\(log)")
+      #expect(log.contains("splashd: handing off to /bin/sh"), "\(log)")
+      let held = try #require(Screendump(path: dir.path + "/held.ppm"), "no screendump of the held splash: \(log)")
+      #expect(held.width == 1280 && held.height == 800)
+      for y in [0, 400, 799] {
+        #expect(held.at(0, y) == 0xFF0000 && held.at(639, y) == 0xFF0000, "row \(y); \(log)")
+        #expect(held.at(640, y) == 0x00FF00 && held.at(1279, y) == 0x00FF00, "row \(y)")
+      }
+      let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
+      for y in stride(from: 0, to: 800, by: 80) {
+        for x in stride(from: 0, to: 1280, by: 128) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)") }
+      }
+    }
+
+    /// `--display auto` with no desktop: KMS when the card is there; when it
+    /// cannot be opened (its device node removed), the framebuffer, with the
+    /// reason in the log.
+    @Test func autoPicksKMSAndFallsBackToTheFramebuffer() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          \(splashdPath) --config /dev/null --duration 0 2>/run/rig/first.log
+          rm /dev/dri/card0
+          \(splashdPath) --config /dev/null --duration 0 2>/run/rig/second.log
+          """, size: "800x480")
+      let first = (try? String(contentsOfFile: dir.path + "/first.log", encoding: .utf8)) ?? ""
+      let second = (try? String(contentsOfFile: dir.path + "/second.log", encoding: .utf8)) ?? ""
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "0\n", "\(first) \(second)")
+      #expect(first.contains("splashd: kmsdrm: the first connected card, 800x480@"), "\(first)")
+      #expect(!first.contains("fbdev"), "\(first)")
+      #expect(second.contains("splashd: display kmsdrm: "), "\(second)")
+      #expect(second.contains("; trying fbdev"), "\(second)")
+      #expect(second.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp"), "\(second)")
+    }
+
     /// A whole boot: Debian with systemd, the shipped splashd.service and
     /// kiosk-revealed-by-splashctl.service enabled as `make install` puts
     /// them, and a kiosk program that fills the screen with its own colour.

@@ -137,7 +137,8 @@ import Testing
     #expect(help.status == 0)
     for option in [
       "--image", "--left", "--right", "--background", "--transition", "--duration", "--hold", "--easing",
-      "--rotate", "--fit", "--display", "--size", "--record", "--fps", "--config", "--check", "--version",
+      "--rotate", "--fit", "--display", "--device", "--mode", "--size", "--record", "--fps", "--config", "--check",
+      "--version", "kmsdrm",
       "Exit status",
     ] {
       #expect(help.stdout.contains(option), "--help does not mention \(option)")

@@ -1,0 +1,37 @@
+import SplashCore
+import SplashSystem
+
+/// DRM cards as sysfs lists them (/sys/class/drm/cardN and its connectors
+/// cardN-NAME, each with a `status` file): enough to know whether KMS has a
+/// screen to drive, without opening a device.
+public enum DRMCards {
+  /// Where the kernel lists DRM devices.
+  public static let sysfsDirectory = "/sys/class/drm"
+
+  /// The lowest-numbered card with a connected connector, and that
+  /// connector's name ("Virtual-1", "HDMI-A-1").
+  public static func firstConnected(under root: String = sysfsDirectory) -> (card: Int, connector: String)? {
+    let names = (try? Files.entries(of: root)) ?? []
+    var found: [(card: Int, connector: String)] = []
+    for name in names where name.hasPrefix("card") {
+      let parts = name.dropFirst(4).split(separator: "-", maxSplits: 1)
+      guard parts.count == 2, let card = Int(parts[0]),
+        let status = try? Files.readText(root + "/" + name + "/status"),
+        trimmingBlanks(status) == "connected"
+      else { continue }
+      found.append((card, String(parts[1])))
+    }
+    return found.min { ($0.card, $0.connector) < ($1.card, $1.connector) }
+  }
+
+  /// The card number N of `path` when it is /dev/dri/cardN or a link to
+  /// one (/dev/dri/by-path/…-card); nil for anything else.
+  public static func cardNumber(ofDevice path: String) -> Int? {
+    let resolved = Files.realPath(path) ?? path
+    let prefix = "/dev/dri/card"
+    guard resolved.hasPrefix(prefix), let number = Int(resolved.dropFirst(prefix.count)), number >= 0 else {
+      return nil
+    }
+    return number
+  }
+}
