@@ -14,7 +14,7 @@ DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test bench format lint install install-built clean deps test-deps
+.PHONY: all build run test systest bench format lint install install-built clean deps test-deps
 
 all: build
 
@@ -56,6 +56,12 @@ format:
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The QEMU system tests alone (make test runs them too): the fbdev, KMS and
+# systemd boots under a real kernel. Their screendumps stay in .build/systest/.
+systest: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --filter BootPathTests
 
 bench: build
 	.build/release/splashd-bench .build/release/splashd Config/splashd-demo.png

@@ -33,6 +33,19 @@ struct Screendump {
     let i = start + (y * width + x) * 3
     return UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
   }
+
+  /// Where the QEMU tests leave their screendumps, as PNG, for people to look at.
+  static let folder = packageRoot + "/.build/systest"
+
+  /// Writes this screendump as `folder/NAME.png`.
+  func keep(as name: String) {
+    try? FileManager.default.createDirectory(atPath: Self.folder, withIntermediateDirectories: true)
+    let png = makePNG(width: width, height: height) { x, y in
+      let i = start + (y * width + x) * 3
+      return (bytes[i], bytes[i + 1], bytes[i + 2])
+    }
+    FileManager.default.createFile(atPath: Self.folder + "/" + name + ".png", contents: png)
+  }
 }
 
 /// Fails the calling test with what to install when the QEMU rig cannot run.
@@ -55,7 +68,8 @@ func requireRig(_ tools: [String] = []) throws {
 extension DisplayTests {
   @Suite(.serialized) struct BootPathTests {
     /// A virtual screen of one page, and one the kernel was asked to make
-    /// two pages tall: splashd paints the shown page either way.
+    /// two pages tall: splashd paints the shown page either way. The splash
+    /// is turned 90°, so the leaves part vertically on the physical screen.
     @Test(arguments: ["", "drm_kms_helper.drm_fbdev_overalloc=200"])
     func theFramebufferShowsTheSplashAndKeepsItsLastFrameForTheProgram(kernelParameters: String) throws {
       try requireRig()
@@ -63,32 +77,27 @@ extension DisplayTests {
       _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
       // In the guest, /run/rig is this directory; the host's / is the guest's /.
-      let script = dir.file(
-        "run.sh",
-        """
-        #!/bin/sh
-        echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
-        \(splashdPath) --config /dev/null --display fbdev --left /run/rig/red.png --right /run/rig/green.png \\
-          --background '#0000FF' --until-file /run/rig/go --timeout 120 --duration 0.3 \\
-          -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
-          2>/run/rig/splashd.log &
-        pid=$!
-        i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
-        echo RIG-SCREENDUMP held
-        while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
-        touch /run/rig/go
-        wait $pid
-        """)
-      chmod(script, 0o755)
-      let rig = packageRoot + "/tools/qemu/rig.py"
-      let outcome = try run(
-        "/usr/bin/env",
-        [
-          "python3", rig, "--work", dir.path, "--size", "800x480", "--timeout", "240", "--append", kernelParameters,
-          "--", "/run/rig/run.sh",
-        ],
-        environment: ProcessInfo.processInfo.environment, timeout: 300)
-      let console = (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? ""
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
+          \(splashdPath) --config /dev/null --display fbdev --rotate 90 --left /run/rig/red.png \\
+            --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 120 --duration 4 \\
+            --easing linear \\
+            -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
+            2>/run/rig/splashd.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP held
+          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
+          touch /run/rig/go
+          i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          sleep 1
+          echo RIG-SCREENDUMP mid
+          while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
+          wait $pid
+          """, size: "800x480", kernelParameters: kernelParameters)
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       // The program splashd handed off to (same PID) ended the run with its status.
@@ -96,17 +105,33 @@ extension DisplayTests {
       #expect(log.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp SDL_PIXELFORMAT_RGB888"), "\(log)")
       #expect(console.contains(kernelParameters.isEmpty ? "fb0: 800,480" : "fb0: 800,960"), "\(console.suffix(600))")
       #expect(log.contains("splashd: handing off to /bin/sh"), "\(log)")
+      let name = kernelParameters.isEmpty ? "fbdev" : "fbdev-two-pages"
 
+      // The doors, closed and turned 90° clockwise: the left leaf on top,
+      // the right one below, the seam along the middle row.
       let held = try #require(Screendump(path: dir.path + "/held.ppm"), "no screendump of the held splash: \(log)")
+      held.keep(as: name + "-held")
       #expect(held.width == 800 && held.height == 480)
-      // The doors, closed: each leaf fills its half; the seam at the centre line.
-      for y in [0, 240, 479] {
-        let row = [0, 399, 400, 799].map { String(held.at($0, y), radix: 16) }
-        #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y): \(row); \(log)")
-        #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y): \(row)")
+      for x in [0, 400, 799] {
+        let column = [0, 239, 240, 479].map { String(held.at(x, $0), radix: 16) }
+        #expect(held.at(x, 0) == 0xFF0000 && held.at(x, 239) == 0xFF0000, "column \(x): \(column); \(log)")
+        #expect(held.at(x, 240) == 0x00FF00 && held.at(x, 479) == 0x00FF00, "column \(x): \(column)")
+      }
+      // Mid-transition: down every column, red, then the background, then
+      // green; the leaves have moved apart from the middle row.
+      let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "no screendump mid-transition: \(log)")
+      mid.keep(as: name + "-mid")
+      for x in stride(from: 0, to: 800, by: 100) {
+        let colors = (0..<480).map { mid.at(x, $0) }
+        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? 480
+        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? 480
+        let rest = colors[blueEnd...]
+        #expect(
+          redEnd < 240 && blueEnd > 240 && rest.allSatisfy { $0 == 0x00FF00 }, "column \(x): \(redEnd), \(blueEnd)")
       }
       // After the transition and the hand-off, the last frame stays: the background.
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
+      after.keep(as: name + "-after")
       for y in stride(from: 0, to: 480, by: 60) {
         for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
       }
@@ -115,13 +140,15 @@ extension DisplayTests {
     /// Runs `script` (written to the rig's work directory, which is `dir`
     /// and the guest's /run/rig) under the QEMU rig; returns the rig's
     /// outcome and the guest's serial console.
-    func runInRig(_ dir: TemporaryDirectory, script: String, size: String) throws -> (Outcome, String) {
+    func runInRig(
+      _ dir: TemporaryDirectory, script: String, size: String, kernelParameters: String = ""
+    ) throws -> (Outcome, String) {
       chmod(dir.file("run.sh", script), 0o755)
       let outcome = try run(
         "/usr/bin/env",
         [
-          "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240", "--",
-          "/run/rig/run.sh",
+          "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
+          "--append", kernelParameters, "--", "/run/rig/run.sh",
         ],
         environment: ProcessInfo.processInfo.environment, timeout: 300)
       return (outcome, (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? "")
@@ -158,12 +185,14 @@ extension DisplayTests {
       #expect(log.contains("splashd: kmsdrm: /dev/dri/card0, 1280x800@"), "\(log)")
       #expect(log.contains("splashd: handing off to /bin/sh"), "\(log)")
       let held = try #require(Screendump(path: dir.path + "/held.ppm"), "no screendump of the held splash: \(log)")
+      held.keep(as: "kmsdrm-held")
       #expect(held.width == 1280 && held.height == 800)
       for y in [0, 400, 799] {
         #expect(held.at(0, y) == 0xFF0000 && held.at(639, y) == 0xFF0000, "row \(y); \(log)")
         #expect(held.at(640, y) == 0x00FF00 && held.at(1279, y) == 0x00FF00, "row \(y)")
       }
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
+      after.keep(as: "kmsdrm-after")
       for y in stride(from: 0, to: 800, by: 80) {
         for x in stride(from: 0, to: 1280, by: 128) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)") }
       }
@@ -311,12 +340,14 @@ extension DisplayTests {
       let status = (try? String(contentsOfFile: work + "/held-status", encoding: .utf8)) ?? ""
       #expect(status.hasPrefix("phase=waiting rotation=0 display=fbdev"), "\(status)")
       let held = try #require(Screendump(path: work + "/held.ppm"), "\(journal)")
+      held.keep(as: "systemd-held")
       for y in [0, 240, 479] {
         #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y); \(journal)")
         #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y)")
       }
       // The kiosk program, started once the splash was gone, owns the screen.
       let final = try #require(Screendump(path: work + "/final.ppm"), "\(journal)")
+      final.keep(as: "systemd-kiosk")
       for y in stride(from: 0, to: 480, by: 48) {
         for x in stride(from: 0, to: 800, by: 80) { #expect(final.at(x, y) == 0x2080C0, "(\(x), \(y))") }
       }
