@@ -74,10 +74,10 @@ extension Splashd {
   private static func open(_ choice: DisplayChoice, _ settings: Settings) throws -> OpenDisplay {
     switch choice {
     case .window, .auto:
-      guard WindowDisplay.desktopAvailable(environment: Environment.value) else {
+      guard let drivers = WindowDisplay.desktopDrivers(environment: Environment.value) else {
         throw Unavailable(description: "no desktop session (DISPLAY and WAYLAND_DISPLAY are unset)")
       }
-      return .window(try WindowDisplay(size: settings.effectiveSize, title: "splashd"))
+      return .window(try WindowDisplay(size: settings.effectiveSize, title: "splashd", drivers: drivers))
     case .kmsdrm:
       var card: Int?
       if let device = settings.device {

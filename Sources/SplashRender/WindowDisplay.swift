@@ -21,17 +21,26 @@ public final class WindowDisplay {
 
   /// Whether a desktop session is there to open a window on.
   public static func desktopAvailable(environment: (String) -> String?) -> Bool {
-    let display = environment("DISPLAY") ?? ""
-    let wayland = environment("WAYLAND_DISPLAY") ?? ""
-    return !display.isEmpty || !wayland.isEmpty
+    desktopDrivers(environment: environment) != nil
   }
 
-  /// Opens a window whose inner size is `size`.
-  public convenience init(size: PixelSize, title: String) throws(SDLError) {
+  /// SDL's video drivers for the desktop sessions the environment names
+  /// ("x11", "wayland" or both), nil for none.
+  public static func desktopDrivers(environment: (String) -> String?) -> String? {
+    let drivers = [("DISPLAY", "x11"), ("WAYLAND_DISPLAY", "wayland")].filter { !(environment($0.0) ?? "").isEmpty }
+    return drivers.isEmpty ? nil : drivers.map(\.1).joined(separator: ",")
+  }
+
+  /// Opens a window whose inner size is `size` on the desktop session that
+  /// `drivers` (from `desktopDrivers`) name; only there: SDL would otherwise
+  /// fall through to its own offscreen or KMSDRM drivers and "open a window"
+  /// nobody sees.
+  public convenience init(size: PixelSize, title: String, drivers: String) throws(SDLError) {
     // A preview window: leave the desktop's compositor running (SDL would ask
     // X11 compositors to step aside, as for a full-screen game).
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-    try check("SDL_InitSubSystem(video)", SDL_InitSubSystem(SDL_INIT_VIDEO))
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers)
+    try check("SDL_InitSubSystem(video) with the \(drivers) driver", SDL_InitSubSystem(SDL_INIT_VIDEO))
     guard
       let window = SDL_CreateWindow(
         title, Int32(SDL_WINDOWPOS_CENTERED_MASK), Int32(SDL_WINDOWPOS_CENTERED_MASK), Int32(size.width),

@@ -200,7 +200,7 @@ extension DisplayTests {
 
     /// `--display auto` with no desktop: KMS when the card is there; when it
     /// cannot be opened (its device node removed), the framebuffer, with the
-    /// reason in the log.
+    /// reason in the log. And a KMS mode the connector lacks is refused.
     @Test func autoPicksKMSAndFallsBackToTheFramebuffer() throws {
       try requireRig()
       let dir = try TemporaryDirectory()
@@ -209,6 +209,8 @@ extension DisplayTests {
         script: """
           #!/bin/sh
           \(splashdPath) --config /dev/null --duration 0 2>/run/rig/first.log
+          \(splashdPath) --config /dev/null --duration 0 --display kmsdrm --mode 1234x567 2>/run/rig/mode.log
+          echo "exit $?" >> /run/rig/mode.log
           rm /dev/dri/card0
           \(splashdPath) --config /dev/null --duration 0 2>/run/rig/second.log
           """, size: "800x480")
@@ -218,6 +220,12 @@ extension DisplayTests {
       #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "0\n", "\(first) \(second)")
       #expect(first.contains("splashd: kmsdrm: the first connected card, 800x480@"), "\(first)")
       #expect(!first.contains("fbdev"), "\(first)")
+      // A mode the connector lacks: named, with the modes it has, exit 1.
+      let mode = (try? String(contentsOfFile: dir.path + "/mode.log", encoding: .utf8)) ?? ""
+      #expect(
+        mode.contains("splashd: --display kmsdrm: --mode 1234x567: the connector has no such mode; it offers ")
+          && mode.contains("800x480@75"), "\(mode)")
+      #expect(mode.hasSuffix("exit 1\n"), "\(mode)")
       #expect(second.contains("splashd: display kmsdrm: "), "\(second)")
       #expect(second.contains("; trying fbdev"), "\(second)")
       #expect(second.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp"), "\(second)")

@@ -90,6 +90,30 @@ import Testing
     #expect(outcome.stderrLines == ["splashd: --record \(good)/frames: cannot create the directory: not a directory"])
   }
 
+  /// `auto` passes over each back end that cannot open, says why, and
+  /// plays on the next: here a desktop whose X server is not there, then a
+  /// "framebuffer" that is a regular file, then offscreen.
+  @Test func autoTriesEachBackEndInTurn() throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = ":4242"
+    environment["WAYLAND_DISPLAY"] = nil
+    let outcome = try splashd(
+      ["--device", good, "--size", "32x32", "--duration", "0", "--image", good], in: dir, environment: environment)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let lines = outcome.stderrLines
+    #expect(
+      lines.first == "splashd: display window: SDL_InitSubSystem(video) with the x11 driver: x11 not available; "
+        + "trying fbdev", "\(lines)")
+    #expect(lines.dropFirst().first == "splashd: display fbdev: \(good): not a framebuffer device; trying offscreen")
+    #expect(lines.contains { $0.hasPrefix("splashd: offscreen: ") && $0.hasSuffix(" frames, 0 skipped") }, "\(lines)")
+  }
+
+  @Test func kmsWithANonCardDeviceExitsOne() throws {
+    let outcome = try splashd(["--display", "kmsdrm", "--device", good, "--image", good], in: dir)
+    #expect(outcome.status == 1)
+    #expect(outcome.stderrLines == ["splashd: --display kmsdrm: --device \(good): not a DRM card (/dev/dri/cardN)"])
+  }
+
   @Test func windowWithoutADesktopExitsOne() throws {
     let outcome = try splashd(["--display", "window", "--image", good], in: dir)
     #expect(outcome.status == 1)
