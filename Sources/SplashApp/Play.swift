@@ -27,6 +27,7 @@ extension Splashd {
       Log.info("console text may draw over the splash: \(error.phrase)")
     }
     defer { if !keepsGraphics { console?.restore() } }
+    defer { display.returnToStartPage() }
     let scene = try scene(settings, files, on: display.painter)
     let sink = FramebufferSink(display: display, scene: scene, clock: clock.now)
     allowTurning(settings, sink: sink, clock: clock, lifecycle: lifecycle)

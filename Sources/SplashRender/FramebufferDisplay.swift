@@ -4,11 +4,13 @@ import SplashSystem
 
 /// A Linux framebuffer (/dev/fbN) as the display, painted in place in its
 /// own pixel layout (16, 24 or 32 bits, either channel order: the pictures
-/// are converted to it once, when prepared). Frames go to
-/// the shown page (at the mode's x/y offsets): flipping pages by panning
-/// showed a black first frame on DRM's fbdev emulation and is left out until
-/// understood. Frames wait for vsync where the driver offers it, else the
-/// player paces them by the clock at the mode's refresh rate.
+/// are converted to it once, when prepared). Where the driver can pan and
+/// the virtual screen holds two pages, each frame is painted on the hidden
+/// page and shown by panning to it (no tearing); otherwise frames go to the
+/// shown page. DRM's fbdev emulation is never flipped: there (Linux 6.1,
+/// bochs-drm) a page drawn below the first and panned to showed black.
+/// Frames wait for vsync where the driver offers it, else the player paces
+/// them by the clock at the mode's refresh rate.
 public final class FramebufferDisplay {
   public let device: Framebuffer
   /// The visible mode's size.
@@ -21,8 +23,16 @@ public final class FramebufferDisplay {
   /// Says once what the display can and cannot do (log lines).
   public var onNote: (String) -> Void = { _ in }
 
-  /// The shown page of the screen.
-  private let screen: UnsafeMutablePointer<SDL_Surface>
+  /// The pages frames are painted into: the shown one alone, or two
+  /// flipped by panning.
+  private let pages: [UnsafeMutablePointer<SDL_Surface>]
+  /// The first row of each page in the virtual screen.
+  private let pageRows: [Int]
+  /// The page on the screen, and the row the screen started at.
+  private var shown: Int
+  private let startRow: Int
+  /// Frames are painted on the hidden page and panned to.
+  private var flipping: Bool
   /// Whether the driver's vsync is used: nil until known.
   private var vsync: Bool?
   private var instantReturns = 0
@@ -58,37 +68,66 @@ public final class FramebufferDisplay {
           + "blue \(mode.blue) (splashd draws 16, 24 and 32 bpp true colour)")
     }
     let bytesPerPixel = mode.bitsPerPixel / 8
-    let visible = mode.yOffset * mode.lineLength + mode.xOffset * bytesPerPixel
+    func fits(rows: Int) -> Bool {
+      mode.xOffset * bytesPerPixel + (rows - 1) * mode.lineLength + mode.width * bytesPerPixel <= mode.memoryLength
+    }
     guard mode.width > 0, mode.height > 0, mode.lineLength >= mode.width * bytesPerPixel,
-      visible + (mode.height - 1) * mode.lineLength + mode.width * bytesPerPixel <= mode.memoryLength
+      fits(rows: mode.yOffset + mode.height)
     else {
       throw SDLError(
         call: framebuffer.path,
         reason: "the mode \(mode.width)x\(mode.height) at (\(mode.xOffset), \(mode.yOffset)), \(mode.lineLength) "
           + "bytes a row, does not fit its \(mode.memoryLength) bytes of memory")
     }
-    guard
-      let screen = SDL_CreateRGBSurfaceWithFormatFrom(
-        framebuffer.memory + visible, Int32(mode.width), Int32(mode.height), Int32(mode.bitsPerPixel),
-        Int32(mode.lineLength), format)
-    else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
-    self.screen = screen
-    painter = SurfacePainter(target: screen)
+    startRow = mode.yOffset
+    flipping =
+      mode.panStep > 0 && mode.virtualHeight >= 2 * mode.height && !mode.driver.hasSuffix("drmfb")
+      && (startRow == 0 || startRow == mode.height) && fits(rows: 2 * mode.height)
+    pageRows = flipping ? [0, mode.height] : [startRow]
+    shown = pageRows.firstIndex(of: startRow) ?? 0
+    var pages: [UnsafeMutablePointer<SDL_Surface>] = []
+    for row in pageRows {
+      guard
+        let page = SDL_CreateRGBSurfaceWithFormatFrom(
+          framebuffer.memory + row * mode.lineLength + mode.xOffset * bytesPerPixel, Int32(mode.width),
+          Int32(mode.height), Int32(mode.bitsPerPixel), Int32(mode.lineLength), format)
+      else {
+        for page in pages { SDL_FreeSurface(page) }
+        throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom")
+      }
+      pages.append(page)
+    }
+    self.pages = pages
+    painter = SurfacePainter(target: pages[flipping ? 1 - shown : shown])
     framebuffer.unblank()
   }
 
-  deinit { SDL_FreeSurface(screen) }
+  deinit { for page in pages { SDL_FreeSurface(page) } }
 
   /// What the display is, for the log.
   public var description: String {
     let name = String(cString: SDL_GetPixelFormatName(format))
-    return "\(device.path) \(size.description), \(device.mode.bitsPerPixel) bpp \(name), painted in place"
+    let pagesText = flipping ? "two pages flipped by panning" : "painted on the shown page"
+    return "\(device.path) \(size.description), \(device.mode.bitsPerPixel) bpp \(name), \(pagesText)"
   }
 
   /// Shows the frame just painted: flushes it to the screen, waits for
   /// vsync; returns the vsync time when there was one.
   public func show(clock: () -> Double) -> Double? {
     device.flush()
+    if flipping {
+      let back = 1 - shown
+      do {
+        try device.pan(toRow: pageRows[back])
+        shown = back
+        painter.target = pages[1 - shown]
+      } catch {
+        onNote("\(device.path): cannot pan (\(error.phrase)): painting on the shown page")
+        copy(page: back, onto: shown)
+        flipping = false
+        painter.target = pages[shown]
+      }
+    }
     var shown: Double?
     if vsync != false {
       let before = clock()
@@ -108,6 +147,33 @@ public final class FramebufferDisplay {
       }
     }
     return shown
+  }
+}
+
+extension FramebufferDisplay {
+  /// Leaves the screen at the row it started at, showing the last frame:
+  /// the program that comes next may draw there without panning.
+  public func returnToStartPage() {
+    guard pageRows[shown] != startRow, let start = pageRows.firstIndex(of: startRow) else { return }
+    copy(page: shown, onto: start)
+    do {
+      try device.pan(toRow: startRow)
+      shown = start
+    } catch {
+      onNote("\(device.path): cannot pan back to row \(startRow): \(error.phrase)")
+    }
+  }
+
+  /// Copies the visible rows of one page onto another and flushes them.
+  private func copy(page source: Int, onto target: Int) {
+    let from = pages[source].pointee
+    let to = pages[target].pointee
+    for row in 0..<Int(from.h) {
+      memcpy(
+        to.pixels + row * Int(to.pitch), from.pixels + row * Int(from.pitch), Int(from.w) * device.mode.bitsPerPixel / 8
+      )
+    }
+    device.flush()
   }
 }
 

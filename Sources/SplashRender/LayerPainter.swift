@@ -30,8 +30,9 @@ public protocol LayerPainter: AnyObject {
 /// SDL_FillRect streams past the cache, ~40 times slower on the narrow strip
 /// between the leaves. Copies go by memcpy in 1 KiB chunks, fills by vector stores.
 public final class SurfacePainter: LayerPainter {
-  /// The surface frames are painted into.
-  public let target: UnsafeMutablePointer<SDL_Surface>
+  /// The surface frames are painted into (a flipping framebuffer swaps
+  /// its pages here; every page has the same layout).
+  public var target: UnsafeMutablePointer<SDL_Surface>
   private var images: [AssetID: (pixels: Pixels, opaque: Bool)] = [:]
   /// Below glibc's `rep movsb` threshold, so memcpy stays on its vector loop.
   private static let copyChunk = 1024

@@ -26,6 +26,13 @@ public struct FramebufferMode: Equatable, Sendable {
   /// Where the visible area starts in the virtual screen.
   public var xOffset: Int
   public var yOffset: Int
+  /// Rows of the virtual screen (at least `height`; twice as many or more
+  /// leave room for a second page).
+  public var virtualHeight: Int
+  /// Rows the driver pans by; 0 when it cannot pan vertically.
+  public var panStep: Int
+  /// The driver's name ("bochs-drmdrmfb", "vfb", …).
+  public var driver: String
   public var red: ChannelBits
   public var green: ChannelBits
   public var blue: ChannelBits
@@ -40,8 +47,9 @@ public struct FramebufferMode: Equatable, Sendable {
 
   public init(
     width: Int, height: Int, bitsPerPixel: Int, lineLength: Int, xOffset: Int = 0, yOffset: Int = 0,
-    red: ChannelBits, green: ChannelBits, blue: ChannelBits, alpha: ChannelBits = ChannelBits(offset: 0, length: 0),
-    isTrueColor: Bool = true, refreshRate: Double? = nil, memoryLength: Int
+    virtualHeight: Int? = nil, panStep: Int = 0, driver: String = "", red: ChannelBits, green: ChannelBits,
+    blue: ChannelBits, alpha: ChannelBits = ChannelBits(offset: 0, length: 0), isTrueColor: Bool = true,
+    refreshRate: Double? = nil, memoryLength: Int
   ) {
     self.width = width
     self.height = height
@@ -49,6 +57,9 @@ public struct FramebufferMode: Equatable, Sendable {
     self.lineLength = lineLength
     self.xOffset = xOffset
     self.yOffset = yOffset
+    self.virtualHeight = virtualHeight ?? height
+    self.panStep = panStep
+    self.driver = driver
     self.red = red
     self.green = green
     self.blue = blue
@@ -58,8 +69,11 @@ public struct FramebufferMode: Equatable, Sendable {
     self.memoryLength = memoryLength
   }
 
-  /// The mode of the framebuffer device open on `descriptor`.
-  init(device descriptor: FileDescriptor, path: String) throws(SystemError) {
+  /// The mode of the framebuffer device open on `descriptor`, and the
+  /// variable screen information it came from (for panning).
+  static func read(device descriptor: FileDescriptor, path: String) throws(SystemError) -> (
+    FramebufferMode, fb_var_screeninfo
+  ) {
     var variable = fb_var_screeninfo()
     var fixed = fb_fix_screeninfo()
     guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
@@ -77,13 +91,16 @@ public struct FramebufferMode: Equatable, Sendable {
       Double(variable.xres + variable.left_margin + variable.right_margin + variable.hsync_len)
       * Double(variable.yres + variable.upper_margin + variable.lower_margin + variable.vsync_len)
     func bits(_ field: fb_bitfield) -> ChannelBits { ChannelBits(offset: Int(field.offset), length: Int(field.length)) }
-    self.init(
+    let driver = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let mode = FramebufferMode(
       width: Int(variable.xres), height: Int(variable.yres), bitsPerPixel: Int(variable.bits_per_pixel),
       lineLength: Int(fixed.line_length), xOffset: Int(variable.xoffset), yOffset: Int(variable.yoffset),
+      virtualHeight: Int(variable.yres_virtual), panStep: Int(fixed.ypanstep), driver: driver,
       red: bits(variable.red), green: bits(variable.green), blue: bits(variable.blue), alpha: bits(variable.transp),
       isTrueColor: fixed.visual == FB_VISUAL_TRUECOLOR || fixed.visual == FB_VISUAL_DIRECTCOLOR,
       refreshRate: variable.pixclock > 0 ? 1e12 / (Double(variable.pixclock) * pixels) : nil,
       memoryLength: Int(fixed.smem_len))
+    return (mode, variable)
   }
 }
 
@@ -94,12 +111,15 @@ public final class Framebuffer {
   public let mode: FramebufferMode
   /// The mapped screen memory (`mode.memoryLength` bytes).
   public let memory: UnsafeMutableRawPointer
+  /// The device's variable screen information, kept for panning.
+  private var variable: fb_var_screeninfo
 
   /// Opens and maps the framebuffer device at `path`.
   public convenience init(path: String) throws(SystemError) {
     let descriptor = try FileDescriptor.open(path, O_RDWR)
     do {
-      try self.init(path: path, descriptor: descriptor, mode: try FramebufferMode(device: descriptor, path: path))
+      let (mode, variable) = try FramebufferMode.read(device: descriptor, path: path)
+      try self.init(path: path, descriptor: descriptor, mode: mode, variable: variable)
     } catch {
       try? descriptor.close()
       throw error
@@ -117,21 +137,36 @@ public final class Framebuffer {
       throw SystemError(path, code: EINVAL, reason: "smaller than the mode's \(mode.memoryLength) bytes")
     }
     do {
-      try self.init(path: path, descriptor: descriptor, mode: mode)
+      try self.init(path: path, descriptor: descriptor, mode: mode, variable: fb_var_screeninfo())
     } catch {
       try? descriptor.close()
       throw error
     }
   }
 
-  private init(path: String, descriptor: FileDescriptor, mode: FramebufferMode) throws(SystemError) {
+  private init(
+    path: String, descriptor: FileDescriptor, mode: FramebufferMode, variable: fb_var_screeninfo
+  ) throws(SystemError) {
     guard let mapped = mmap(nil, mode.memoryLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, 0),
       mapped != MAP_FAILED
     else { throw SystemError("mmap \(path)", code: errno) }
     self.path = path
     self.descriptor = descriptor
     self.mode = mode
+    self.variable = variable
     memory = mapped
+  }
+
+  /// Shows the part of the virtual screen that starts at row `row`
+  /// (FBIOPAN_DISPLAY); most drivers switch at the next vertical blank.
+  public func pan(toRow row: Int) throws(SystemError) {
+    var wanted = variable
+    wanted.xoffset = UInt32(mode.xOffset)
+    wanted.yoffset = UInt32(row)
+    guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOPAN_DISPLAY), &wanted) == 0 else {
+      throw SystemError("FBIOPAN_DISPLAY \(path) to row \(row)", code: errno)
+    }
+    variable.yoffset = UInt32(row)
   }
 
   deinit {

@@ -137,6 +137,95 @@ extension DisplayTests {
       }
     }
 
+    /// A framebuffer driver that pans (vfb, a framebuffer in memory, with
+    /// a virtual screen two pages tall): each frame is painted on the hidden
+    /// page and panned to; at the end the last frame is on the first page
+    /// and the screen back there. Read back from the device's own memory.
+    @Test func aFramebufferThatPansFlipsPagesAndEndsOnTheFirst() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      // Doubles the virtual height (FBIOPUT_VSCREENINFO), as fbset -vyres would.
+      _ = dir.file(
+        "double.py",
+        """
+        import fcntl, struct, sys
+        f = open(sys.argv[1], "rb")
+        var = bytearray(160)
+        fcntl.ioctl(f, 0x4600, var)
+        struct.pack_into("I", var, 12, 2 * struct.unpack_from("I", var, 4)[0])
+        fcntl.ioctl(f, 0x4601, var)
+
+        """)
+      // Writes the whole virtual screen as a PPM (by the mode's bitfields) and the shown row.
+      _ = dir.file(
+        "dump.py",
+        """
+        import fcntl, struct, sys
+        f = open(sys.argv[1], "rb")
+        var = bytearray(160)
+        fcntl.ioctl(f, 0x4600, var)
+        xres, yres, xv, yv, xo, yo, bpp, gray = struct.unpack_from("8I", var)
+        fields = [struct.unpack_from("2I", var, 32 + 12 * i) for i in range(3)]
+        fix = bytearray(80)
+        fcntl.ioctl(f, 0x4602, fix)
+        line = struct.unpack_from("I", fix, 48)[0]
+        data = f.read(line * yv)
+        out = bytearray()
+        for y in range(yv):
+            for x in range(xv):
+                p = int.from_bytes(data[y * line + x * 4:y * line + x * 4 + 4], "little")
+                out += bytes((p >> offset) & 0xFF for offset, _ in fields)
+        open(sys.argv[2], "wb").write(b"P6\\n%d %d\\n255\\n" % (xv, yv) + out)
+        open(sys.argv[2] + ".row", "w").write("%d\\n" % yo)
+
+        """)
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          python3 /run/rig/double.py /dev/fb1
+          \(splashdPath) --config /dev/null --display fbdev --device /dev/fb1 --left /run/rig/red.png \\
+            --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 100 --duration 0.3 \\
+            2>/run/rig/splashd.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          python3 /run/rig/dump.py /dev/fb1 /run/rig/held.ppm
+          touch /run/rig/go
+          wait $pid
+          python3 /run/rig/dump.py /dev/fb1 /run/rig/after.ppm
+          """, size: "800x480",
+        kernelParameters: "vfb.vfb_enable=1 vfb.videomemorysize=4000000 vfb.mode_option=800x600-32")
+      let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      #expect(
+        log.contains("splashd: fbdev: /dev/fb1 800x600, 32 bpp SDL_PIXELFORMAT_ABGR8888, two pages flipped by panning"),
+        "\(log)")
+      #expect(!log.contains("cannot pan"), "\(log)")
+      func row(_ name: String) -> String? {
+        try? String(contentsOfFile: dir.path + "/\(name).ppm.row", encoding: .utf8)
+      }
+      // Held: the first frame was painted on the second page and panned to;
+      // the first page is as it was (black).
+      #expect(row("held") == "600\n", "\(log)")
+      let held = try #require(Screendump(path: dir.path + "/held.ppm"), "\(log)")
+      held.keep(as: "vfb-held")
+      #expect(held.width == 800 && held.height == 1200)
+      for y in [0, 300, 599] { #expect(held.at(0, y) == 0 && held.at(799, y) == 0, "page 0, row \(y)") }
+      for y in [600, 900, 1199] {
+        #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "page 1, row \(y)")
+        #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "page 1, row \(y)")
+      }
+      // After: the screen is back on the first page, which holds the last frame.
+      #expect(row("after") == "0\n", "\(log)")
+      let after = try #require(Screendump(path: dir.path + "/after.ppm"), "\(log)")
+      after.keep(as: "vfb-after")
+      for y in stride(from: 0, to: 600, by: 50) {
+        for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
+      }
+    }
+
     /// Runs `script` (written to the rig's work directory, which is `dir`
     /// and the guest's /run/rig) under the QEMU rig; returns the rig's
     /// outcome and the guest's serial console.

@@ -36,7 +36,9 @@ import subprocess
 import sys
 import time
 
-MODULES = ["bochs", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput"]
+# vfb (a framebuffer in memory that can pan) registers only when the kernel
+# command line says vfb.vfb_enable=1; bochs loads first, so it is fb0.
+MODULES = ["bochs", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput", "vfb"]
 # For an ext4 root on virtio: busybox modprobe ignores softdeps, so
 # crc32c_generic comes before ext4 (crc32c-intel needs SSE4.2, which qemu64 lacks).
 ROOT_MODULES = ["virtio_blk", "crc32c_generic", "ext4"]
