@@ -8,7 +8,7 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them).
-TEST_PACKAGES := xvfb x11-apps xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
+TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release

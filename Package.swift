@@ -33,7 +33,7 @@ let package = Package(
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
     // Devices in sysfs: orientation sources (IIO accelerometers, the kernel
     // command line) and DRM cards' connectors.
-    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem"]),
+    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem", "CLinux"]),
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
     .target(
       name: "SplashRender",

@@ -80,12 +80,12 @@ extension Splashd {
     return player
   }
 
-  /// Lets `splashctl rotate` turn the splash while it holds: the pictures
-  /// are decoded again and prepared for the new angle on the sink's
-  /// painter, the new scene replaces the sink's, and the still frame is
-  /// drawn again. Once the doors move, the angle stays.
+  /// Lets `splashctl rotate` and a followed accelerometer turn the splash
+  /// while it holds: the pictures are decoded again and prepared for the
+  /// new angle on the sink's painter, the new scene replaces the sink's,
+  /// and the still frame is drawn again. Once the doors move, the angle stays.
   static func allowTurning(_ settings: Settings, sink: SceneSink, clock: StoppableClock, lifecycle: Lifecycle) {
-    clock.control?.rotate = { rotation in
+    func turn(to rotation: Rotation, by cause: String) -> String? {
       guard lifecycle.isHolding else {
         return "rotate: the transition has started; the angle stays \(lifecycle.rotation.rawValue)"
       }
@@ -101,8 +101,13 @@ extension Splashd {
       }
       lifecycle.rotation = rotation
       Environment.set("SPLASHD_ROTATION", String(rotation.rawValue))
-      Log.info("turned to \(rotation.rawValue) degrees (splashctl rotate)")
+      Log.info("turned to \(rotation.rawValue) degrees (\(cause))")
       return nil
+    }
+    clock.control?.rotate = { turn(to: $0, by: "splashctl rotate") }
+    clock.follower?.turn = { rotation in
+      guard lifecycle.isHolding, rotation != lifecycle.rotation else { return }
+      if let problem = turn(to: rotation, by: "the accelerometer") { Log.error(problem) }
     }
   }
 

@@ -62,11 +62,14 @@ public enum Splashd {
       var settings = try resolveSettings(commandLine)
       var rotationSource: String?
       if settings.rotateAuto {
-        let resolved = RotationResolver.resolve(settings)
+        let resolved = RotationResolver.resolve(settings, clock: monotonic)
         for miss in resolved.misses { Log.info("rotation: \(miss)") }
         Log.info("rotation \(resolved.rotation.rawValue) from \(resolved.source)")
         settings.rotate = resolved.rotation
         rotationSource = resolved.source
+        if settings.follow, !commandLine.check, let accelerometer = resolved.accelerometer {
+          clock.follower = OrientationFollower(accelerometer, orientation: resolved.orientation)
+        }
       }
       if handOff == nil && !commandLine.check, let program = settings.program {
         handOff = HandOff(program: program)
@@ -192,6 +195,9 @@ public enum Splashd {
     if settings.rotateAuto {
       lines += ["", "[orientation]"]
       add("sources", settings.orientationSources.map(\.rawValue).joined(separator: " "))
+      add("evdev", settings.evdev)
+      add("settle", formatNumber(settings.settle))
+      add("follow", settings.follow ? "yes" : "no")
       add("iio", settings.iio)
       add("cmdline", settings.cmdline)
       add(

@@ -8,6 +8,8 @@ final class StoppableClock: PresentationClock {
   let monotonic: MonotonicClock
   let stopSignals: StopSignals?
   var control: ControlServer?
+  /// An accelerometer followed while the splash holds.
+  var follower: OrientationFollower?
   /// Signals that arrived during the splash, for a spawned program to hear of.
   private(set) var signalsForProgram: [Int32] = []
 
@@ -27,7 +29,7 @@ final class StoppableClock: PresentationClock {
   /// or nil at the deadline.
   func sleep(until deadline: Double, wakingFor descriptors: [FileDescriptor]) throws -> FileDescriptor? {
     let signals = stopSignals.map { [$0.descriptor] } ?? []
-    let watched = descriptors + signals + (control?.descriptors ?? [])
+    let watched = descriptors + signals + (control?.descriptors ?? []) + (follower?.descriptors ?? [])
     if watched.isEmpty {
       monotonic.sleep(until: deadline)
       return nil
@@ -44,6 +46,7 @@ final class StoppableClock: PresentationClock {
       if StopSignals.stops(signal) { throw PlaybackInterrupted(reason: StopSignals.name(signal)) }
     }
     control?.service()
+    follower?.service()
     if control?.quitRequested == true { throw PlaybackInterrupted(reason: "splashctl quit") }
   }
 }

@@ -67,6 +67,18 @@ public enum OrientationRule {
     return (unit(m.0, scale.0), unit(m.1, scale.1), unit(m.2, scale.2))
   }
 
+  /// Normalises an evdev reading: the mount matrix first, then each axis
+  /// from its units per g (`absinfo.resolution`) to 1 g = 256, truncated.
+  /// A resolution of 0 (not given) leaves the values as they are: the rule
+  /// looks only at angles, so any unit shared by the axes does.
+  public static func normalise(
+    raw: (Double, Double, Double), unitsPerG: (Double, Double, Double), matrix: MountMatrix
+  ) -> (Double, Double, Double) {
+    let m = matrix.apply(raw)
+    func unit(_ v: Double, _ perG: Double) -> Double { perG > 0 ? (v * Self.unitsPerG / perG).rounded(.towardZero) : v }
+    return (unit(m.0, unitsPerG.0), unit(m.1, unitsPerG.1), unit(m.2, unitsPerG.2))
+  }
+
   /// The orientation for a normalised reading, given the previous one
   /// (nil at start); nil while it is still undecided.
   public static func decide(_ v: (Double, Double, Double), previous: Orientation?) -> Orientation? {

@@ -31,6 +31,8 @@ public enum BackgroundSetting: Equatable, Sendable {
 
 /// Where `rotate = auto` looks for the display's orientation.
 public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
+  /// An evdev accelerometer (/dev/input/eventN with INPUT_PROP_ACCELEROMETER).
+  case evdev
   /// An IIO accelerometer in sysfs.
   case iio
   /// The kernel command line (video=…,rotate=…, panel_orientation=…, fbcon=rotate:…).
@@ -90,7 +92,13 @@ public struct Settings: Equatable, Sendable {
   /// `rotate = auto`: the angle comes from the orientation sources.
   public var rotateAuto = false
   /// The orientation sources, consulted in order until one answers.
-  public var orientationSources: [OrientationSource] = [.iio, .cmdline]
+  public var orientationSources: [OrientationSource] = [.evdev, .iio, .cmdline]
+  /// The evdev accelerometer; nil to find the first one.
+  public var evdev: String?
+  /// Seconds an accelerometer may take to give its first reading.
+  public var settle = 0.2
+  /// Keep following the accelerometer while the splash holds.
+  public var follow = true
   /// The IIO accelerometer's sysfs directory; nil to find the first one.
   public var iio: String?
   /// Where the kernel command line is read.
@@ -152,6 +160,8 @@ public struct Settings: Equatable, Sendable {
   public static let maxDuration = 60.0
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
+  /// The longest an accelerometer may delay the first frame.
+  public static let maxSettle = 5.0
   /// The framebuffer used when `device` is not set.
   public static let defaultFramebuffer = "/dev/fb0"
 
@@ -166,7 +176,7 @@ public struct Settings: Equatable, Sendable {
       ]
     ),
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
-    ("orientation", ["sources", "iio", "cmdline", "mount-matrix"]),
+    ("orientation", ["sources", "evdev", "iio", "cmdline", "mount-matrix", "settle", "follow"]),
   ]
 
   /// The long options that take a value.
@@ -237,11 +247,19 @@ public struct Settings: Equatable, Sendable {
       let sources = names.map { OrientationSource(rawValue: String($0)) }
       guard !sources.isEmpty, sources.allSatisfy({ $0 != nil }) else {
         throw fail(
-          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (evdev, switch and panel are not supported yet)"
+          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (switch and panel are not supported yet)"
         )
       }
       orientationSources = sources.map { $0! }
     case "iio": iio = try path()
+    case "evdev": evdev = try path()
+    case "settle": settle = try seconds(upTo: Self.maxSettle)
+    case "follow":
+      switch value {
+      case "yes", "true", "1": follow = true
+      case "no", "false", "0": follow = false
+      default: throw fail("yes or no")
+      }
     case "cmdline": cmdline = try path()
     case "mount-matrix":
       guard let matrix = MountMatrix(value) else {

@@ -36,8 +36,16 @@ public struct IIOAccelerometer: Sendable {
     return OrientationRule.normalise(raw: raw, scale: scale, matrix: matrix)
   }
 
-  /// The device's mount matrix from sysfs, or identity when it has none.
+  /// The device's mount matrix: udev's ACCEL_MOUNT_MATRIX (hwdb), else
+  /// sysfs's, else identity.
   func mountMatrix() throws(DeviceError) -> MountMatrix {
+    let name = directory.split(separator: "/").last.map(String.init) ?? directory
+    if let text = UdevDatabase.property("ACCEL_MOUNT_MATRIX", of: "+iio:" + name) {
+      guard let matrix = MountMatrix(text) else {
+        throw DeviceError("\(directory): udev's ACCEL_MOUNT_MATRIX is not a mount matrix: \"\(text)\"")
+      }
+      return matrix
+    }
     for name in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
       guard let text = try? Files.readText(directory + "/" + name) else { continue }
       guard let matrix = MountMatrix(trimmingBlanks(text)) else {

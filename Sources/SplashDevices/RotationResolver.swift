@@ -2,27 +2,65 @@ import SplashCore
 import SplashSystem
 
 /// Where an angle came from, for the log and `--check`.
-public struct ResolvedRotation: Equatable, Sendable {
+public struct ResolvedRotation {
   public let rotation: Rotation
   /// "iio /sys/bus/iio/devices/iio:device0 (right-up)", "kernel command line /proc/cmdline", …
   public let source: String
   /// Why each source consulted before it gave no answer.
   public let misses: [String]
+  /// The evdev accelerometer that was opened, to follow while the splash
+  /// holds, and the orientation it last decided (nil: lying flat).
+  public var accelerometer: EvdevAccelerometer? = nil
+  public var orientation: Orientation? = nil
 }
 
 /// Resolves `rotate = auto`: the orientation sources in order, first answer wins.
 public enum RotationResolver {
-  public static func resolve(_ settings: Settings) -> ResolvedRotation {
+  /// `clock` paces the wait of up to `settings.settle` seconds for an evdev
+  /// accelerometer's first reading.
+  public static func resolve(_ settings: Settings, clock: MonotonicClock) -> ResolvedRotation {
     var misses: [String] = []
+    var accelerometer: EvdevAccelerometer?
+    func answer(_ rotation: Rotation, _ source: String, _ orientation: Orientation? = nil) -> ResolvedRotation {
+      ResolvedRotation(
+        rotation: rotation, source: source, misses: misses, accelerometer: accelerometer,
+        orientation: orientation)
+    }
     for source in settings.orientationSources {
       switch source {
+      case .evdev:
+        guard let path = settings.evdev ?? EvdevAccelerometer.find() else {
+          misses.append("evdev: no accelerometer (INPUT_PROP_ACCELEROMETER) under \(InputDevice.directory)")
+          continue
+        }
+        do {
+          let device = try EvdevAccelerometer(path: path, matrix: settings.mountMatrix)
+          accelerometer = device
+          let deadline = clock.now() + settings.settle
+          while !device.hasReading, clock.sleep(until: deadline, wakingFor: [device.device.descriptor]) != nil {
+            _ = try device.update()
+          }
+          let name = "\(path) (\(device.device.name))"
+          guard device.hasReading else {
+            misses.append("evdev: \(name) gave no reading within \(formatNumber(settings.settle)) s")
+            continue
+          }
+          guard let orientation = OrientationRule.decide(device.reading, previous: nil) else {
+            misses.append("evdev: \(name) lies flat or on a diagonal")
+            continue
+          }
+          return answer(
+            orientation.rotation, "evdev \(path) \"\(device.device.name)\" (\(orientation.rawValue))", orientation)
+        } catch {
+          misses.append("evdev: \(error.message)")
+        }
       case .cmdline:
         guard let text = try? Files.readText(settings.cmdline) else {
           misses.append("cmdline: cannot read \(settings.cmdline)")
           continue
         }
         if let rotation = kernelCommandLineRotation(text) {
-          return ResolvedRotation(rotation: rotation, source: "kernel command line \(settings.cmdline)", misses: misses)
+          return answer(rotation, "kernel command line \(settings.cmdline)")
         }
         misses.append("cmdline: no rotation in \(settings.cmdline)")
       case .iio:
@@ -36,13 +74,12 @@ public enum RotationResolver {
             misses.append("iio: \(device.directory) lies flat or on a diagonal")
             continue
           }
-          return ResolvedRotation(
-            rotation: orientation.rotation, source: "iio \(device.directory) (\(orientation.rawValue))", misses: misses)
+          return answer(orientation.rotation, "iio \(device.directory) (\(orientation.rawValue))", orientation)
         } catch {
           misses.append("iio: \(error.message)")
         }
       }
     }
-    return ResolvedRotation(rotation: .none, source: "no orientation source answered", misses: misses)
+    return answer(.none, "no orientation source answered")
   }
 }

@@ -226,6 +226,88 @@ extension DisplayTests {
       }
     }
 
+    /// A fake accelerometer (uinput, INPUT_PROP_ACCELEROMETER) found by
+    /// its property: the splash starts upright, and turns while it holds
+    /// when the device reports being turned right-up.
+    @Test func anAccelerometerTurnsTheHeldSplash() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      _ = dir.file(
+        "accel.py",
+        """
+        # A fake accelerometer through uinput: ABS_X/Y/Z with INPUT_PROP_ACCELEROMETER.
+        # Reports "normal" (0, -256, 0), then right-up (-256, 0, 0) once /run/rig/tilt exists.
+        import fcntl, os, struct, time
+        UI_SET_EVBIT, UI_SET_ABSBIT, UI_SET_PROPBIT, UI_DEV_CREATE = 0x40045564, 0x40045567, 0x4004556E, 0x5501
+        fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        fcntl.ioctl(fd, UI_SET_EVBIT, 3)
+        for axis in (0, 1, 2):
+            fcntl.ioctl(fd, UI_SET_ABSBIT, axis)
+        fcntl.ioctl(fd, UI_SET_PROPBIT, 6)
+        name = b"rig accelerometer".ljust(80, b"\\0")
+        limits = [0] * 64
+        absmax, absmin = list(limits), list(limits)
+        for axis in (0, 1, 2):
+            absmax[axis], absmin[axis] = 512, -512
+        os.write(fd, name + struct.pack("4HI", 3, 1, 1, 1, 0) + struct.pack("64i", *absmax) + struct.pack("64i", *absmin)
+                 + struct.pack("64i", *limits) + struct.pack("64i", *limits))
+        fcntl.ioctl(fd, UI_DEV_CREATE)
+        time.sleep(0.3)
+        def report(x, y, z):
+            events = b"".join(struct.pack("qqHHi", 0, 0, 3, axis, value) for axis, value in enumerate((x, y, z)))
+            os.write(fd, events + struct.pack("qqHHi", 0, 0, 0, 0, 0))
+        report(0, -256, 0)
+        open("/run/rig/accel-ready", "w").close()
+        while not os.path.exists("/run/rig/tilt"):
+            time.sleep(0.05)
+        report(-256, 0, 0)
+        while not os.path.exists("/run/rig/done"):
+            time.sleep(0.1)
+
+        """)
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          python3 /run/rig/accel.py &
+          i=0; while [ ! -e /run/rig/accel-ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+          \(splashdPath) --config /dev/null --display fbdev --rotate auto --left /run/rig/red.png \\
+            --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 100 --duration 0.3 \\
+            2>/run/rig/splashd.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP upright
+          while [ ! -e /run/rig/upright.done ]; do sleep 0.1; done
+          touch /run/rig/tilt
+          i=0; while ! grep -q "turned to" /run/rig/splashd.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP turned
+          while [ ! -e /run/rig/turned.done ]; do sleep 0.1; done
+          touch /run/rig/go /run/rig/done
+          wait $pid
+          """, size: "800x480")
+      let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      #expect(log.contains("splashd: rotation 0 from evdev /dev/input/event"), "\(log)")
+      #expect(log.contains(" \"rig accelerometer\" (normal)"), "\(log)")
+      #expect(log.contains("splashd: turned to 90 degrees (the accelerometer)"), "\(log)")
+      // Upright: the leaves side by side.
+      let upright = try #require(Screendump(path: dir.path + "/upright.ppm"), "\(log)")
+      upright.keep(as: "accelerometer-upright")
+      for y in [0, 479] {
+        #expect(upright.at(0, y) == 0xFF0000 && upright.at(399, y) == 0xFF0000, "row \(y); \(log)")
+        #expect(upright.at(400, y) == 0x00FF00 && upright.at(799, y) == 0x00FF00, "row \(y)")
+      }
+      // Right-up: turned 90° clockwise, the left leaf on top.
+      let turned = try #require(Screendump(path: dir.path + "/turned.ppm"), "\(log)")
+      turned.keep(as: "accelerometer-turned")
+      for x in [0, 799] {
+        #expect(turned.at(x, 0) == 0xFF0000 && turned.at(x, 239) == 0xFF0000, "column \(x); \(log)")
+        #expect(turned.at(x, 240) == 0x00FF00 && turned.at(x, 479) == 0x00FF00, "column \(x)")
+      }
+    }
+
     /// Runs `script` (written to the rig's work directory, which is `dir`
     /// and the guest's /run/rig) under the QEMU rig; returns the rig's
     /// outcome and the guest's serial console.

@@ -75,6 +75,24 @@ import Testing
       ])
   }
 
+  /// An evdev path that is no input device (or no file) is a miss named
+  /// with its reason; the next source answers.
+  @Test func aWrongEvdevDeviceFallsThrough() throws {
+    let cmdline = dir.file("evdev-cmdline", "fbcon=rotate:1\n")
+    for (device, reason) in [
+      ("/dev/null", "not an evdev input device"), (cmdline, "not an evdev input device"),
+      (dir.path + "/missing", "no such file or directory"),
+    ] {
+      let outcome = try check(
+        "[splash]\nrotate = auto\n[orientation]\nsources = evdev cmdline\nevdev = \(device)\ncmdline = \(cmdline)\n")
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(
+        outcome.stderrLines == [
+          "splashd: rotation: evdev: \(device): \(reason)", "splashd: rotation 90 from kernel command line \(cmdline)",
+        ])
+    }
+  }
+
   @Test func anExplicitAngleWinsAndTheProgramIsTold() throws {
     let device = try iio(
       "upright", ["in_accel_x_raw": "256", "in_accel_y_raw": "0", "in_accel_z_raw": "0", "in_accel_scale": "0.038320"])
@@ -93,11 +111,15 @@ import Testing
   }
 
   @Test func badOrientationSettingsNameTheLine() throws {
-    let sources = try check("[orientation]\nsources = evdev iio\n")
+    let sources = try check("[orientation]\nsources = switch iio\n")
     #expect(sources.status == 2)
     #expect(
-      sources.stderrLines.first?.contains(":2: sources: expected sources among iio, cmdline") == true,
+      sources.stderrLines.first?.contains(":2: sources: expected sources among evdev, iio, cmdline") == true,
       "\(sources.stderr)")
+    let settle = try check("[orientation]\nsettle = 10\n")
+    #expect(settle.stderrLines.first?.contains(":2: settle: expected a number of seconds from 0 to 5") == true)
+    let follow = try check("[orientation]\nfollow = maybe\n")
+    #expect(follow.stderrLines.first?.contains(":2: follow: expected yes or no") == true)
     let matrix = try check("[orientation]\n\nmount-matrix = 1, 0, 0; 0, 0, 0; 0, 0, 1\n")
     #expect(matrix.stderrLines.first?.contains(":3: mount-matrix: expected three rows of three numbers") == true)
     let rotate = try check("[splash]\nrotate = sideways\n")

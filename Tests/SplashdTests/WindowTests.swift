@@ -83,6 +83,11 @@ final class VirtualScreen {
       guard Date() < deadline, process.isRunning else { throw TestFailure("Xvfb \(display) did not start") }
       usleep(20_000)
     }
+    // The socket appears before the server takes clients: wait until one is served.
+    while (try? run("/usr/bin/xwininfo", ["-display", display, "-root"], environment: [:]))?.status != 0 {
+      guard Date() < deadline, process.isRunning else { throw TestFailure("Xvfb \(display) serves no clients") }
+      usleep(50_000)
+    }
   }
 
   deinit {

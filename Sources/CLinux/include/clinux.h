@@ -21,3 +21,15 @@ static inline int splashd_ioctl_value(int fd, unsigned long request, unsigned lo
 }
 /* FBIO_WAITFORVSYNC is _IOW('F', 0x20, __u32), which Swift cannot import. */
 static inline unsigned long splashd_fbio_waitforvsync(void) { return FBIO_WAITFORVSYNC; }
+
+#include <linux/input.h>
+/* The evdev requests are function-like macros, which Swift cannot import. */
+static inline unsigned long splashd_eviocgprop(unsigned int length) { return EVIOCGPROP(length); }
+static inline unsigned long splashd_eviocgbit(unsigned int type, unsigned int length) {
+  return EVIOCGBIT(type, length);
+}
+static inline unsigned long splashd_eviocgabs(unsigned int axis) { return EVIOCGABS(axis); }
+static inline unsigned long splashd_eviocgsw(unsigned int length) { return EVIOCGSW(length); }
+static inline unsigned long splashd_eviocgkey(unsigned int length) { return EVIOCGKEY(length); }
+static inline unsigned long splashd_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
+static inline unsigned long splashd_eviocgversion(void) { return EVIOCGVERSION; }
