@@ -105,9 +105,9 @@ extension Splashd {
       return nil
     }
     clock.control?.rotate = { turn(to: $0, by: "splashctl rotate") }
-    clock.follower?.turn = { rotation in
+    clock.follower?.turn = { rotation, cause in
       guard lifecycle.isHolding, rotation != lifecycle.rotation else { return }
-      if let problem = turn(to: rotation, by: "the accelerometer") { Log.error(problem) }
+      if let problem = turn(to: rotation, by: cause) { Log.error(problem) }
     }
   }
 

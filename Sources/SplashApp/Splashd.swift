@@ -67,8 +67,8 @@ public enum Splashd {
         Log.info("rotation \(resolved.rotation.rawValue) from \(resolved.source)")
         settings.rotate = resolved.rotation
         rotationSource = resolved.source
-        if settings.follow, !commandLine.check, let accelerometer = resolved.accelerometer {
-          clock.follower = OrientationFollower(accelerometer, orientation: resolved.orientation)
+        if settings.follow, !commandLine.check, let device = resolved.followed {
+          clock.follower = OrientationFollower(device, rotation: resolved.rotation)
         }
       }
       if handOff == nil && !commandLine.check, let program = settings.program {
@@ -196,6 +196,8 @@ public enum Splashd {
       lines += ["", "[orientation]"]
       add("sources", settings.orientationSources.map(\.rawValue).joined(separator: " "))
       add("evdev", settings.evdev)
+      add("switch", settings.switchDevice)
+      add("switch-map", settings.switchMap?.description)
       add("settle", formatNumber(settings.settle))
       add("follow", settings.follow ? "yes" : "no")
       add("iio", settings.iio)

@@ -33,6 +33,8 @@ public enum BackgroundSetting: Equatable, Sendable {
 public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
   /// An evdev accelerometer (/dev/input/eventN with INPUT_PROP_ACCELEROMETER).
   case evdev
+  /// A rotation switch or keys (`switch`), mapped to angles by `switch-map`.
+  case `switch`
   /// An IIO accelerometer in sysfs.
   case iio
   /// The kernel command line (video=…,rotate=…, panel_orientation=…, fbcon=rotate:…).
@@ -97,8 +99,12 @@ public struct Settings: Equatable, Sendable {
   public var evdev: String?
   /// Seconds an accelerometer may take to give its first reading.
   public var settle = 0.2
-  /// Keep following the accelerometer while the splash holds.
+  /// Keep following the accelerometer or switch while the splash holds.
   public var follow = true
+  /// The evdev device with the rotation switch or keys.
+  public var switchDevice: String?
+  /// Which switch or key means which angle.
+  public var switchMap: SwitchMap?
   /// The IIO accelerometer's sysfs directory; nil to find the first one.
   public var iio: String?
   /// Where the kernel command line is read.
@@ -176,7 +182,10 @@ public struct Settings: Equatable, Sendable {
       ]
     ),
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
-    ("orientation", ["sources", "evdev", "iio", "cmdline", "mount-matrix", "settle", "follow"]),
+    (
+      "orientation",
+      ["sources", "evdev", "switch", "switch-map", "iio", "cmdline", "mount-matrix", "settle", "follow"]
+    ),
   ]
 
   /// The long options that take a value.
@@ -247,12 +256,20 @@ public struct Settings: Equatable, Sendable {
       let sources = names.map { OrientationSource(rawValue: String($0)) }
       guard !sources.isEmpty, sources.allSatisfy({ $0 != nil }) else {
         throw fail(
-          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (switch and panel are not supported yet)"
+          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (panel is not supported yet)"
         )
       }
       orientationSources = sources.map { $0! }
     case "iio": iio = try path()
     case "evdev": evdev = try path()
+    case "switch": switchDevice = try path()
+    case "switch-map":
+      guard let map = SwitchMap(value) else {
+        throw fail(
+          "NAME=ANGLE pairs separated by commas, such as \"SW_ROTATE_LOCK=90, KEY_F13=180\" (names: SW_LID … "
+            + "SW_MACHINE_COVER, KEY_F13 … KEY_F24, SW_<code>, KEY_<code>; angles 0, 90, 180, 270)")
+      }
+      switchMap = map
     case "settle": settle = try seconds(upTo: Self.maxSettle)
     case "follow":
       switch value {

@@ -8,10 +8,24 @@ public struct ResolvedRotation {
   public let source: String
   /// Why each source consulted before it gave no answer.
   public let misses: [String]
-  /// The evdev accelerometer that was opened, to follow while the splash
-  /// holds, and the orientation it last decided (nil: lying flat).
-  public var accelerometer: EvdevAccelerometer? = nil
-  public var orientation: Orientation? = nil
+  /// The device to follow while the splash holds: the one that answered,
+  /// else the first that was opened.
+  public var followed: FollowedDevice? = nil
+}
+
+/// An input device whose changes may turn a held splash.
+public enum FollowedDevice {
+  /// An accelerometer, with the orientation it last decided (nil: lying flat).
+  case accelerometer(EvdevAccelerometer, Orientation?)
+  /// A rotation switch or keys, with their map.
+  case switches(InputDevice, SwitchMap)
+}
+
+extension InputDevice {
+  /// The angle of the first entry of `map` that is on now.
+  public func rotation(from map: SwitchMap) -> Rotation? {
+    map.rotation { $0.isKey ? keyIsDown($0.code) : switchIsOn($0.code) }
+  }
 }
 
 /// Resolves `rotate = auto`: the orientation sources in order, first answer wins.
@@ -20,14 +34,29 @@ public enum RotationResolver {
   /// accelerometer's first reading.
   public static func resolve(_ settings: Settings, clock: MonotonicClock) -> ResolvedRotation {
     var misses: [String] = []
-    var accelerometer: EvdevAccelerometer?
-    func answer(_ rotation: Rotation, _ source: String, _ orientation: Orientation? = nil) -> ResolvedRotation {
-      ResolvedRotation(
-        rotation: rotation, source: source, misses: misses, accelerometer: accelerometer,
-        orientation: orientation)
+    var followed: FollowedDevice?
+    func answer(_ rotation: Rotation, _ source: String, following device: FollowedDevice? = nil) -> ResolvedRotation {
+      ResolvedRotation(rotation: rotation, source: source, misses: misses, followed: device ?? followed)
     }
     for source in settings.orientationSources {
       switch source {
+      case .switch:
+        guard let path = settings.switchDevice, let map = settings.switchMap else {
+          misses.append("switch: [orientation] needs switch = DEVICE and switch-map = NAME=ANGLE, …")
+          continue
+        }
+        do {
+          let device = try InputDevice(path: path)
+          if followed == nil { followed = .switches(device, map) }
+          let name = "\(path) \"\(device.name)\""
+          guard let rotation = device.rotation(from: map) else {
+            misses.append("switch: \(name): none of \(map.entries.map(\.name).joined(separator: ", ")) is on")
+            continue
+          }
+          return answer(rotation, "switch \(name)", following: .switches(device, map))
+        } catch {
+          misses.append("switch: \(error.message)")
+        }
       case .evdev:
         guard let path = settings.evdev ?? EvdevAccelerometer.find() else {
           misses.append("evdev: no accelerometer (INPUT_PROP_ACCELEROMETER) under \(InputDevice.directory)")
@@ -35,7 +64,7 @@ public enum RotationResolver {
         }
         do {
           let device = try EvdevAccelerometer(path: path, matrix: settings.mountMatrix)
-          accelerometer = device
+          if followed == nil { followed = .accelerometer(device, nil) }
           let deadline = clock.now() + settings.settle
           while !device.hasReading, clock.sleep(until: deadline, wakingFor: [device.device.descriptor]) != nil {
             _ = try device.update()
@@ -50,7 +79,8 @@ public enum RotationResolver {
             continue
           }
           return answer(
-            orientation.rotation, "evdev \(path) \"\(device.device.name)\" (\(orientation.rawValue))", orientation)
+            orientation.rotation, "evdev \(path) \"\(device.device.name)\" (\(orientation.rawValue))",
+            following: .accelerometer(device, orientation))
         } catch {
           misses.append("evdev: \(error.message)")
         }
@@ -74,7 +104,7 @@ public enum RotationResolver {
             misses.append("iio: \(device.directory) lies flat or on a diagonal")
             continue
           }
-          return answer(orientation.rotation, "iio \(device.directory) (\(orientation.rawValue))", orientation)
+          return answer(orientation.rotation, "iio \(device.directory) (\(orientation.rawValue))")
         } catch {
           misses.append("iio: \(error.message)")
         }

@@ -88,7 +88,7 @@ extension DisplayTests {
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
           pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
           touch /run/rig/go
@@ -190,7 +190,7 @@ extension DisplayTests {
             --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 100 --duration 0.3 \\
             2>/run/rig/splashd.log &
           pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
           python3 /run/rig/dump.py /dev/fb1 /run/rig/held.ppm
           touch /run/rig/go
           wait $pid
@@ -277,7 +277,7 @@ extension DisplayTests {
             --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 100 --duration 0.3 \\
             2>/run/rig/splashd.log &
           pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
           echo RIG-SCREENDUMP upright
           while [ ! -e /run/rig/upright.done ]; do sleep 0.1; done
           touch /run/rig/tilt
@@ -305,6 +305,87 @@ extension DisplayTests {
       for x in [0, 799] {
         #expect(turned.at(x, 0) == 0xFF0000 && turned.at(x, 239) == 0xFF0000, "column \(x); \(log)")
         #expect(turned.at(x, 240) == 0x00FF00 && turned.at(x, 479) == 0x00FF00, "column \(x)")
+      }
+    }
+
+    /// A rotation switch (uinput, EV_SW) mapped by `switch-map`: tablet
+    /// mode on turns the splash 90° from the first frame; docking it while
+    /// the splash holds turns it back upright.
+    @Test func aRotationSwitchTurnsTheSplash() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+      _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+      _ = dir.file(
+        "switch.py",
+        """
+        # A fake rotation switch through uinput: EV_SW with SW_TABLET_MODE and SW_DOCK.
+        # Tablet mode on at first; once /run/rig/flip exists, tablet mode off and dock on.
+        import fcntl, os, struct, time
+        UI_SET_EVBIT, UI_SET_SWBIT, UI_DEV_CREATE = 0x40045564, 0x4004556D, 0x5501
+        fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        fcntl.ioctl(fd, UI_SET_EVBIT, 5)
+        for code in (1, 5):
+            fcntl.ioctl(fd, UI_SET_SWBIT, code)
+        zeros = struct.pack("64i", *([0] * 64))
+        os.write(fd, b"rig switch".ljust(80, b"\\0") + struct.pack("4HI", 3, 1, 2, 1, 0) + zeros * 4)
+        fcntl.ioctl(fd, UI_DEV_CREATE)
+        time.sleep(0.3)
+        def switch(changes):
+            events = b"".join(struct.pack("qqHHi", 0, 0, 5, code, value) for code, value in changes)
+            os.write(fd, events + struct.pack("qqHHi", 0, 0, 0, 0, 0))
+        switch([(1, 1)])
+        open("/run/rig/switch-ready", "w").close()
+        while not os.path.exists("/run/rig/flip"):
+            time.sleep(0.05)
+        switch([(1, 0), (5, 1)])
+        while not os.path.exists("/run/rig/done"):
+            time.sleep(0.1)
+
+        """)
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          python3 /run/rig/switch.py &
+          i=0; while [ ! -e /run/rig/switch-ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+          for d in /sys/class/input/event*; do
+            [ "$(cat $d/device/name)" = "rig switch" ] && device=/dev/input/${d##*/}
+          done
+          printf '[splash]\\nrotate = auto\\n[orientation]\\nsources = switch cmdline\\nswitch = %s\\n' $device \\
+            > /run/rig/splash.conf
+          echo 'switch-map = SW_TABLET_MODE=90, SW_DOCK=0' >> /run/rig/splash.conf
+          \(splashdPath) --config /run/rig/splash.conf --display fbdev --left /run/rig/red.png \\
+            --right /run/rig/green.png --background '#0000FF' --until-file /run/rig/go --timeout 100 --duration 0.3 \\
+            2>/run/rig/splashd.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP tablet
+          while [ ! -e /run/rig/tablet.done ]; do sleep 0.1; done
+          touch /run/rig/flip
+          i=0; while ! grep -q "turned to" /run/rig/splashd.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP docked
+          while [ ! -e /run/rig/docked.done ]; do sleep 0.1; done
+          touch /run/rig/go /run/rig/done
+          wait $pid
+          """, size: "800x480")
+      let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      #expect(log.contains("splashd: rotation 90 from switch /dev/input/event"), "\(log)")
+      #expect(log.contains("splashd: turned to 0 degrees (the rotation switch)"), "\(log)")
+      // Tablet mode: turned 90° clockwise, the left leaf on top.
+      let tablet = try #require(Screendump(path: dir.path + "/tablet.ppm"), "\(log)")
+      tablet.keep(as: "switch-tablet")
+      for x in [0, 799] {
+        #expect(tablet.at(x, 0) == 0xFF0000 && tablet.at(x, 239) == 0xFF0000, "column \(x); \(log)")
+        #expect(tablet.at(x, 240) == 0x00FF00 && tablet.at(x, 479) == 0x00FF00, "column \(x)")
+      }
+      // Docked: upright, the leaves side by side.
+      let docked = try #require(Screendump(path: dir.path + "/docked.ppm"), "\(log)")
+      docked.keep(as: "switch-docked")
+      for y in [0, 479] {
+        #expect(docked.at(0, y) == 0xFF0000 && docked.at(399, y) == 0xFF0000, "row \(y); \(log)")
+        #expect(docked.at(400, y) == 0x00FF00 && docked.at(799, y) == 0x00FF00, "row \(y)")
       }
     }
 
@@ -344,7 +425,7 @@ extension DisplayTests {
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
           pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done
+          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
           touch /run/rig/go

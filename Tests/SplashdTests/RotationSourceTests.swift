@@ -111,13 +111,15 @@ import Testing
   }
 
   @Test func badOrientationSettingsNameTheLine() throws {
-    let sources = try check("[orientation]\nsources = switch iio\n")
+    let sources = try check("[orientation]\nsources = panel iio\n")
     #expect(sources.status == 2)
     #expect(
-      sources.stderrLines.first?.contains(":2: sources: expected sources among evdev, iio, cmdline") == true,
+      sources.stderrLines.first?.contains(":2: sources: expected sources among evdev, switch, iio, cmdline") == true,
       "\(sources.stderr)")
     let settle = try check("[orientation]\nsettle = 10\n")
     #expect(settle.stderrLines.first?.contains(":2: settle: expected a number of seconds from 0 to 5") == true)
+    let map = try check("[orientation]\nswitch-map = SW_TABLET_MODE=45\n")
+    #expect(map.stderrLines.first?.contains(":2: switch-map: expected NAME=ANGLE pairs separated by commas") == true)
     let follow = try check("[orientation]\nfollow = maybe\n")
     #expect(follow.stderrLines.first?.contains(":2: follow: expected yes or no") == true)
     let matrix = try check("[orientation]\n\nmount-matrix = 1, 0, 0; 0, 0, 0; 0, 0, 1\n")
