@@ -11,6 +11,16 @@ enum OpenDisplay {
   case fbdev(FramebufferDisplay)
   case offscreen(OffscreenDisplay)
 
+  /// The size of a screen whose mode decides it (KMS, the framebuffer);
+  /// nil where `--size` does (a window, offscreen).
+  var modeSize: PixelSize? {
+    switch self {
+    case .kmsdrm(let screen, _): screen.size
+    case .fbdev(let framebuffer): framebuffer.size
+    case .window, .offscreen: nil
+    }
+  }
+
   /// The back end's name, as `--display` spells it.
   var choice: DisplayChoice {
     switch self {

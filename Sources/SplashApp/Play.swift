@@ -12,14 +12,6 @@ extension Splashd {
   ) throws {
     display.onNote = { Log.info($0) }
     Log.info("fbdev: \(display.description)")
-    // The screen's size is its mode's, whatever --size says.
-    var settings = settings
-    if let size = settings.size, size != display.size {
-      Log.info(
-        "fbdev: \(settings.origin(of: "size")) \(size.description) does not apply; the mode is \(display.size.description)"
-      )
-    }
-    settings.size = display.size
     var console: GraphicsConsole?
     do {
       console = try GraphicsConsole()
@@ -101,7 +93,9 @@ extension Splashd {
       }
       lifecycle.rotation = rotation
       Environment.set("SPLASHD_ROTATION", String(rotation.rawValue))
-      Log.info("turned to \(rotation.rawValue) degrees (\(cause))")
+      let picture =
+        settings.shapedArtwork.isEmpty ? "" : "; pictures: " + turned.artworkForCanvas.keys.joined(separator: ", ")
+      Log.info("turned to \(rotation.rawValue) degrees (\(cause))\(picture)")
       return nil
     }
     clock.control?.rotate = { turn(to: $0, by: "splashctl rotate") }
@@ -149,13 +143,6 @@ extension Splashd {
     _ settings: Settings, _ files: ArtworkFiles, on screen: WindowDisplay, card: Int?, clock: StoppableClock,
     lifecycle: Lifecycle, program: SpawnedProgram?, keepsGraphics: Bool
   ) throws {
-    var settings = settings
-    if let size = settings.size, size != screen.size {
-      Log.info(
-        "kmsdrm: \(settings.origin(of: "size")) \(size.description) does not apply; the mode is \(screen.size.description)"
-      )
-    }
-    settings.size = screen.size
     Log.info(
       "kmsdrm: \(card.map { "/dev/dri/card\($0)" } ?? "the first connected card"), "
         + "\(screen.size.description)@\(formatNumber((1 / screen.refreshPeriod).rounded())), "

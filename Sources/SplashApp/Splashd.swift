@@ -89,6 +89,15 @@ public enum Splashd {
       // The display is opened before the pictures are decoded (an offscreen
       // frame buffer's memory is faulted in by a helper thread meanwhile).
       let display = commandLine.check ? nil : try openDisplay(settings, candidates: displayCandidates(settings))
+      // A screen's size is its mode's, whatever --size says.
+      if let display, let size = display.modeSize {
+        if let asked = settings.size, asked != size {
+          Log.info(
+            "\(display.choice.rawValue): \(settings.origin(of: "size")) \(asked.description) does not apply; "
+              + "the mode is \(size.description)")
+        }
+        settings.size = size
+      }
       if let display, let path = settings.controlPath(runtimeDirectory: Environment.value("RUNTIME_DIRECTORY")) {
         do {
           let control = try ControlServer(path: path, group: settings.controlGroup)
@@ -175,6 +184,7 @@ public enum Splashd {
     add("image", settings.image)
     add("left", settings.left)
     add("right", settings.right)
+    for (key, path) in settings.shapedArtwork.sorted(by: { $0.key < $1.key }) { add(key, path) }
     add("background", settings.background.text)
     add("transition", settings.transition.rawValue)
     add("duration", formatNumber(settings.effectiveDuration))
@@ -225,12 +235,11 @@ struct ArtworkFiles {
 
   init(settings: Settings) throws {
     do {
-      if let image = settings.image {
-        images[.splash] = try DecodedImage(path: image, what: settings.origin(of: "image"))
-      }
-      if let left = settings.left, let right = settings.right {
-        images[.left] = try DecodedImage(path: left, what: settings.origin(of: "left"))
-        images[.right] = try DecodedImage(path: right, what: settings.origin(of: "right"))
+      let chosen = settings.artworkForCanvas
+      for (asset, (path, key)) in zip(
+        chosen.isLeaves ? [.left, .right] : [AssetID.splash], zip(chosen.paths, chosen.keys))
+      {
+        images[asset] = try DecodedImage(path: path, what: settings.origin(of: key))
       }
       if case .image(let path) = settings.background {
         images[.background] = try DecodedImage(path: path, what: settings.origin(of: "background"))

@@ -19,6 +19,12 @@ public let usageText = """
                             default: the bundled demo picture
     --left FILE --right FILE
                             two pictures, one per door leaf, instead of --image
+    --image-portrait FILE, --left-portrait FILE --right-portrait FILE,
+    --image-landscape FILE, --left-landscape FILE --right-landscape FILE
+                            pictures made for a tall (portrait) or wide
+                            (landscape) logical canvas, taken instead of the
+                            above when the display turned by --rotate has
+                            that shape
     --background FILE|#RRGGBB
                             what the transition reveals: a picture (always
                             scaled to cover the screen) or a colour

@@ -84,6 +84,10 @@ public struct Settings: Equatable, Sendable {
   public var image: String?
   public var left: String?
   public var right: String?
+  /// Pictures made for one shape of the screen (`image-portrait`,
+  /// `left-landscape`, …), by key; used instead of `image` or the leaves
+  /// when the logical canvas has that shape.
+  public var shapedArtwork: [String: String] = [:]
   public var background: BackgroundSetting = .color(.black)
   public var transition: TransitionKind = .doors
   /// The transition's duration; nil means the transition's default.
@@ -177,7 +181,8 @@ public struct Settings: Equatable, Sendable {
     (
       "splash",
       [
-        "image", "left", "right", "background", "transition", "duration", "hold", "easing",
+        "image", "left", "right", "image-portrait", "left-portrait", "right-portrait", "image-landscape",
+        "left-landscape", "right-landscape", "background", "transition", "duration", "hold", "easing",
         "rotate", "fit", "display", "device", "mode", "size", "record", "fps",
       ]
     ),
@@ -197,6 +202,25 @@ public struct Settings: Equatable, Sendable {
   }
 
   public var effectiveDuration: Double { duration ?? transition.defaultDuration }
+
+  /// The pictures for the logical canvas's shape (portrait when it is
+  /// taller than wide): that shape's own when given, else `image` or the
+  /// leaves.
+  public var artworkForCanvas: ArtworkChoice {
+    let canvas = rotate.logicalSize(ofPhysical: effectiveSize)
+    let shape = canvas.height > canvas.width ? "portrait" : "landscape"
+    var paths = shapedArtwork
+    paths["image"] = image
+    paths["left"] = left
+    paths["right"] = right
+    for suffix in ["-" + shape, ""] {
+      if let path = paths["image" + suffix] { return ArtworkChoice(keys: ["image" + suffix], paths: [path]) }
+      if let left = paths["left" + suffix], let right = paths["right" + suffix] {
+        return ArtworkChoice(keys: ["left" + suffix, "right" + suffix], paths: [left, right])
+      }
+    }
+    return ArtworkChoice(keys: [], paths: [])
+  }
   public var effectiveSize: PixelSize { size ?? Self.defaultSize }
   public var timeline: Timeline { Timeline(hold: hold, duration: effectiveDuration, easing: easing) }
 
@@ -220,6 +244,8 @@ public struct Settings: Equatable, Sendable {
     }
     switch key {
     case "image": image = try path()
+    case "image-portrait", "left-portrait", "right-portrait", "image-landscape", "left-landscape", "right-landscape":
+      shapedArtwork[key] = try path()
     case "left": left = try path()
     case "right": right = try path()
     case "record": record = try path()
@@ -345,6 +371,17 @@ public struct Settings: Equatable, Sendable {
       let missing = left == nil ? "--left" : "--right"
       throw SettingsError("\(given) needs \(missing): the doors take a left and a right leaf")
     }
+    for shape in ["portrait", "landscape"] {
+      let (image, left, right) = ("image-" + shape, "left-" + shape, "right-" + shape)
+      if shapedArtwork[image] != nil && (shapedArtwork[left] != nil || shapedArtwork[right] != nil) {
+        throw SettingsError(
+          "\(origin(of: image)) cannot be combined with \(left)/\(right): give one picture or two leaves")
+      }
+      if (shapedArtwork[left] == nil) != (shapedArtwork[right] == nil) {
+        let (given, missing) = shapedArtwork[left] == nil ? (right, left) : (left, right)
+        throw SettingsError("\(origin(of: given)) needs \(missing): the doors take a left and a right leaf")
+      }
+    }
     if record != nil && display == .window {
       throw SettingsError("--record renders offscreen and cannot be combined with --display window")
     }
@@ -370,6 +407,14 @@ public func parseDecimal(_ text: String) -> Double? {
 }
 
 /// Parses `WxH` with both sides from 1 to `Settings.maxSide`.
+/// The splash pictures chosen for a canvas: one picture, or two leaves
+/// (left, right), each path with the key that named it.
+public struct ArtworkChoice: Equatable, Sendable {
+  public var keys: [String]
+  public var paths: [String]
+  public var isLeaves: Bool { paths.count == 2 }
+}
+
 /// A display mode asked for by `--mode WxH[@Hz]`.
 public struct DisplayModeRequest: Equatable, Sendable, CustomStringConvertible {
   public var size: PixelSize

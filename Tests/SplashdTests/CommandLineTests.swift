@@ -156,6 +156,39 @@ import Testing
     #expect(lines.contains("timeout = 12"))
   }
 
+  /// Pictures made for a shape are taken when the logical canvas has it:
+  /// the display's size turned by the angle.
+  @Test func thePictureForTheCanvasShapeIsTaken() throws {
+    let wide = dir.solidPNG("wide.png", width: 40, height: 30, rgb: (9, 9, 9))
+    let tall = dir.solidPNG("tall.png", width: 30, height: 40, rgb: (7, 7, 7))
+    let leaf = dir.solidPNG("leaf.png", width: 15, height: 40, rgb: (5, 5, 5))
+    let config = dir.file(
+      "shaped.conf", "[splash]\nimage = \(wide)\nleft-portrait = \(leaf)\nright-portrait = \(leaf)\n")
+    func pictures(_ arguments: [String]) throws -> [String] {
+      let outcome = try splashd(["--config", config, "--check"] + arguments, in: dir)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      return outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("; ") && $0.contains(" picture ") }.map(
+        String.init)
+    }
+    #expect(try pictures(["--size", "800x480"]) == ["; splash picture 40x30, opaque"])
+    #expect(try pictures(["--size", "480x800"]) == ["; left picture 15x40, opaque", "; right picture 15x40, opaque"])
+    #expect(
+      try pictures(["--size", "800x480", "--rotate", "90"]) == [
+        "; left picture 15x40, opaque", "; right picture 15x40, opaque",
+      ])
+    // Half a pair, or a picture and leaves for the same shape, is refused by name.
+    let half = try splashd(["--left-landscape", leaf, "--check"], in: dir)
+    #expect(half.status == 2)
+    #expect(
+      half.stderrLines == ["splashd: --left-landscape needs right-landscape: the doors take a left and a right leaf"])
+    let both = try splashd(
+      ["--image-portrait", tall, "--left-portrait", leaf, "--right-portrait", leaf, "--check"], in: dir)
+    #expect(
+      both.stderrLines == [
+        "splashd: --image-portrait cannot be combined with left-portrait/right-portrait: give one picture or two leaves"
+      ])
+  }
+
   @Test func helpAndVersion() throws {
     let help = try splashd(["--help"], in: dir)
     #expect(help.status == 0)

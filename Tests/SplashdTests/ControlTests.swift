@@ -210,6 +210,28 @@ final class RawClient {
     #expect(outcome.stderrLines.contains("splashd: turned to 180 degrees (splashctl rotate)"))
   }
 
+  /// Turned to portrait while it holds, the splash takes the picture made
+  /// for portrait.
+  @Test func turningToPortraitTakesThePortraitPicture() throws {
+    let wide = dir.solidPNG("wide.png", width: 40, height: 30, rgb: (9, 9, 9))
+    let tall = dir.solidPNG("tall.png", width: 30, height: 40, rgb: (7, 7, 7))
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "64x32", "--image", wide, "--image-portrait", tall, "--until-reveal",
+        "--timeout", "0", "--control", socketPath,
+      ],
+      in: dir,
+      whileRunning: { _ in
+        waitForSocket()
+        usleep(200_000)
+        _ = try? splashctl(["rotate", "90"])
+        _ = try? splashctl(["rotate", "180"])
+        _ = try? splashctl(["quit"])
+      })
+    #expect(outcome.stderrLines.contains("splashd: turned to 90 degrees (splashctl rotate); pictures: image-portrait"))
+    #expect(outcome.stderrLines.contains("splashd: turned to 180 degrees (splashctl rotate); pictures: image"))
+  }
+
   @Test func splashctlWithoutSplashdAndWithBadUsage() throws {
     let unreachable = try splashctl(["status"])
     #expect(unreachable.status == 1)
