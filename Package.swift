@@ -22,6 +22,9 @@ let package = Package(
     .systemLibrary(
       name: "CInih", pkgConfig: "inih",
       providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(
+      name: "CDRM", pkgConfig: "libdrm",
+      providers: [.apt(["libdrm-dev"])]),
 
     // Pure core: no SDL, no I/O.
     .target(name: "SplashCore"),
@@ -31,9 +34,10 @@ let package = Package(
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
-    // Devices in sysfs: orientation sources (IIO accelerometers, the kernel
-    // command line) and DRM cards' connectors.
-    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem", "CLinux"]),
+    // Devices: orientation sources (evdev and IIO accelerometers, rotation
+    // switches, DRM panel orientation, the kernel command line) and DRM
+    // cards' connectors in sysfs.
+    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem", "CLinux", "CDRM"]),
     // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
     .target(
       name: "SplashRender",

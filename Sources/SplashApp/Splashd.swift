@@ -211,6 +211,7 @@ public enum Splashd {
       add("settle", formatNumber(settings.settle))
       add("follow", settings.follow ? "yes" : "no")
       add("iio", settings.iio)
+      add("panel", settings.panel)
       add("cmdline", settings.cmdline)
       add(
         "mount-matrix",

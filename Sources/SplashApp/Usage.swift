@@ -73,8 +73,8 @@ public let usageText = """
                             width and height swapped; auto: from the
                             [orientation] sources of the config file (an
                             evdev or IIO accelerometer, a rotation switch,
-                            the kernel command line), 0 when none answers
-                            [default: 0]
+                            DRM panel orientation, the kernel command line),
+                            0 when none answers [default: 0]
     --display MODE          window: a desktop window (X11 or Wayland), vsync;
                             kmsdrm: full screen on a DRM card through SDL's
                             KMSDRM driver (needs Mesa's EGL and GLES), vsync;
@@ -129,13 +129,14 @@ public let usageText = """
     timeout = 30
 
     [orientation]           ; for rotate = auto
-    sources = evdev iio cmdline   ; consulted in order, the first answer wins
+    sources = evdev iio panel cmdline   ; in order, the first answer wins
     evdev = /dev/input/event3     ; default: the first INPUT_PROP_ACCELEROMETER
     switch = /dev/input/event5    ; a rotation switch or keys, mapped:
     switch-map = SW_TABLET_MODE=90, KEY_F13=180   ; the first one on wins
     settle = 0.2            ; seconds to wait for a first reading (at most 5)
     follow = yes            ; turn the held splash when the device turns
     iio = /sys/bus/iio/devices/iio:device0   ; default: the first accelerometer
+    panel = /dev/dri/card0  ; its connectors' "panel orientation" property
     cmdline = /proc/cmdline ; video=...,rotate=N, panel_orientation=, fbcon=rotate:N
     mount-matrix = 0, -1, 0; -1, 0, 0; 0, 0, 1   ; overrides the device's
 

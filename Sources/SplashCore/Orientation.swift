@@ -108,12 +108,8 @@ public func kernelCommandLineRotation(_ commandLine: String) -> Rotation? {
   }
   for option in video.flatMap({ $0.split(whereSeparator: { $0 == "," || $0 == ":" }) })
   where option.hasPrefix("panel_orientation=") {
-    switch option.dropFirst("panel_orientation=".count) {
-    case "normal": return Rotation.none
-    case "upside_down": return .half
-    case "left_side_up": return .threeQuarters
-    case "right_side_up": return .quarter
-    default: continue
+    if let rotation = panelOrientationRotation(String(option.dropFirst("panel_orientation=".count))) {
+      return rotation
     }
   }
   for word in words where word.hasPrefix("fbcon=") {
@@ -122,6 +118,21 @@ public func kernelCommandLineRotation(_ commandLine: String) -> Rotation? {
     }
   }
   return nil
+}
+
+/// The turn that shows content upright on a panel mounted as its DRM
+/// "panel orientation" says, by the property's enum name ("Left Side Up")
+/// or the kernel command line's spelling ("left_side_up"): a panel mounted
+/// with its left side up is turned 90° clockwise, so content turns 270°,
+/// as fbcon does (FB_ROTATE_CCW).
+public func panelOrientationRotation(_ name: String) -> Rotation? {
+  switch String(name.lowercased().map { $0 == " " ? "_" : $0 }) {
+  case "normal": return Rotation.none
+  case "upside_down": return .half
+  case "left_side_up": return .threeQuarters
+  case "right_side_up": return .quarter
+  default: return nil
+  }
 }
 
 /// `text` without blanks (spaces, tabs, newlines, carriage returns) at either end.

@@ -35,6 +35,8 @@ public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
   case evdev
   /// A rotation switch or keys (`switch`), mapped to angles by `switch-map`.
   case `switch`
+  /// A DRM connector's "panel orientation" property.
+  case panel
   /// An IIO accelerometer in sysfs.
   case iio
   /// The kernel command line (video=…,rotate=…, panel_orientation=…, fbcon=rotate:…).
@@ -98,7 +100,10 @@ public struct Settings: Equatable, Sendable {
   /// `rotate = auto`: the angle comes from the orientation sources.
   public var rotateAuto = false
   /// The orientation sources, consulted in order until one answers.
-  public var orientationSources: [OrientationSource] = [.evdev, .iio, .cmdline]
+  public var orientationSources: [OrientationSource] = [.evdev, .iio, .panel, .cmdline]
+  /// The DRM card whose panel orientation is read; nil for the first with
+  /// a connected connector.
+  public var panel: String?
   /// The evdev accelerometer; nil to find the first one.
   public var evdev: String?
   /// Seconds an accelerometer may take to give its first reading.
@@ -189,7 +194,7 @@ public struct Settings: Equatable, Sendable {
     ("handoff", ["exec", "ready", "until-file", "until-reveal", "timeout", "control", "control-group"]),
     (
       "orientation",
-      ["sources", "evdev", "switch", "switch-map", "iio", "cmdline", "mount-matrix", "settle", "follow"]
+      ["sources", "evdev", "switch", "switch-map", "iio", "panel", "cmdline", "mount-matrix", "settle", "follow"]
     ),
   ]
 
@@ -282,13 +287,14 @@ public struct Settings: Equatable, Sendable {
       let sources = names.map { OrientationSource(rawValue: String($0)) }
       guard !sources.isEmpty, sources.allSatisfy({ $0 != nil }) else {
         throw fail(
-          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order (panel is not supported yet)"
+          "sources among \(OrientationSource.allCases.map(\.rawValue).joined(separator: ", ")), in order"
         )
       }
       orientationSources = sources.map { $0! }
     case "iio": iio = try path()
     case "evdev": evdev = try path()
     case "switch": switchDevice = try path()
+    case "panel": panel = try path()
     case "switch-map":
       guard let map = SwitchMap(value) else {
         throw fail(

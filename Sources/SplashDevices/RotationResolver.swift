@@ -84,6 +84,22 @@ public enum RotationResolver {
         } catch {
           misses.append("evdev: \(error.message)")
         }
+      case .panel:
+        guard let card = settings.panel ?? DRMCards.firstConnected().map({ "/dev/dri/card\($0.card)" }) else {
+          misses.append("panel: no DRM card with a connected connector")
+          continue
+        }
+        do {
+          let found = try PanelOrientation.read(card: card)
+          guard let rotation = found.rotation, let value = found.value else {
+            let value = found.value.map { " (\"\($0)\" is not an orientation)" } ?? ""
+            misses.append("panel: \(card) \(found.connector) has no panel orientation\(value)")
+            continue
+          }
+          return answer(rotation, "panel orientation of \(card) \(found.connector) (\(value))")
+        } catch {
+          misses.append("panel: \(error.message)")
+        }
       case .cmdline:
         guard let text = try? Files.readText(settings.cmdline) else {
           misses.append("cmdline: cannot read \(settings.cmdline)")

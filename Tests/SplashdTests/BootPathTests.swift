@@ -463,6 +463,8 @@ extension DisplayTests {
           \(splashdPath) --config /dev/null --duration 0 2>/run/rig/first.log
           \(splashdPath) --config /dev/null --duration 0 --display kmsdrm --mode 1234x567 2>/run/rig/mode.log
           echo "exit $?" >> /run/rig/mode.log
+          printf '[orientation]\\nsources = panel\\n' > /run/rig/panel.conf
+          \(splashdPath) --config /run/rig/panel.conf --rotate auto --check 2>/run/rig/panel.log >/dev/null
           rm /dev/dri/card0
           \(splashdPath) --config /dev/null --duration 0 2>/run/rig/second.log
           """, size: "800x480")
@@ -478,6 +480,12 @@ extension DisplayTests {
         mode.contains("splashd: --display kmsdrm: --mode 1234x567: the connector has no such mode; it offers ")
           && mode.contains("800x480@75"), "\(mode)")
       #expect(mode.hasSuffix("exit 1\n"), "\(mode)")
+      // bochs-drm's connector has no panel orientation property: read through libdrm, said, and passed over.
+      let panel = (try? String(contentsOfFile: dir.path + "/panel.log", encoding: .utf8)) ?? ""
+      #expect(
+        panel
+          == "splashd: rotation: panel: /dev/dri/card0 Virtual-1 has no panel orientation\n"
+          + "splashd: rotation 0 from no orientation source answered\n", "\(panel)")
       #expect(second.contains("splashd: display kmsdrm: "), "\(second)")
       #expect(second.contains("; trying fbdev"), "\(second)")
       #expect(second.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp"), "\(second)")

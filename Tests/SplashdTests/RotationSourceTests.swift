@@ -93,6 +93,16 @@ import Testing
     }
   }
 
+  /// A panel card that is no DRM device is a miss named with its reason.
+  @Test func aWrongPanelCardFallsThrough() throws {
+    let cmdline = dir.file("panel-cmdline", "fbcon=rotate:2\n")
+    let outcome = try check(
+      "[splash]\nrotate = auto\n[orientation]\nsources = panel cmdline\npanel = /dev/null\ncmdline = \(cmdline)\n")
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stderrLines.first?.hasPrefix("splashd: rotation: panel: /dev/null: not a KMS device") == true)
+    #expect(outcome.stderrLines.last == "splashd: rotation 180 from kernel command line \(cmdline)")
+  }
+
   @Test func anExplicitAngleWinsAndTheProgramIsTold() throws {
     let device = try iio(
       "upright", ["in_accel_x_raw": "256", "in_accel_y_raw": "0", "in_accel_z_raw": "0", "in_accel_scale": "0.038320"])
@@ -111,10 +121,11 @@ import Testing
   }
 
   @Test func badOrientationSettingsNameTheLine() throws {
-    let sources = try check("[orientation]\nsources = panel iio\n")
+    let sources = try check("[orientation]\nsources = gyro iio\n")
     #expect(sources.status == 2)
     #expect(
-      sources.stderrLines.first?.contains(":2: sources: expected sources among evdev, switch, iio, cmdline") == true,
+      sources.stderrLines.first?.contains(":2: sources: expected sources among evdev, switch, panel, iio, cmdline")
+        == true,
       "\(sources.stderr)")
     let settle = try check("[orientation]\nsettle = 10\n")
     #expect(settle.stderrLines.first?.contains(":2: settle: expected a number of seconds from 0 to 5") == true)

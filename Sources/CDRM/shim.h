@@ -1,0 +1,4 @@
+#pragma once
+#include <stdint.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
