@@ -393,24 +393,26 @@ extension DisplayTests {
     /// and the guest's /run/rig) under the QEMU rig; returns the rig's
     /// outcome and the guest's serial console.
     func runInRig(
-      _ dir: TemporaryDirectory, script: String, size: String, kernelParameters: String = ""
+      _ dir: TemporaryDirectory, script: String, size: String, kernelParameters: String = "", gpu: String = "vga"
     ) throws -> (Outcome, String) {
       chmod(dir.file("run.sh", script), 0o755)
       let outcome = try run(
         "/usr/bin/env",
         [
           "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
-          "--append", kernelParameters, "--", "/run/rig/run.sh",
+          "--append", kernelParameters, "--gpu", gpu, "--", "/run/rig/run.sh",
         ],
         environment: ProcessInfo.processInfo.environment, timeout: 300)
       return (outcome, (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? "")
     }
 
-    /// KMS through SDL's KMSDRM driver and Mesa: the held splash is on the
-    /// screen while splashd holds it, and once it has handed off, the
-    /// screen keeps the last frame (painted into the fbdev emulation that
-    /// SDL gives the screen back to).
-    @Test func kmsShowsTheSplashAndLeavesTheLastFrameForTheProgram() throws {
+    /// KMS through SDL's KMSDRM driver and Mesa (software GL), on QEMU's
+    /// VGA (bochs-drm) and on virtio-gpu: the held splash is on the screen
+    /// while splashd holds it, and once it has handed off, the screen keeps
+    /// the last frame (painted into the fbdev emulation that SDL gives the
+    /// screen back to).
+    @Test(arguments: [("vga", 1280, 800), ("virtio", 1024, 768)])
+    func kmsShowsTheSplashAndLeavesTheLastFrameForTheProgram(gpu: String, width: Int, height: Int) throws {
       try requireRig()
       let dir = try TemporaryDirectory()
       _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
@@ -430,23 +432,26 @@ extension DisplayTests {
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
           touch /run/rig/go
           wait $pid
-          """, size: "1280x800")
+          """, size: "\(width)x\(height)", gpu: gpu)
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "4\n", "\(log)")
-      #expect(log.contains("splashd: kmsdrm: /dev/dri/card0, 1280x800@"), "\(log)")
+      #expect(log.contains("splashd: kmsdrm: /dev/dri/card0, \(width)x\(height)@"), "\(log)")
       #expect(log.contains("splashd: handing off to /bin/sh"), "\(log)")
       let held = try #require(Screendump(path: dir.path + "/held.ppm"), "no screendump of the held splash: \(log)")
-      held.keep(as: "kmsdrm-held")
-      #expect(held.width == 1280 && held.height == 800)
-      for y in [0, 400, 799] {
-        #expect(held.at(0, y) == 0xFF0000 && held.at(639, y) == 0xFF0000, "row \(y); \(log)")
-        #expect(held.at(640, y) == 0x00FF00 && held.at(1279, y) == 0x00FF00, "row \(y)")
+      held.keep(as: "kmsdrm-\(gpu)-held")
+      #expect(held.width == width && held.height == height)
+      let middle = width / 2
+      for y in [0, height / 2, height - 1] {
+        #expect(held.at(0, y) == 0xFF0000 && held.at(middle - 1, y) == 0xFF0000, "row \(y); \(log)")
+        #expect(held.at(middle, y) == 0x00FF00 && held.at(width - 1, y) == 0x00FF00, "row \(y)")
       }
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
-      after.keep(as: "kmsdrm-after")
-      for y in stride(from: 0, to: 800, by: 80) {
-        for x in stride(from: 0, to: 1280, by: 128) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)") }
+      after.keep(as: "kmsdrm-\(gpu)-after")
+      for y in stride(from: 0, to: height, by: height / 10) {
+        for x in stride(from: 0, to: width, by: width / 10) {
+          #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)")
+        }
       }
     }
 

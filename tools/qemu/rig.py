@@ -3,8 +3,13 @@
 /dev/fb0 and /dev/dri/card0 (bochs-drm on QEMU's VGA), and takes screendumps
 of what it draws.
 
-    rig.py --work DIR [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
+    rig.py --work DIR [--gpu vga|virtio] [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
     rig.py --work DIR --root IMAGE [--size WxH] [--timeout S] [--append ...]
+
+The guest's screen is QEMU's VGA (bochs-drm: /dev/dri/card0 and /dev/fb0) or,
+with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two). vfb (a
+framebuffer in memory that can pan) is there as /dev/fb1 when the kernel
+command line says vfb.vfb_enable=1.
 
 The guest boots a busybox initramfs, mounts the host's / read-only over 9p,
 chroots into it with fresh /dev, /proc, /sys and /run, and runs COMMAND (a
@@ -38,7 +43,7 @@ import time
 
 # vfb (a framebuffer in memory that can pan) registers only when the kernel
 # command line says vfb.vfb_enable=1; bochs loads first, so it is fb0.
-MODULES = ["bochs", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput", "vfb"]
+MODULES = ["bochs", "virtio-gpu", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput", "vfb"]
 # For an ext4 root on virtio: busybox modprobe ignores softdeps, so
 # crc32c_generic comes before ext4 (crc32c-intel needs SSE4.2, which qemu64 lacks).
 ROOT_MODULES = ["virtio_blk", "crc32c_generic", "ext4"]
@@ -165,6 +170,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", required=True)
     parser.add_argument("--size", default="800x480")
+    parser.add_argument(
+        "--gpu", choices=["vga", "virtio"], default="vga",
+        help="vga: QEMU's VGA, bochs-drm in the guest (fb0 at --size); virtio: virtio-gpu-pci (its own mode)")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
@@ -188,7 +196,9 @@ def main():
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
         "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 " + args.append,
-        "-device", "VGA,xres=%s,yres=%s" % (width, height), "-display", "none",
+        "-vga", "none", "-device",
+        ("VGA,xres=%s,yres=%s" if args.gpu == "vga" else "virtio-gpu-pci,xres=%s,yres=%s") % (width, height),
+        "-display", "none",
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
         "-virtfs", "local,path=%s,mount_tag=rig0,security_model=none" % work,
     ]
