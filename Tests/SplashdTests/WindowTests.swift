@@ -289,7 +289,10 @@ extension DisplayTests {
       let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       splash.waitUntilExit()
       #expect(splash.terminationStatus == 0)
-      #expect(log.contains("splashd: ended early: the window was closed"), "\(log)")
+      // (Diagnostics for a rare failure under load: SDL could not open the display.)
+      #expect(
+        log.contains("splashd: ended early: the window was closed"),
+        "\(log); Xvfb \(screen.display) running: \(screen.process.isRunning); windows: \(tree(screen))")
     }
   }
 }
