@@ -50,10 +50,7 @@ func tree(_ screen: VirtualScreen) -> String {
     environment: ProcessInfo.processInfo.environment))?.stdout ?? "?"
 }
 
-/// The lowest display number a new virtual screen may take.
-nonisolated(unsafe) private var nextDisplayNumber = 90 + Int(getpid() % 400) * 2
-
-/// Xvfb on a free display number, stopped when released.
+/// Xvfb on a display number it picks itself, stopped when released.
 final class VirtualScreen {
   let process = Process()
   let display: String
@@ -64,30 +61,27 @@ final class VirtualScreen {
     guard FileManager.default.isExecutableFile(atPath: xvfb) else {
       throw TestFailure("Xvfb is missing: apt-get install xvfb x11-apps (make test installs them)")
     }
-    // A number not used before in this run: a killed server's sockets
-    // (file and abstract) may linger a moment after it is gone.
-    number = (nextDisplayNumber..<nextDisplayNumber + 100).first {
-      !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-        && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
-    }!
-    nextDisplayNumber = number + 1
-    display = ":\(number)"
+    // -displayfd: Xvfb takes the first free display number from 90 up and
+    // writes it once it accepts clients, so no number is raced for and no
+    // client comes too early.
+    let announced = Pipe()
     process.executableURL = URL(fileURLWithPath: xvfb)
-    process.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+    process.arguments = ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"]
     process.standardError = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
+    process.standardOutput = announced
     try process.run()
-    let socket = "/tmp/.X11-unix/X\(number)"
+    var text = ""
     let deadline = Date().addingTimeInterval(15)
-    while !FileManager.default.fileExists(atPath: socket) {
-      guard Date() < deadline, process.isRunning else { throw TestFailure("Xvfb \(display) did not start") }
-      usleep(20_000)
+    while !text.hasSuffix("\n") {
+      let chunk = announced.fileHandleForReading.availableData
+      guard !chunk.isEmpty, Date() < deadline else { throw TestFailure("Xvfb did not start") }
+      text += String(decoding: chunk, as: UTF8.self)
     }
-    // The socket appears before the server takes clients: wait until one is served.
-    while (try? run("/usr/bin/xwininfo", ["-display", display, "-root"], environment: [:]))?.status != 0 {
-      guard Date() < deadline, process.isRunning else { throw TestFailure("Xvfb \(display) serves no clients") }
-      usleep(50_000)
+    guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw TestFailure("Xvfb announced no display number: \(text)")
     }
+    self.number = number
+    display = ":\(number)"
   }
 
   deinit {
