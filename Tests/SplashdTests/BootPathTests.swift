@@ -390,10 +390,13 @@ extension DisplayTests {
       #expect(second.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp"), "\(second)")
     }
 
-    /// A whole boot: Debian with systemd, the shipped splashd.service and
-    /// kiosk-revealed-by-splashctl.service enabled as `make install` puts
-    /// them, and a kiosk program that fills the screen with its own colour.
-    @Test func aSystemdBootShowsTheSplashThenTheKioskProgramGetsTheScreen() throws {
+    /// A whole boot: Debian with systemd, splashd installed by `make
+    /// install`'s recipe, and a kiosk program that fills the screen with its
+    /// own colour, in both shipped patterns: splashd.service revealed by
+    /// kiosk-revealed-by-splashctl.service, and kiosk-with-splash.service,
+    /// where splashd becomes the kiosk program (same PID).
+    @Test(arguments: [false, true])
+    func aSystemdBootShowsTheSplashThenTheKioskProgramGetsTheScreen(oneUnit: Bool) throws {
       try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4", "/usr/bin/gcc"])
       let dir = try TemporaryDirectory()
       let tree = dir.path + "/tree"
@@ -441,19 +444,23 @@ extension DisplayTests {
       // The program the shipped kiosk unit starts.
       put(
         "/usr/bin/kiosk-app", "#!/bin/sh\nexec /usr/local/bin/kiosk-colour 2080c0 /run/kiosk-app.drawn\n", mode: 0o755)
+      // The unit splashd runs in; with one unit, nothing else reveals the
+      // splash: the test's first unit does, after its screendump.
+      let splashUnit = oneUnit ? "kiosk-with-splash.service" : "splashd.service"
+      let kioskUnit = oneUnit ? "kiosk-with-splash.service" : "kiosk-revealed-by-splashctl.service"
       // Two units of the test's own: a screendump while the splash holds (before
-      // the kiosk unit reveals it), then one of the kiosk program's screen.
+      // it is revealed), then one of the kiosk program's screen.
       put(
         "/etc/systemd/system/rig-held.service",
         """
         [Unit]
         Description=QEMU rig: screendump of the held splash
-        After=splashd.service
+        After=\(splashUnit)
         Before=kiosk-revealed-by-splashctl.service
         [Service]
         Type=oneshot
         ExecStart=/bin/sh -c 'splashctl status > /run/rig/held-status; echo RIG-SCREENDUMP held > /dev/ttyS0; \\
-          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done'
+          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done\(oneUnit ? "; splashctl reveal" : "")'
 
         """)
       put(
@@ -461,7 +468,7 @@ extension DisplayTests {
         """
         [Unit]
         Description=QEMU rig: screendump of the kiosk program's screen, the journal, power off
-        After=kiosk-revealed-by-splashctl.service
+        After=rig-held.service \(kioskUnit)
         [Service]
         Type=oneshot
         ExecStart=/bin/sh -c '\\
@@ -469,14 +476,20 @@ extension DisplayTests {
           echo RIG-SCREENDUMP final > /dev/ttyS0; \\
           while [ ! -e /run/rig/final.done ]; do sleep 0.1; done; \\
           journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
-          journalctl -b -u splashd.service -o cat > /run/rig/splashd-journal.txt; \\
-          systemctl is-active kiosk-revealed-by-splashctl.service > /run/rig/kiosk-state; \\
+          journalctl -b -u \(splashUnit) -o cat > /run/rig/splashd-journal.txt; \\
+          journalctl -b -u \(kioskUnit) -o json --output-fields=_PID,MESSAGE > /run/rig/kiosk-journal.json; \\
+          systemctl is-active \(kioskUnit) > /run/rig/kiosk-state; \\
           echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
 
         """)
-      for (target, unit) in [
-        ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
-        ("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-revealed-by-splashctl.service"),
+      let enabled =
+        oneUnit
+        ? [("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-with-splash.service")]
+        : [
+          ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
+          ("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-revealed-by-splashctl.service"),
+        ]
+      for (target, unit) in enabled + [
         ("multi-user.target.wants", "/etc/systemd/system/rig-held.service"),
         ("multi-user.target.wants", "/etc/systemd/system/rig-final.service"),
       ] {
@@ -507,14 +520,14 @@ extension DisplayTests {
       let status = (try? String(contentsOfFile: work + "/held-status", encoding: .utf8)) ?? ""
       #expect(status.hasPrefix("phase=waiting rotation=0 display=fbdev"), "\(status)")
       let held = try #require(Screendump(path: work + "/held.ppm"), "\(journal)")
-      held.keep(as: "systemd-held")
+      held.keep(as: oneUnit ? "systemd-one-unit-held" : "systemd-held")
       for y in [0, 240, 479] {
         #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y); \(journal)")
         #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y)")
       }
       // The kiosk program, started once the splash was gone, owns the screen.
       let final = try #require(Screendump(path: work + "/final.ppm"), "\(journal)")
-      final.keep(as: "systemd-kiosk")
+      final.keep(as: oneUnit ? "systemd-one-unit-kiosk" : "systemd-kiosk")
       for y in stride(from: 0, to: 480, by: 48) {
         for x in stride(from: 0, to: 800, by: 80) { #expect(final.at(x, y) == 0x2080C0, "(\(x), \(y))") }
       }
@@ -526,7 +539,7 @@ extension DisplayTests {
       let lines = journal.split(separator: "\n").map(String.init)
       func index(_ prefix: String) -> Int? { lines.firstIndex { $0.hasPrefix(prefix) } }
       let appeared = index("splashd: appeared: first frame shown")
-      let started = index("Started splashd.service")
+      let started = index("Started \(splashUnit)")
       let willDisappear = index("splashd: will-disappear: transition doors starts")
       let didDisappear = index("splashd: did-disappear: transition done")
       #expect(appeared != nil && started != nil && willDisappear != nil && didDisappear != nil, "\(journal)")
@@ -535,7 +548,20 @@ extension DisplayTests {
       }
       #expect(lines.contains("splashd: reveal: splashctl reveal"), "\(journal)")
       #expect(!journal.contains("<6>") && !journal.contains("<4>"), "\(journal)")
-      #expect(lines.contains("splashd.service: Deactivated successfully."), "\(journal)")
+      if oneUnit {
+        // splashd became the kiosk program: the same process logged both.
+        let kiosk = (try? String(contentsOfFile: work + "/kiosk-journal.json", encoding: .utf8)) ?? ""
+        func pid(of needle: String) -> String? {
+          kiosk.split(separator: "\n").first { $0.contains(needle) }.flatMap { line in
+            line.firstRange(of: "\"_PID\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
+          }
+        }
+        let splashPID = pid(of: "splashd: appeared")
+        #expect(splashPID != nil && splashPID == pid(of: "kiosk-colour: /dev/fb0"), "\(kiosk)")
+        #expect(lines.contains("splashd: handing off to /usr/bin/kiosk-app"), "\(journal)")
+      } else {
+        #expect(lines.contains("splashd.service: Deactivated successfully."), "\(journal)")
+      }
     }
   }
 }
