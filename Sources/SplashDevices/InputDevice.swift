@@ -13,6 +13,8 @@ public final class InputDevice {
   /// Where evdev devices appear.
   public static let directory = "/dev/input"
 
+  /// Opens the evdev device at `path`; anything that does not answer
+  /// EVIOCGVERSION is refused as "not an evdev input device".
   public init(path: String) throws(DeviceError) {
     self.path = path
     do {

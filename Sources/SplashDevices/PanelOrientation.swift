@@ -10,8 +10,11 @@ public enum PanelOrientation {
   /// What the card says: the first connected connector's name and, when it
   /// has the property, the turn that shows content upright on it.
   public struct Answer: Equatable, Sendable {
+    /// The connector's name, such as "eDP-1".
     public var connector: String
+    /// The property's value ("Left Side Up"), nil when it has none.
     public var value: String?
+    /// The turn for that value, nil when there is none or it is unknown.
     public var rotation: Rotation?
   }
 
