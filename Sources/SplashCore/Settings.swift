@@ -243,6 +243,13 @@ public struct Settings: Equatable, Sendable {
       }
       return seconds
     }
+    func yesOrNo() throws(SettingsError) -> Bool {
+      switch value {
+      case "yes", "true", "1": return true
+      case "no", "false", "0": return false
+      default: throw fail("yes or no")
+      }
+    }
     func path() throws(SettingsError) -> String {
       guard !value.isEmpty else { throw fail("a file name") }
       return source.resolve(path: value)
@@ -303,12 +310,7 @@ public struct Settings: Equatable, Sendable {
       }
       switchMap = map
     case "settle": settle = try seconds(upTo: Self.maxSettle)
-    case "follow":
-      switch value {
-      case "yes", "true", "1": follow = true
-      case "no", "false", "0": follow = false
-      default: throw fail("yes or no")
-      }
+    case "follow": follow = try yesOrNo()
     case "cmdline": cmdline = try path()
     case "mount-matrix":
       guard let matrix = MountMatrix(value) else {
@@ -346,12 +348,7 @@ public struct Settings: Equatable, Sendable {
       default: throw fail("notify (start the program first, reveal on its READY=1) or exec")
       }
     case "until-file": untilFile = try path()
-    case "until-reveal":
-      switch value {
-      case "yes", "true", "1": untilReveal = true
-      case "no", "false", "0": untilReveal = false
-      default: throw fail("yes or no")
-      }
+    case "until-reveal": untilReveal = try yesOrNo()
     case "control": control = try path()
     case "control-group":
       guard !value.isEmpty else { throw fail("a group name") }

@@ -85,8 +85,7 @@ extension DisplayTests {
             --easing linear \\
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
-          pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          \(awaitFirstFrame())
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
           touch /run/rig/go
@@ -146,8 +145,7 @@ extension DisplayTests {
           python3 \(packageRoot)/tools/qemu/guest/fb-pages.py double /dev/fb1
           \(splashdPath) --config /dev/null --display fbdev --device /dev/fb1 \(leaves) --until-file /run/rig/go --timeout 100 --duration 0.3 \\
             2>/run/rig/splashd.log &
-          pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          \(awaitFirstFrame())
           python3 \(packageRoot)/tools/qemu/guest/fb-pages.py dump /dev/fb1 /run/rig/held.ppm
           touch /run/rig/go
           wait $pid
@@ -181,6 +179,18 @@ extension DisplayTests {
       for y in stride(from: 0, to: 600, by: 50) {
         for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
       }
+    }
+
+    /// Guest shell lines for after splashd was started in the background
+    /// with its log in /run/rig/splashd.log: keep its PID as $pid and wait
+    /// until it logs its first frame, it ends, or `seconds` pass.
+    func awaitFirstFrame(seconds: Int = 90) -> String {
+      """
+      pid=$!
+      i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt \(seconds * 10) ]; do
+        sleep 0.1; i=$((i+1))
+      done
+      """
     }
 
     /// The red (left) and green (right) door leaves of the guest splashes,
@@ -219,8 +229,7 @@ extension DisplayTests {
       \(setup)
       \(splashdPath) \(arguments) --display fbdev --until-file /run/rig/go --timeout 100 --duration 0.3 \\
         2>/run/rig/splashd.log &
-      pid=$!
-      i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+      \(awaitFirstFrame())
       echo RIG-SCREENDUMP \(first)
       while [ ! -e /run/rig/\(first).done ]; do sleep 0.1; done
       touch /run/rig/\(act)
@@ -324,8 +333,7 @@ extension DisplayTests {
             --timeout 200 --duration 0.3 \\
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
-          pid=$!
-          i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done
+          \(awaitFirstFrame(seconds: 180))
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
           touch /run/rig/go
