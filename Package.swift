@@ -9,13 +9,11 @@ let package = Package(
     .executable(name: "splashd-bench", targets: ["splashd-bench"]),
   ],
   targets: [
-    // C libraries from Debian's -dev packages.
-    .systemLibrary(
-      name: "CSDL2", pkgConfig: "sdl2",
-      providers: [.apt(["libsdl2-dev"])]),
-    .systemLibrary(
-      name: "CSDL2Image", pkgConfig: "SDL2_image",
-      providers: [.apt(["libsdl2-image-dev"])]),
+    // C libraries from Debian's -dev packages. SDL2 and SDL2_image need no
+    // pkg-config: their headers are found as <SDL2/…>, and pkg-config's
+    // -D_REENTRANT is a flag SwiftPM refuses (with a warning per target).
+    .systemLibrary(name: "CSDL2"),
+    .systemLibrary(name: "CSDL2Image"),
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]),
@@ -30,6 +28,8 @@ let package = Package(
     .target(name: "SplashCore"),
     // Linux headers that Swift's Glibc module leaves out (signalfd, inotify).
     .target(name: "CLinux"),
+    // The display-server connection behind an SDL window (X11, Wayland).
+    .target(name: "CSDLWindow"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
@@ -38,11 +38,13 @@ let package = Package(
     // switches, DRM panel orientation, the kernel command line) and DRM
     // cards' connectors in sysfs.
     .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem", "CLinux", "CDRM"]),
-    // SDL side: images, prepared assets, scene drawing, displays, PNG frames.
+    // SDL side: images, prepared assets, scene drawing, the outputs (display
+    // back ends), PNG frames.
     .target(
       name: "SplashRender",
-      dependencies: ["CSDL2", "CSDL2Image", "CPNG", "SplashCore", "SplashSystem"]),
-    // The command: parse, resolve, play.
+      dependencies: ["CSDL2", "CSDL2Image", "CPNG", "CSDLWindow", "SplashCore", "SplashSystem", "SplashDevices"]),
+    // The command: the plan, the session (run loop, controller, event
+    // sources), play, hand off.
     .target(
       name: "SplashApp",
       dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender"]),
@@ -52,11 +54,22 @@ let package = Package(
       name: "splashd-bench",
       dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
+    // What the test targets share: scratch folders, a PNG writer, a process runner.
+    .target(name: "SplashTestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(
-      name: "SplashRenderTests", dependencies: ["SplashCore", "SplashRender", "SplashSystem", "CSDL2", "CSDL2Image"]),
+      name: "SplashRenderTests",
+      dependencies: ["SplashCore", "SplashRender", "SplashSystem", "SplashTestSupport", "CSDL2", "CSDL2Image"]),
     .testTarget(name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSystem", "SplashDevices"]),
-    .testTarget(name: "SplashdTests", dependencies: ["SplashCore"]),
+    // The app in process: sessions on a test clock, with stand-in outputs.
+    .testTarget(
+      name: "SplashAppTests",
+      dependencies: [
+        "SplashApp", "SplashCore", "SplashConfigFile", "SplashDevices", "SplashRender", "SplashSystem",
+        "SplashTestSupport",
+      ]),
+    // The real binaries, black-box: exec, signals, windows, QEMU boots.
+    .testTarget(name: "SplashdTests", dependencies: ["SplashCore", "SplashTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

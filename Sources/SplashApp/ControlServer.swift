@@ -1,87 +1,130 @@
 import SplashCore
 import SplashSystem
 
-/// splashd's control socket: serves splashctl while the splash runs. Every
-/// descriptor is non-blocking and served from the player's own waits, so no
-/// client, however slow, silent or malformed, can hold the splash up.
-final class ControlServer {
+/// splashd's control socket (docs/control-protocol.md): parses each
+/// client's lines, has the controller execute them, and replies. Every
+/// descriptor is non-blocking and served from the run loop, so no client,
+/// however slow, silent or malformed, can hold the splash up: a client
+/// that hangs up (or shuts down its writing side) is dropped at once,
+/// whatever it waited for; when the table is full, the client that has
+/// been silent longest makes room.
+final class ControlServer: ControlTransport {
   let path: String
   private let listener: FileDescriptor
+  private let controller: Controller
+  private let now: () -> Double
   private var clients: [Client] = []
-  /// Events that have happened, for `wait` commands that come late.
-  private var happened: Set<ControlEvent> = []
-  /// `splashctl reveal` was received.
-  private(set) var revealRequested = false
-  /// `splashctl quit` was received.
-  private(set) var quitRequested = false
-  /// The text after `ok ` in a `status` reply.
-  var status: () -> String = { "" }
-  /// Turns the splash; returns why it could not, or nil when it did.
-  var rotate: (Rotation) -> String? = { _ in "rotate: this splash cannot turn" }
 
-  /// The most clients served at once; more are told so and closed.
+  /// The most clients served at once.
   static let maxClients = 64
+  /// A client that has sent nothing for this long may be dropped to make room.
+  static let idleSeconds = 3.0
 
   private final class Client {
     let descriptor: FileDescriptor
     var input = LineBuffer()
     var waits: Set<ControlEvent> = []
-    var inputClosed = false
-    init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
+    /// When it connected or last sent something.
+    var lastHeard: Double
+    init(_ descriptor: FileDescriptor, at time: Double) {
+      self.descriptor = descriptor
+      lastHeard = time
+    }
+  }
+
+  /// The control socket `context`'s settings ask for, if any; one that
+  /// cannot be made costs only the socket (a log line): the splash goes on.
+  static func open(_ context: TransportContext) -> ControlTransport? {
+    let handoff = context.settings.handoff
+    guard let path = handoff.controlPath(runtimeDirectory: context.environment["RUNTIME_DIRECTORY"]) else { return nil }
+    do {
+      return try ControlServer(
+        path: path, group: handoff.controlGroup, controller: context.controller, now: context.clock.now)
+    } catch {
+      context.log.error("\(context.settings.origin(of: "control")) \(path): no control socket: \(error.phrase)")
+      return nil
+    }
   }
 
   /// Listens at `path` (its directory is made if missing), mode 0600, or
   /// 0660 owned by `group`.
-  init(path: String, group: String?) throws(SystemError) {
+  init(path: String, group: String?, controller: Controller, now: @escaping () -> Double) throws(SystemError) {
     self.path = path
+    self.controller = controller
+    self.now = now
     try Files.makeDirectories(Files.directory(of: path))
     listener = try UnixSocket.listen(at: path, groupName: group)
+    controller.observe { [weak self] event in self?.publish(event) }
   }
 
-  /// What to watch for readability.
   var descriptors: [FileDescriptor] { [listener] + clients.map(\.descriptor) }
 
-  /// Accepts waiting clients and answers every complete command; never blocks.
-  func service() {
-    while let descriptor = UnixSocket.accept(listener) {
-      if clients.count >= Self.maxClients {
-        _ = descriptor.sendWithoutBlocking("error too many clients\n")
-        try? descriptor.close()
-      } else {
-        clients.append(Client(descriptor))
-      }
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
+    if descriptor == listener {
+      acceptClients()
+    } else if let client = clients.first(where: { $0.descriptor == descriptor }) {
+      serve(client)
     }
-    for client in clients where !client.inputClosed {
-      read: while true {
-        switch client.descriptor.readAvailable() {
-        case .wouldBlock: break read
-        case .closed:
-          client.inputClosed = true
-          break read
-        case .bytes(let bytes):
-          switch client.input.append(bytes) {
-          case .success(let lines):
-            for line in lines { handle(line, from: client) }
-          case .failure(let problem):
-            let reason = problem == .tooLong ? "line longer than \(ControlCommand.maxLineBytes) bytes" : "not text"
-            reply(client, "error \(reason)")
-            drop(client)
-            break read
-          }
+  }
+
+  private func acceptClients() {
+    while let descriptor = UnixSocket.accept(listener) {
+      let time = now()
+      if clients.count >= Self.maxClients {
+        let silent = clients.filter { $0.waits.isEmpty && time - $0.lastHeard >= Self.idleSeconds }
+        if let oldest = silent.min(by: { $0.lastHeard < $1.lastHeard }) {
+          reply(oldest, "error dropped: silent for \(formatNumber(Self.idleSeconds)) s while others waited")
+          drop(oldest)
+        } else {
+          _ = descriptor.sendWithoutBlocking("error too many clients\n")
+          try? descriptor.close()
+          continue
+        }
+      }
+      clients.append(Client(descriptor, at: time))
+    }
+  }
+
+  /// Reads what `client` sent and answers each complete line; drops it at
+  /// the end of its input, on an error or on a bad line.
+  private func serve(_ client: Client) {
+    while clients.contains(where: { $0 === client }) {
+      switch client.descriptor.readAvailable() {
+      case .wouldBlock: return
+      case .closed, .failed:
+        drop(client)
+        return
+      case .bytes(let bytes):
+        client.lastHeard = now()
+        switch client.input.append(bytes) {
+        case .success(let lines):
+          for line in lines where clients.contains(where: { $0 === client }) { answer(line, from: client) }
+        case .failure(let problem):
+          let reason = problem == .tooLong ? "line longer than \(ControlCommand.maxLineBytes) bytes" : "not text"
+          reply(client, "error \(reason)")
+          drop(client)
         }
       }
     }
-    // A client whose input has ended stays only for the events it waits for.
-    for client in clients where client.inputClosed && client.waits.isEmpty { drop(client) }
+  }
+
+  private func answer(_ line: String, from client: Client) {
+    switch ControlCommand.parse(line) {
+    case .failure(let error): reply(client, "error \(error.message)")
+    case .success(let command):
+      switch controller.execute(command, from: "splashctl") {
+      case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
+      case .error(let problem): reply(client, "error \(problem)")
+      case .later(let event): client.waits.insert(event)
+      }
+    }
   }
 
   /// Tells the clients waiting for `event` that it has happened.
-  func publish(_ event: ControlEvent) {
-    happened.insert(event)
+  private func publish(_ event: ControlEvent) {
     for client in clients where client.waits.contains(event) {
       client.waits.remove(event)
       reply(client, "ok \(event.rawValue)")
-      if client.inputClosed && client.waits.isEmpty { drop(client) }
     }
   }
 
@@ -91,23 +134,6 @@ final class ControlServer {
     clients = []
     try? listener.close()
     Files.remove(path)
-  }
-
-  private func handle(_ line: String, from client: Client) {
-    switch ControlCommand.parse(line) {
-    case .failure(let error): reply(client, "error \(error.message)")
-    case .success(.reveal):
-      revealRequested = true
-      reply(client, "ok")
-    case .success(.quit):
-      quitRequested = true
-      reply(client, "ok")
-    case .success(.status): reply(client, "ok \(status())")
-    case .success(.rotate(let rotation)):
-      if let problem = rotate(rotation) { reply(client, "error \(problem)") } else { reply(client, "ok") }
-    case .success(.wait(let event)):
-      if happened.contains(event) { reply(client, "ok \(event.rawValue)") } else { client.waits.insert(event) }
-    }
   }
 
   /// Sends one reply line; a client that cannot take it is dropped.

@@ -1,23 +1,32 @@
 import SplashSystem
 
-/// splashd's messages on standard error, one line each, prefixed "splashd: ".
-/// When standard error is the systemd journal (JOURNAL_STREAM names it), each
-/// line starts with its priority as well (`<6>splashd: appeared …`).
-enum Log {
-  /// Whether standard error is the journal's stream, checked once.
-  private static let toJournal: Bool = {
-    guard let stream = Environment.value("JOURNAL_STREAM") else { return false }
-    return FileDescriptor.standardError.deviceAndInode() == stream
-  }()
+/// splashd's messages, one line each, prefixed "splashd: ". When standard
+/// error is the systemd journal (JOURNAL_STREAM names it), each line starts
+/// with its priority as well (`<6>splashd: appeared …`).
+public final class Log {
+  private let write: (String) -> Void
+  private let toJournal: Bool
+
+  /// A log whose lines go to `write` (newline included).
+  public init(toJournal: Bool = false, write: @escaping (String) -> Void) {
+    self.toJournal = toJournal
+    self.write = write
+  }
+
+  /// The log on standard error, with priorities when that is the journal
+  /// named by `environment`'s JOURNAL_STREAM.
+  public static func standardError(environment: [String: String]) -> Log {
+    let journal = environment["JOURNAL_STREAM"].map { FileDescriptor.standardError.deviceAndInode() == $0 } ?? false
+    return Log(toJournal: journal) { try? FileDescriptor.standardError.writeAll($0) }
+  }
 
   /// A normal event of the splash's life.
-  static func info(_ text: String) { write(6, text) }
+  public func info(_ text: String) { line(6, text) }
   /// Something that went wrong.
-  static func error(_ text: String) { write(3, text) }
+  public func error(_ text: String) { line(3, text) }
 
-  private static func write(_ priority: Int, _ text: String) {
-    let prefix = toJournal ? "<\(priority)>splashd: " : "splashd: "
-    try? FileDescriptor.standardError.writeAll(prefix + text + "\n")
+  private func line(_ priority: Int, _ text: String) {
+    write((toJournal ? "<\(priority)>splashd: " : "splashd: ") + text + "\n")
   }
 }
 

@@ -3,52 +3,80 @@ import SplashSystem
 
 /// The program of `--ready notify`: started by splashd as its child, with
 /// NOTIFY_SOCKET pointing at a socket of splashd's own, so that its READY=1
-/// can reveal the splash; splashd stays its parent to the end.
-final class SpawnedProgram {
+/// (or its end) reveals the splash; splashd stays its parent to the end and
+/// passes the signals it gets on to it.
+final class SpawnedProgram: EventSource {
   let path: String
   let child: ChildProcess
   /// Readable once the program has ended.
-  let exit: FileDescriptor
-  let notify: NotifyListener
+  private let exit: FileDescriptor
+  private let notify: NotifyListener
+  private let controller: Controller
+  private let log: Log
+  /// The program has ended (its exit descriptor was readable).
+  private(set) var ended = false
 
-  /// Starts `program` (PATH lookup like a shell).
-  init(program: [String]) throws {
-    guard let path = Program.locate(program[0], searchPath: Environment.value("PATH")) else {
-      throw Failure(status: ExitStatus.cannotRun, message: "cannot run \(program[0]): not found (looked in PATH)")
+  /// Starts `program` (PATH lookup like a shell, in `searchPath`).
+  init(program: [String], searchPath: String?, controller: Controller, log: Log) throws {
+    guard let path = Program.locate(program[0], searchPath: searchPath) else {
+      throw Failure(
+        status: ExitStatus.cannotRun, message: "cannot run \(printable(program[0])): not found (looked in PATH)")
     }
     self.path = path
+    self.controller = controller
+    self.log = log
     do {
       notify = try NotifyListener()
-      Environment.set("NOTIFY_SOCKET", notify.name)
-      child = try ChildProcess.spawn(path, program)
+      child = try ChildProcess.spawn(path, program, additions: ["NOTIFY_SOCKET": notify.name])
       exit = try child.exitDescriptor()
     } catch {
       throw Failure(status: ExitStatus.cannotRun, message: "cannot run \(path): \(error.phrase)")
     }
-    Log.info("started \(path) (pid \(child.pid)); revealing when it sends READY=1")
+    log.info("started \(path) (pid \(child.pid)); revealing when it sends READY=1")
   }
 
-  /// What the program has said: whether it is ready, its STATUS= lines logged.
-  func readNotifications() -> Bool {
-    var ready = false
+  var descriptors: [FileDescriptor] { ended ? [notify.descriptor] : [notify.descriptor, exit] }
+
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
+    if descriptor == exit {
+      ended = true
+      controller.reveal(because: "\(path) ended")
+      return
+    }
     for line in notify.received() {
-      if line == "READY=1" { ready = true }
-      if line.hasPrefix("STATUS=") { Log.info("program status: \(line.dropFirst("STATUS=".count))") }
+      if line == "READY=1" { controller.reveal(because: "\(path) is ready (READY=1)") }
+      if line.hasPrefix("STATUS=") { log.info("program status: \(printable(String(line.dropFirst(7))))") }
     }
-    return ready
   }
 
-  /// Waits for the program to end, passing on `pending` signals first and
-  /// every SIGTERM, SIGINT and SIGHUP meanwhile; returns its exit status
-  /// (128 + the signal when a signal ended it).
-  func supervise(signals: StopSignals?, pending: [Int32], clock: MonotonicClock) -> Int32 {
-    for signal in pending { child.send(signal) }
-    let watched = [exit] + (signals.map { [$0.descriptor] } ?? [])
-    while clock.sleep(until: .infinity, wakingFor: watched) != exit {
-      while let signal = signals?.next() { child.send(signal) }
-    }
-    guard let ended = try? child.wait() else { return ExitStatus.runtimeFailure }
-    Log.info("\(path) ended with status \(ended.status)")
-    return ended.status
+  /// Waits for the program to end, passing on every SIGTERM, SIGINT and
+  /// SIGHUP meanwhile (those that came during the splash were passed on
+  /// as they came); returns its exit status (128 + the signal when a
+  /// signal ended it).
+  func supervise(signals: SignalReceiving?, clock: EventClock) -> Int32 {
+    let loop = RunLoop(clock: clock)
+    loop.add(self)
+    if let signals { loop.add(SignalForwarder(signals, to: child)) }
+    loop.run(until: .infinity) { ended }
+    guard let exited = try? child.wait() else { return ExitStatus.runtimeFailure }
+    log.info("\(path) ended with status \(exited.status)")
+    return exited.status
+  }
+}
+
+/// Passes every signal that arrives on to a child.
+private final class SignalForwarder: EventSource {
+  let signals: SignalReceiving
+  let child: ChildProcess
+
+  init(_ signals: SignalReceiving, to child: ChildProcess) {
+    self.signals = signals
+    self.child = child
+  }
+
+  var descriptors: [FileDescriptor] { [signals.descriptor] }
+
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
+    while let signal = signals.next() { child.send(signal) }
   }
 }

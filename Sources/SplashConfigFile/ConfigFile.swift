@@ -3,29 +3,47 @@ import Glibc
 import SplashCore
 import SplashSystem
 
-/// The INI config file: a `[splash]` section whose keys are the long option
-/// names (`image = door.png`). Lines starting with `;` or `#` are comments,
-/// as is the rest of a line after ` ;`; relative paths are taken relative to
-/// the file's directory.
+/// The INI config file: sections `[splash]`, `[handoff]` and
+/// `[orientation]` whose keys are the settings table's (`image =
+/// door.png`). Lines starting with `;` or `#` are comments, as is the rest
+/// of a line after ` ;`; relative paths are taken relative to the file's
+/// directory. The file is read whole (it must be a regular file of at most
+/// `maxBytes`), then parsed by libinih line by line from memory.
 public enum ConfigFile {
   /// Read when no `--config` is given and it exists.
   public static let defaultPath = "/etc/splashd/splashd.conf"
-  /// The sections splashd knows.
-  public static let sections = Settings.sectionKeys.map(\.section)
+  /// The largest config file read; anything larger is refused.
+  public static let maxBytes = 1 << 20
+  /// The longest line, without its newline.
+  public static let maxLineBytes = 4096
 
   /// Reads the file at `path` and applies its settings onto `settings`.
   /// Stops at the first problem, which the error names with its line.
+  /// `/dev/null` is the one file that is not regular but is read (as
+  /// nothing): `--config /dev/null` runs without any config file.
   public static func apply(path: String, to settings: inout Settings) throws(SettingsError) {
-    guard let file = fopen(path, "re") else {
-      throw SettingsError("--config \(path): cannot read: \(SystemError("fopen", code: errno).phrase)")
-    }
-    defer { fclose(file) }
-    if case .directory? = try? Files.kind(of: path) {
-      throw SettingsError("--config \(path): is a directory, expected an INI file")
+    let contents: [UInt8]
+    do {
+      contents = Files.realPath(path) == "/dev/null" ? [] : try Files.readRegularFile(path, limit: maxBytes)
+    } catch {
+      let named = "--config \(printable(path))"
+      switch error.code {
+      case EISDIR: throw SettingsError("\(named): is a directory, expected an INI file")
+      case EINVAL, EFBIG: throw SettingsError("\(named): \(error.phrase), expected an INI file")
+      default: throw SettingsError("\(named): cannot read: \(error.phrase)")
+      }
     }
     let directory = Files.realPath(Files.directory(of: path)) ?? Files.directory(of: path)
-    let parse = ParseState(path: path, directory: directory, file: file, settings: settings)
-    splashd_configure_inih()
+    try apply(contents: contents, path: path, directory: directory, to: &settings)
+  }
+
+  /// Applies the settings of a file's `contents` (read from `path`, whose
+  /// relative paths are relative to `directory`) onto `settings`.
+  public static func apply(contents: [UInt8], path: String, directory: String, to settings: inout Settings)
+    throws(SettingsError)
+  {
+    let parse = ParseState(path: path, directory: directory, contents: contents, settings: settings)
+    splashd_configure_inih(Int32(maxLineBytes + 3))
     let result = withExtendedLifetime(parse) {
       ini_parse_stream(
         readLine, Unmanaged.passUnretained(parse).toOpaque(), handlePair,
@@ -33,9 +51,9 @@ public enum ConfigFile {
     }
     if let error = parse.error { throw error }
     if result > 0 {
-      throw SettingsError("\(path):\(result): expected \"key = value\", \"[section]\" or a comment")
+      throw SettingsError("\(printable(path)):\(result): expected \"key = value\", \"[section]\" or a comment")
     }
-    if result < 0 { throw SettingsError("\(path): cannot be read") }
+    if result < 0 { throw SettingsError("\(printable(path)): cannot be parsed") }
     settings = parse.settings
   }
 }
@@ -44,49 +62,79 @@ public enum ConfigFile {
 private final class ParseState {
   let path: String
   let directory: String
-  let file: UnsafeMutablePointer<FILE>
+  let contents: [UInt8]
   var settings: Settings
   var error: SettingsError?
   /// The line the parser last read, counted from 1.
   var line = 0
-  private var lineComplete = true
+  /// Where the next line starts in `contents`.
+  private var offset = 0
+  /// The line each key was set at.
+  private var seen: [String: Int] = [:]
 
-  init(path: String, directory: String, file: UnsafeMutablePointer<FILE>, settings: Settings) {
+  init(path: String, directory: String, contents: [UInt8], settings: Settings) {
     self.path = path
     self.directory = directory
-    self.file = file
+    self.contents = contents
     self.settings = settings
   }
 
-  /// Reads the next line like fgets, counting lines and checking section names.
+  private var name: String { printable(path) }
+
+  /// Copies the next line into `buffer` like fgets; refuses lines with a
+  /// NUL byte or longer than `ConfigFile.maxLineBytes`, and checks section names.
   func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int32) -> UnsafeMutablePointer<CChar>? {
-    guard error == nil, let result = fgets(buffer, capacity, file) else { return nil }
-    if lineComplete { line += 1 }
-    let text = String(cString: buffer)
-    lineComplete = text.hasSuffix("\n")
-    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    guard error == nil, offset < contents.count else { return nil }
+    let end = contents[offset...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? contents.count
+    let bytes = contents[offset..<end]
+    offset = end
+    line += 1
+    var text = bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes
+    if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
+    if text.contains(0) {
+      error = SettingsError("\(name):\(line): holds a NUL byte; expected text")
+      return nil
+    }
+    guard text.count <= ConfigFile.maxLineBytes, bytes.count < Int(capacity) else {
+      error = SettingsError("\(name):\(line): longer than \(ConfigFile.maxLineBytes) bytes")
+      return nil
+    }
+    let trimmed = String(decoding: text, as: UTF8.self).drop { $0 == " " || $0 == "\t" }
     if trimmed.hasPrefix("[") {
-      let name = trimmed.dropFirst().prefix { $0 != "]" }
-      if !ConfigFile.sections.contains(String(name)) {
-        error = SettingsError(
-          "\(path):\(line): unknown section [\(name)]; known: "
-            + ConfigFile.sections.map { "[\($0)]" }.joined(separator: ", "))
+      guard let close = trimmed.firstIndex(of: "]") else {
+        error = SettingsError("\(name):\(line): section header \"\(printable(String(trimmed)))\" is not closed with ]")
+        return nil
+      }
+      let section = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+      if SettingsSection(rawValue: section) == nil {
+        let known = SettingsSection.allCases.map { "[\($0.rawValue)]" }.joined(separator: ", ")
+        error = SettingsError("\(name):\(line): unknown section [\(printable(section))]; known: \(known)")
         return nil
       }
     }
-    return result
+    bytes.withUnsafeBytes { raw in
+      buffer.withMemoryRebound(to: UInt8.self, capacity: raw.count + 1) { target in
+        target.update(from: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
+        target[raw.count] = 0
+      }
+    }
+    return buffer
   }
 
   /// Applies one `key = value` pair; returns false to stop the parser.
   func handle(section: String, key: String, value: String) -> Bool {
     guard error == nil else { return false }
-    if let home = Settings.section(of: key), home != section {
-      error = SettingsError("\(path):\(line): \(key) belongs in the [\(home)] section")
+    if let home = SettingsTable.spec(key)?.section, home.rawValue != section {
+      error = SettingsError("\(name):\(line): \(printable(key)) belongs in the [\(home.rawValue)] section")
       return false
     }
+    if let first = seen[key] {
+      error = SettingsError("\(name):\(line): \(printable(key)) is given twice in [\(section)]; first at line \(first)")
+      return false
+    }
+    seen[key] = line
     do {
-      try settings.apply(
-        key: key, value: value, from: .configFile(path: path, line: line, directory: directory))
+      try settings.apply(key: key, value: value, from: .configFile(path: path, line: line, directory: directory))
       return true
     } catch {
       self.error = error

@@ -12,14 +12,22 @@ public struct Color: Equatable, Sendable {
 
   public static let black = Color(red: 0, green: 0, blue: 0)
 
-  /// Parses `#RRGGBB` (hex digits in either case); nil for anything else.
+  /// Parses `#RRGGBB` or `#RGB` (hex digits in either case; `#F80` is
+  /// `#FF8800`, as in CSS); nil for anything else.
   public init?(hex: String) {
     let digits = Array(hex.utf8)
-    guard digits.count == 7, digits[0] == UInt8(ascii: "#") else { return nil }
+    guard digits.count == 7 || digits.count == 4, digits[0] == UInt8(ascii: "#") else { return nil }
     var channels: [UInt8] = []
-    for i in stride(from: 1, to: 7, by: 2) {
-      guard let high = hexValue(digits[i]), let low = hexValue(digits[i + 1]) else { return nil }
-      channels.append(high << 4 | low)
+    if digits.count == 4 {
+      for digit in digits[1...] {
+        guard let value = hexValue(digit) else { return nil }
+        channels.append(value << 4 | value)
+      }
+    } else {
+      for i in stride(from: 1, to: 7, by: 2) {
+        guard let high = hexValue(digits[i]), let low = hexValue(digits[i + 1]) else { return nil }
+        channels.append(high << 4 | low)
+      }
     }
     self.init(red: channels[0], green: channels[1], blue: channels[2])
   }

@@ -1,3 +1,29 @@
+/// The command line's own options, which are not settings.
+public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
+  case config
+  case check
+  case help
+  case version
+
+  /// The value's placeholder, for the one that takes a value.
+  public var placeholder: String? { self == .config ? "FILE" : nil }
+
+  /// What the option does, for `--help`.
+  public var help: String {
+    switch self {
+    case .config: return "Reads settings from FILE."
+    case .check:
+      return "Validates the settings, decodes the pictures, finds the program, and prints the resolved settings "
+        + "as a config file (with what was derived as comments); opens no display and runs nothing."
+    case .help: return "Prints this help."
+    case .version: return "Prints the version."
+    }
+  }
+
+  /// The default, as `--help` says it.
+  public var defaultText: String? { self == .config ? "/etc/splashd/splashd.conf when it exists" : nil }
+}
+
 /// The command line, split into what it asks for.
 public struct ParsedCommandLine: Equatable, Sendable {
   /// `--help` was given.
@@ -29,6 +55,16 @@ public struct ParsedCommandLine: Equatable, Sendable {
     return (Array(arguments[..<marker]), Array(arguments[(marker + 1)...]))
   }
 
+  /// Whether `options` (before any `--`) ask only for information
+  /// (`--check`, `--help`, `--version`): then no program is run, even when
+  /// the rest of the command line is wrong.
+  public static func asksOnlyForInformation(_ options: [String]) -> Bool {
+    let informative: [CommandLineAction] = [.check, .help, .version]
+    return options.contains { option in
+      informative.contains { option == "--\($0.rawValue)" || option.hasPrefix("--\($0.rawValue)=") }
+    }
+  }
+
   /// Splits `arguments` (without the program name). Options take their
   /// value as the next argument (unless it starts with `--`) or after `=`.
   public static func parse(_ arguments: [String]) throws(SettingsError) -> ParsedCommandLine {
@@ -44,8 +80,8 @@ public struct ParsedCommandLine: Equatable, Sendable {
       index += 1
       guard argument.hasPrefix("--") else {
         throw SettingsError(
-          "unexpected argument \"\(argument)\" (options start with --, a program to run follows '--'; see splashd --help)"
-        )
+          "unexpected argument \"\(printable(argument))\" (options start with --, a program to run follows '--'; "
+            + "see splashd --help)")
       }
       var name = String(argument.dropFirst(2))
       var inlineValue: String?
@@ -53,20 +89,21 @@ public struct ParsedCommandLine: Equatable, Sendable {
         inlineValue = String(name[name.index(after: equals)...])
         name = String(name[..<equals])
       }
-      switch name {
-      case "help", "version", "check", "until-reveal":
+      let action = CommandLineAction(rawValue: name)
+      let spec = action == nil ? SettingsTable.spec(name).flatMap { $0.onCommandLine ? $0 : nil } : nil
+      guard action != nil || spec != nil else {
+        throw SettingsError("unknown option --\(printable(name)) (see splashd --help)")
+      }
+      let takesValue = action?.placeholder != nil || spec?.form.placeholder != nil
+      if !takesValue {
         if inlineValue != nil { throw SettingsError("--\(name) takes no value") }
-        if name == "help" { parsed.help = true }
-        if name == "version" { parsed.version = true }
-        if name == "check" { parsed.check = true }
-        if name == "until-reveal" { parsed.settings.append(("until-reveal", "yes")) }
-        continue
-      case "config":
-        break
-      default:
-        guard Settings.optionKeys.contains(name) else {
-          throw SettingsError("unknown option --\(name) (see splashd --help)")
+        switch action {
+        case .check: parsed.check = true
+        case .help: parsed.help = true
+        case .version: parsed.version = true
+        case .config, nil: parsed.settings.append((name, "yes"))
         }
+        continue
       }
       let value: String
       if let inlineValue {
@@ -80,7 +117,7 @@ public struct ParsedCommandLine: Equatable, Sendable {
         value = arguments[index]
         index += 1
       }
-      if name == "config" {
+      if action == .config {
         parsed.configPath = value
       } else {
         parsed.settings.append((name, value))

@@ -39,7 +39,7 @@ public enum ControlCommand: Equatable, Sendable {
       }
       return .success(.rotate(rotation))
     default:
-      return .failure(ControlError("unknown command \"\(verb.prefix(64))\"; known: \(known)"))
+      return .failure(ControlError("unknown command \"\(printable(String(verb.prefix(64))))\"; known: \(known)"))
     }
   }
 

@@ -21,3 +21,23 @@ public func formatFixed(_ value: Double, decimals: Int, trimZeros: Bool = false)
   let sign = negative && scaled != 0 ? "-" : ""
   return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
 }
+
+/// `text` with control characters escaped (`\n`, `\t`, `\x1B`, …), so that
+/// a message built from untrusted input stays one line and never drives the
+/// terminal it is printed on.
+public func printable(_ text: String) -> String {
+  var result = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\n": result += "\\n"
+    case "\t": result += "\\t"
+    case "\r": result += "\\r"
+    case "\\": result += "\\\\"
+    case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+      let digits = Array("0123456789ABCDEF")
+      result += "\\x" + String(digits[Int(scalar.value >> 4) & 15]) + String(digits[Int(scalar.value) & 15])
+    default: result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
+}

@@ -61,6 +61,8 @@ public struct PlaybackReport: Equatable, Sendable {
 
 /// What the held splash waits for before its transition may start.
 public protocol RevealGate: AnyObject {
+  /// Whether the gate is open already (`wait` would return at once).
+  var isOpen: Bool { get }
   /// Waits until the gate opens or the clock reaches `deadline`. Returns
   /// what opened it (such as "/run/ready appeared"), nil at the deadline;
   /// throws `PlaybackInterrupted` when asked to stop meanwhile.
@@ -71,6 +73,8 @@ public protocol RevealGate: AnyObject {
 public enum PlaybackEvent: Equatable, Sendable {
   /// The first frame is on screen.
   case appeared(at: Double)
+  /// The hold is over but the reveal gate is still shut: the splash waits for it.
+  case waiting(at: Double)
   /// The reveal gate opened, for `reason`.
   case gateOpened(at: Double, reason: String)
   /// The reveal gate stayed shut until the timeout.
@@ -83,12 +87,13 @@ public enum PlaybackEvent: Equatable, Sendable {
 
 /// Plays a timeline on a sink, paced by the display's vsync.
 ///
-/// The first frame is shown at once. While the picture stands still (the
-/// hold) nothing is drawn and the player sleeps, waking one refresh period
-/// before the transition so its first frame lands on time. With a reveal
-/// gate, the hold is a minimum: the transition starts on the first vsync
-/// after the gate opens, or after `gateTimeout` seconds from the first frame
-/// at the latest. During the transition each frame's progress is computed
+/// The first frame is shown at once; the splash's time starts when it is on
+/// the screen, however long its first present took. While the picture
+/// stands still (the hold) nothing is drawn and the player sleeps, waking
+/// one refresh period before the transition so its first frame lands on
+/// time. With a reveal gate, the hold is a minimum: the transition starts on
+/// the first vsync after the gate opens, or after `gateTimeout` seconds from
+/// the first frame at the latest. During the transition each frame's progress is computed
 /// for its predicted presentation time; the last frame is drawn at exactly
 /// progress 1.
 public struct Player {
@@ -110,7 +115,8 @@ public struct Player {
   public func play(on sink: FrameSink, clock: PresentationClock) throws -> PlaybackReport {
     var report = PlaybackReport()
     var pacer = FramePacer(period: sink.refreshPeriod)
-    let start = clock.now()
+    // Until the first frame is shown; then the time it was.
+    var start = clock.now()
     // The timeline as played: the gate may lengthen the hold.
     var played = timeline
     // Vsyncs without a new frame count as skipped only between transition frames.
@@ -137,13 +143,16 @@ public struct Player {
     }
 
     try show(start)
-    report.firstFrameShown = pacer.lastVsync ?? start
-    onEvent(.appeared(at: report.firstFrameShown))
+    // The hold and the gate's timeout count from the first frame on the screen.
+    start = pacer.lastVsync ?? start
+    report.firstFrameShown = start
+    onEvent(.appeared(at: start))
     if timeline.hold > 0 {
       try clock.sleep(until: start + timeline.hold - pacer.period)
     }
     if let gate {
       let deadline = gateTimeout > 0 ? start + gateTimeout : .infinity
+      if !gate.isOpen { onEvent(.waiting(at: clock.now())) }
       let reason = try gate.wait(until: deadline)
       let now = clock.now()
       onEvent(reason.map { .gateOpened(at: now, reason: $0) } ?? .gateTimedOut(at: now))

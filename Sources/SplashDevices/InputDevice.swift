@@ -23,7 +23,7 @@ public final class InputDevice {
       throw DeviceError("\(path): \(error.phrase)")
     }
     var version: Int32 = 0
-    guard splashd_ioctl_pointer(descriptor.rawValue, splashd_eviocgversion(), &version) == 0 else {
+    guard (try? descriptor.control(splashd_eviocgversion(), &version, call: "EVIOCGVERSION")) != nil else {
       try? descriptor.close()
       throw DeviceError("\(path): not an evdev input device")
     }
@@ -42,8 +42,7 @@ public final class InputDevice {
 
   /// The device's name, as its driver gives it.
   public var name: String {
-    var bytes = [UInt8](repeating: 0, count: 256)
-    guard splashd_ioctl_pointer(descriptor.rawValue, splashd_eviocgname(UInt32(bytes.count)), &bytes) >= 0 else {
+    guard let bytes = try? descriptor.control(splashd_eviocgname(256), filling: 256, call: "EVIOCGNAME") else {
       return "?"
     }
     return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -51,10 +50,9 @@ public final class InputDevice {
 
   /// Bit `bit` of the bitmap an EVIOCG… request fills.
   private func bit(_ bit: Int, of request: (UInt32) -> UInt) -> Bool {
-    var bytes = [UInt8](repeating: 0, count: 96)
-    guard splashd_ioctl_pointer(descriptor.rawValue, request(UInt32(bytes.count)), &bytes) >= 0,
-      bit / 8 < bytes.count
-    else { return false }
+    guard let bytes = try? descriptor.control(request(96), filling: 96, call: "EVIOCG…"), bit / 8 < bytes.count else {
+      return false
+    }
     return bytes[bit / 8] & (1 << UInt8(bit % 8)) != 0
   }
 
@@ -75,8 +73,10 @@ public final class InputDevice {
   /// An absolute axis's current value and units (EVIOCGABS).
   public func axis(_ code: UInt16) throws(DeviceError) -> input_absinfo {
     var info = input_absinfo()
-    guard splashd_ioctl_pointer(descriptor.rawValue, splashd_eviocgabs(UInt32(code)), &info) == 0 else {
-      throw DeviceError("\(path): EVIOCGABS axis \(code): \(SystemError("", code: errno).phrase)")
+    do {
+      try descriptor.control(splashd_eviocgabs(UInt32(code)), &info, call: "EVIOCGABS")
+    } catch {
+      throw DeviceError("\(path): EVIOCGABS axis \(code): \(error.phrase)")
     }
     return info
   }
@@ -85,27 +85,18 @@ public final class InputDevice {
   /// the device is gone or cannot be read.
   public func readEvents() throws(DeviceError) -> [InputEvent] {
     var events: [InputEvent] = []
-    var buffer = [UInt8](repeating: 0, count: InputEvent.size * 64)
     while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-      if count > 0 {
-        events += decoder.decode(Array(buffer[0..<count]))
-        continue
-      }
-      if count == 0 { return events }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN: return events
-      case let code: throw DeviceError("\(path): \(SystemError("read", code: code).phrase)")
+      switch descriptor.readAvailable(limit: InputEvent.size * 64) {
+      case .bytes(let bytes): events += decoder.decode(bytes)
+      case .wouldBlock, .closed: return events
+      case .failed(let error): throw DeviceError("\(path): \(error.phrase)")
       }
     }
   }
 
   /// The udev property `name` of this device, from udev's database.
   public func udevProperty(_ name: String) -> String? {
-    var status = stat()
-    guard fstat(descriptor.rawValue, &status) == 0 else { return nil }
-    let number = status.st_rdev
+    guard let number = try? descriptor.status().st_rdev else { return nil }
     // The device number's major and minor parts, as gnu_dev_major/minor split them.
     let major = (number >> 8) & 0xFFF | (number >> 32) & ~0xFFF
     let minor = number & 0xFF | (number >> 12) & ~0xFF

@@ -1,3 +1,4 @@
+import Glibc
 import SplashCore
 import SplashSystem
 
@@ -10,15 +11,73 @@ public struct ResolvedRotation {
   public let misses: [String]
   /// The device to follow while the splash holds: the one that answered,
   /// else the first that was opened.
-  public var followed: FollowedDevice? = nil
+  public var followed: AngleSource? = nil
+
+  public init(rotation: Rotation, source: String, misses: [String], followed: AngleSource? = nil) {
+    self.rotation = rotation
+    self.source = source
+    self.misses = misses
+    self.followed = followed
+  }
 }
 
-/// An input device whose changes may turn a held splash.
-public enum FollowedDevice {
-  /// An accelerometer, with the orientation it last decided (nil: lying flat).
-  case accelerometer(EvdevAccelerometer, Orientation?)
-  /// A rotation switch or keys, with their map.
-  case switches(InputDevice, SwitchMap)
+/// A device whose changes may turn a held splash, read when its descriptor
+/// is readable.
+public protocol AngleSource: AnyObject {
+  var descriptor: FileDescriptor { get }
+  /// The device, for messages.
+  var path: String { get }
+  /// What turns the splash, for the log ("the accelerometer").
+  var cause: String { get }
+  /// Reads what the device sent; returns the angle it now means, or nil
+  /// when it means no new one (no change, a diagonal, lying flat, no switch
+  /// of the map on). Throws when the device fails (unplugged, say).
+  func read() throws(DeviceError) -> Rotation?
+}
+
+/// An evdev accelerometer, followed: each new orientation by the rule, the
+/// previous one kept on diagonals and when lying flat.
+public final class FollowedAccelerometer: AngleSource {
+  public let accelerometer: EvdevAccelerometer
+  private var orientation: Orientation?
+
+  /// Follows `accelerometer`, whose last decided orientation is `orientation`.
+  public init(_ accelerometer: EvdevAccelerometer, orientation: Orientation?) {
+    self.accelerometer = accelerometer
+    self.orientation = orientation
+  }
+
+  public var descriptor: FileDescriptor { accelerometer.device.descriptor }
+  public var path: String { accelerometer.device.path }
+  public var cause: String { "the accelerometer" }
+
+  public func read() throws(DeviceError) -> Rotation? {
+    guard try accelerometer.update(),
+      let decided = OrientationRule.decide(accelerometer.reading, previous: orientation), decided != orientation
+    else { return nil }
+    orientation = decided
+    return decided.rotation
+  }
+}
+
+/// A rotation switch or keys, followed: the map's angle for the first entry on.
+public final class FollowedSwitches: AngleSource {
+  public let device: InputDevice
+  public let map: SwitchMap
+
+  public init(_ device: InputDevice, map: SwitchMap) {
+    self.device = device
+    self.map = map
+  }
+
+  public var descriptor: FileDescriptor { device.descriptor }
+  public var path: String { device.path }
+  public var cause: String { "the rotation switch" }
+
+  public func read() throws(DeviceError) -> Rotation? {
+    guard try !device.readEvents().isEmpty else { return nil }
+    return device.rotation(from: map)
+  }
 }
 
 extension InputDevice {
@@ -30,15 +89,15 @@ extension InputDevice {
 
 /// Resolves `rotate = auto`: the orientation sources in order, first answer wins.
 public enum RotationResolver {
-  /// `clock` paces the wait of up to `settings.settle` seconds for an evdev
-  /// accelerometer's first reading.
-  public static func resolve(_ settings: Settings, clock: MonotonicClock) -> ResolvedRotation {
+  /// Consults `settings`' sources in order; `clock` paces the wait of up
+  /// to `settle` seconds for an evdev accelerometer's first reading.
+  public static func resolve(_ settings: OrientationSettings, clock: EventClock) -> ResolvedRotation {
     var misses: [String] = []
-    var followed: FollowedDevice?
-    func answer(_ rotation: Rotation, _ source: String, following device: FollowedDevice? = nil) -> ResolvedRotation {
+    var followed: AngleSource?
+    func answer(_ rotation: Rotation, _ source: String, following device: AngleSource? = nil) -> ResolvedRotation {
       ResolvedRotation(rotation: rotation, source: source, misses: misses, followed: device ?? followed)
     }
-    for source in settings.orientationSources {
+    for source in settings.sources {
       switch source {
       case .switch:
         guard let path = settings.switchDevice, let map = settings.switchMap else {
@@ -47,13 +106,13 @@ public enum RotationResolver {
         }
         do {
           let device = try InputDevice(path: path)
-          if followed == nil { followed = .switches(device, map) }
+          if followed == nil { followed = FollowedSwitches(device, map: map) }
           let name = "\(path) \"\(device.name)\""
           guard let rotation = device.rotation(from: map) else {
             misses.append("switch: \(name): none of \(map.entries.map(\.name).joined(separator: ", ")) is on")
             continue
           }
-          return answer(rotation, "switch \(name)", following: .switches(device, map))
+          return answer(rotation, "switch \(name)", following: FollowedSwitches(device, map: map))
         } catch {
           misses.append("switch: \(error.message)")
         }
@@ -64,10 +123,14 @@ public enum RotationResolver {
         }
         do {
           let device = try EvdevAccelerometer(path: path, matrix: settings.mountMatrix)
-          if followed == nil { followed = .accelerometer(device, nil) }
+          if followed == nil { followed = FollowedAccelerometer(device, orientation: nil) }
           let deadline = clock.now() + settings.settle
-          while !device.hasReading, clock.sleep(until: deadline, wakingFor: [device.device.descriptor]) != nil {
+          var polled = [pollfd(fd: device.device.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+          while !device.hasReading, clock.poll(&polled, until: deadline) {
+            let hungUp = polled[0].revents & Int16(POLLHUP | POLLERR) != 0
             _ = try device.update()
+            if hungUp { break }
+            polled[0].revents = 0
           }
           let name = "\(path) (\(device.device.name))"
           guard device.hasReading else {
@@ -80,7 +143,7 @@ public enum RotationResolver {
           }
           return answer(
             orientation.rotation, "evdev \(path) \"\(device.device.name)\" (\(orientation.rawValue))",
-            following: .accelerometer(device, orientation))
+            following: FollowedAccelerometer(device, orientation: orientation))
         } catch {
           misses.append("evdev: \(error.message)")
         }

@@ -4,13 +4,6 @@ import CSDL2Image
 import SplashCore
 import SplashSystem
 
-/// A picture that cannot be used; `message` names the file and the reason.
-public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
-}
-
 /// A decoded picture, owned until it is released or taken.
 public final class DecodedImage {
   /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
@@ -28,8 +21,8 @@ public final class DecodedImage {
   /// regular, empty, or that declare more than `Settings.maxSide` pixels on
   /// a side. PNG files are decoded by libpng straight into 32-bit pixels;
   /// other formats by SDL_image.
-  public init(path: String, what: String) throws(ImageError) {
-    func fail(_ reason: String) -> ImageError { ImageError("\(what) \(path): \(reason)") }
+  public init(path: String, what: String) throws(RenderError) {
+    func fail(_ reason: String) -> RenderError { RenderError(call: "\(what) \(printable(path))", reason: reason) }
     let header: [UInt8]
     do {
       switch try Files.kind(of: path) {
@@ -41,7 +34,7 @@ public final class DecodedImage {
       header = try Files.readPrefix(of: path, count: Self.headerBytes)
     } catch let error as SystemError {
       throw fail(error.phrase)
-    } catch let error as ImageError {
+    } catch let error as RenderError {
       throw error
     } catch {
       throw fail("\(error)")
@@ -56,7 +49,7 @@ public final class DecodedImage {
       opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.pixels.surface))
   }
 
-  private static func decodePNG(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
+  private static func decodePNG(_ path: String, _ fail: (String) -> RenderError) throws(RenderError)
     -> (pixels: Pixels, mayBeTransparent: Bool)
   {
     var image = png_image()
@@ -89,7 +82,7 @@ public final class DecodedImage {
     return (pixels, hasAlpha)
   }
 
-  private static func decodeWithSDLImage(_ path: String, _ fail: (String) -> ImageError) throws(ImageError)
+  private static func decodeWithSDLImage(_ path: String, _ fail: (String) -> RenderError) throws(RenderError)
     -> (pixels: Pixels, mayBeTransparent: Bool)
   {
     guard let loaded = withStandardErrorSilenced({ IMG_Load(path) }) else {
@@ -113,7 +106,7 @@ public final class DecodedImage {
     return (Pixels(adopting: converted), true)
   }
 
-  private static func checkSide(_ w: Int, _ h: Int, _ fail: (String) -> ImageError) throws(ImageError) {
+  private static func checkSide(_ w: Int, _ h: Int, _ fail: (String) -> RenderError) throws(RenderError) {
     if w > Settings.maxSide || h > Settings.maxSide {
       throw fail("picture is \(w)x\(h) pixels; at most \(Settings.maxSide) on a side are accepted")
     }

@@ -38,19 +38,19 @@ public final class FramebufferDisplay {
   private var instantReturns = 0
 
   /// Opens the framebuffer device at `path`.
-  public convenience init(path: String) throws(SDLError) {
+  public convenience init(path: String) throws(RenderError) {
     let framebuffer: Framebuffer
     do {
       framebuffer = try Framebuffer(path: path)
     } catch {
-      throw SDLError(call: error.call, reason: error.phrase)
+      throw RenderError(error)
     }
     try self.init(framebuffer: framebuffer)
   }
 
   /// Shows frames on `framebuffer`, whose pixels must hold colour values
   /// (not palette indices) in a layout SDL knows.
-  public init(framebuffer: Framebuffer) throws(SDLError) {
+  public init(framebuffer: Framebuffer) throws(RenderError) {
     device = framebuffer
     let mode = framebuffer.mode
     size = PixelSize(width: mode.width, height: mode.height)
@@ -62,7 +62,7 @@ public final class FramebufferDisplay {
       : SDL_PIXELFORMAT_UNKNOWN.rawValue
     guard format != SDL_PIXELFORMAT_UNKNOWN.rawValue else {
       let kind = mode.isTrueColor ? "" : " palette"
-      throw SDLError(
+      throw RenderError(
         call: framebuffer.path,
         reason: "unsupported pixel format: \(mode.bitsPerPixel) bpp\(kind), red \(mode.red), green \(mode.green), "
           + "blue \(mode.blue) (splashd draws 16, 24 and 32 bpp true colour)")
@@ -74,7 +74,7 @@ public final class FramebufferDisplay {
     guard mode.width > 0, mode.height > 0, mode.lineLength >= mode.width * bytesPerPixel,
       fits(rows: mode.yOffset + mode.height)
     else {
-      throw SDLError(
+      throw RenderError(
         call: framebuffer.path,
         reason: "the mode \(mode.width)x\(mode.height) at (\(mode.xOffset), \(mode.yOffset)), \(mode.lineLength) "
           + "bytes a row, does not fit its \(mode.memoryLength) bytes of memory")
@@ -93,7 +93,7 @@ public final class FramebufferDisplay {
           Int32(mode.height), Int32(mode.bitsPerPixel), Int32(mode.lineLength), format)
       else {
         for page in pages { SDL_FreeSurface(page) }
-        throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom")
+        throw RenderError("SDL_CreateRGBSurfaceWithFormatFrom")
       }
       pages.append(page)
     }
@@ -174,33 +174,5 @@ extension FramebufferDisplay {
       )
     }
     device.flush()
-  }
-}
-
-/// Plays into a framebuffer.
-public final class FramebufferSink: SceneSink {
-  public let display: FramebufferDisplay
-  /// What is drawn; replaced when the splash turns while it holds.
-  public var scene: SceneRenderer
-  private let clock: () -> Double
-  private var lastProgress = 0.0
-
-  public init(display: FramebufferDisplay, scene: SceneRenderer, clock: @escaping () -> Double) {
-    self.display = display
-    self.scene = scene
-    self.clock = clock
-  }
-
-  public var refreshPeriod: Double { display.refreshPeriod }
-
-  public func present(_ frame: FrameRequest) throws -> Double? {
-    lastProgress = frame.progress
-    scene.draw(progress: frame.progress)
-    return display.show(clock: clock)
-  }
-
-  public func redraw() {
-    scene.draw(progress: lastProgress)
-    _ = display.show(clock: clock)
   }
 }

@@ -8,7 +8,7 @@ public protocol LayerPainter: AnyObject {
   /// Positions must be whole pixels (no filtering to show sub-pixel motion).
   var exactPixels: Bool { get }
   /// Takes a prepared picture, in physical orientation, as `asset`.
-  func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError)
+  func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError)
   /// Fills `rect` with `color`.
   func fill(_ rect: Rect, with color: Color)
   /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
@@ -41,7 +41,7 @@ public final class SurfacePainter: LayerPainter {
 
   public var exactPixels: Bool { true }
 
-  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError) {
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) {
     let format = target.pointee.format!
     let layout = image.surface.pointee.format!
     let sameLayout =
@@ -54,7 +54,7 @@ public final class SurfacePainter: LayerPainter {
       return
     }
     guard let converted = SDL_ConvertSurfaceFormat(image.surface, format.pointee.format, 0) else {
-      throw SDLError("SDL_ConvertSurfaceFormat")
+      throw RenderError("SDL_ConvertSurfaceFormat")
     }
     images[asset] = (Pixels(adopting: converted), true)
   }
@@ -158,9 +158,9 @@ public final class TexturePainter: LayerPainter {
     textures = [:]
   }
 
-  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(SDLError) {
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) {
     guard let texture = SDL_CreateTextureFromSurface(renderer, image.surface) else {
-      throw SDLError("SDL_CreateTextureFromSurface")
+      throw RenderError("SDL_CreateTextureFromSurface")
     }
     // Linear filtering turns sub-pixel positions into smooth motion.
     SDL_SetTextureScaleMode(texture, exactPixels ? SDL_ScaleModeNearest : SDL_ScaleModeLinear)

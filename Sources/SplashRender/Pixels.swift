@@ -15,19 +15,19 @@ public final class Pixels {
 
   /// Zero-filled 32-bit pixels in fresh mapped memory whose pages a helper
   /// thread faults in while the caller goes on (see `MappedMemory`).
-  public init(width: Int, height: Int, format: UInt32) throws(SDLError) {
+  public init(width: Int, height: Int, format: UInt32) throws(RenderError) {
     let pitch = width * 4
     let memory: MappedMemory
     do {
       memory = try MappedMemory(length: max(pitch * height, 1))
     } catch {
-      throw SDLError(call: "mmap", reason: error.reason)
+      throw RenderError(error)
     }
     memory.populateInBackground()
     guard
       let surface = SDL_CreateRGBSurfaceWithFormatFrom(
         memory.address, Int32(width), Int32(height), 32, Int32(pitch), format)
-    else { throw SDLError("SDL_CreateRGBSurfaceWithFormatFrom") }
+    else { throw RenderError("SDL_CreateRGBSurfaceWithFormatFrom") }
     self.surface = surface
     self.memory = memory
   }

@@ -16,7 +16,7 @@ public final class SceneRenderer {
   public init(
     painter: LayerPainter, layout: SplashLayout, transition: TransitionKind, rotation: Rotation,
     images: [AssetID: DecodedImage]
-  ) throws(SDLError) {
+  ) throws(RenderError) {
     self.painter = painter
     self.layout = layout
     self.rotation = rotation
@@ -34,7 +34,7 @@ public final class SceneRenderer {
   /// Scales the placed part of `image` to its destination size and turns it
   /// into a surface in the display's orientation and format. A picture
   /// decoded at exactly that size, format and orientation is used as it is.
-  private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(SDLError) -> Pixels {
+  private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(RenderError) -> Pixels {
     let decoded = image.pixels!
     let finalFormat = opaque ? opaqueFormat : alphaFormat
     let logicalSize = placement.destination.size
@@ -55,10 +55,10 @@ public final class SceneRenderer {
       guard
         let target = SDL_CreateRGBSurfaceWithFormat(
           0, Int32(logicalSize.width), Int32(logicalSize.height), 32, pixels.format)
-      else { throw SDLError("SDL_CreateRGBSurfaceWithFormat") }
+      else { throw RenderError("SDL_CreateRGBSurfaceWithFormat") }
       scaled = Pixels(adopting: target)
       var rect = sourceRect
-      if SDL_SoftStretchLinear(pixels.surface, &rect, target, nil) != 0 { throw SDLError("SDL_SoftStretchLinear") }
+      if SDL_SoftStretchLinear(pixels.surface, &rect, target, nil) != 0 { throw RenderError("SDL_SoftStretchLinear") }
     }
     let physical = rotation.physicalSize(ofLogical: logicalSize)
     let turned = try Pixels(width: physical.width, height: physical.height, format: finalFormat)
@@ -66,9 +66,9 @@ public final class SceneRenderer {
     return turned
   }
 
-  private func converted(_ pixels: Pixels, to format: UInt32) throws(SDLError) -> Pixels {
+  private func converted(_ pixels: Pixels, to format: UInt32) throws(RenderError) -> Pixels {
     guard let surface = SDL_ConvertSurfaceFormat(pixels.surface, format, 0) else {
-      throw SDLError("SDL_ConvertSurfaceFormat")
+      throw RenderError("SDL_ConvertSurfaceFormat")
     }
     return Pixels(adopting: surface)
   }
@@ -121,12 +121,4 @@ public final class SceneRenderer {
     }
     painter.finish()
   }
-}
-
-/// A sink that draws one `SceneRenderer`, which may be replaced while the
-/// splash holds (a turn); `redraw` then shows the last frame again.
-public protocol SceneSink: FrameSink {
-  var scene: SceneRenderer { get set }
-  /// Draws the last frame again, with the current scene, and shows it.
-  func redraw()
 }

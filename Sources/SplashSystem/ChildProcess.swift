@@ -16,11 +16,12 @@ public struct ChildProcess: Sendable {
   public let pid: pid_t
 
   /// Starts `path` with `arguments` (argv[0] included) and the current
-  /// environment; standard output and error go to the files given, if any.
-  /// The child starts with the signal mask splashd started with
-  /// (`Program.signalMaskForPrograms`).
+  /// environment with `additions`; standard output and error go to the
+  /// files given, if any. The child starts with the signal mask splashd
+  /// started with (`Program.signalMaskForPrograms`).
   public static func spawn(
-    _ path: String, _ arguments: [String], stdoutPath: String? = nil, stderrPath: String? = nil
+    _ path: String, _ arguments: [String], additions: [String: String] = [:], stdoutPath: String? = nil,
+    stderrPath: String? = nil
   ) throws(SystemError) -> ChildProcess {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -39,8 +40,14 @@ public struct ChildProcess: Sendable {
     }
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    var variables = Environment.all()
+    for (name, value) in additions { variables[name] = value }
+    var envp: [UnsafeMutablePointer<CChar>?] =
+      variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+      + [nil]
+    defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+    let result = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
     if result != 0 { throw SystemError("posix_spawn \(path)", code: result) }
     return ChildProcess(pid: pid)
   }

@@ -1,7 +1,8 @@
+import CLinux
 import Glibc
 
 /// An open file descriptor, closed explicitly by its owner.
-public struct FileDescriptor: Equatable, Sendable {
+public struct FileDescriptor: Equatable, Hashable, Sendable {
   public let rawValue: Int32
 
   public init(rawValue: Int32) { self.rawValue = rawValue }
@@ -40,15 +41,87 @@ public struct FileDescriptor: Equatable, Sendable {
     try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
   }
 
+  /// Reads until the end of the file or `count` bytes, whichever comes first.
+  public func read(upTo count: Int) throws(SystemError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = try bytes.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+      }.get()
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes[..<filled])
+  }
+
   /// Whether reading would not block now (data, end of file or an error waiting).
   public func isReadable() -> Bool {
-    var polled = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-    return poll(&polled, 1, 0) > 0
+    var polled = [pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)]
+    return (try? retryingInterrupts("poll") { poll(&polled, 1, 0) }) ?? 0 > 0
+  }
+
+  /// The file's status (fstat).
+  public func status() throws(SystemError) -> stat {
+    var info = stat()
+    try retryingInterrupts("fstat") { fstat(rawValue, &info) }
+    return info
+  }
+
+  /// An ioctl whose argument is a pointer to `argument`; `call` names it in the error.
+  @discardableResult
+  public func control<T>(_ request: UInt, _ argument: inout T, call: String) throws(SystemError) -> Int32 {
+    try retryingInterrupts(call) { splashd_ioctl_pointer(rawValue, request, &argument) }
+  }
+
+  /// An ioctl that fills a buffer of `count` bytes, which it returns.
+  public func control(_ request: UInt, filling count: Int, call: String) throws(SystemError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    let result = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(SystemError) in
+        try retryingInterrupts(call) { splashd_ioctl_pointer(rawValue, request, buffer.baseAddress) }
+      }
+    }
+    _ = try result.get()
+    return bytes
+  }
+
+  /// An ioctl whose argument is a plain value; `call` names it in the error.
+  @discardableResult
+  public func control(_ request: UInt, value: UInt, call: String) throws(SystemError) -> Int32 {
+    try retryingInterrupts(call) { splashd_ioctl_value(rawValue, request, value) }
   }
 
   public func close() throws(SystemError) {
     // close() must not be retried on EINTR: the descriptor is gone either way.
     if Glibc.close(rawValue) == -1 && errno != EINTR { throw SystemError("close", code: errno) }
+  }
+}
+
+extension FileDescriptor {
+  /// What a non-blocking read found.
+  public enum ReadResult: Equatable {
+    case bytes([UInt8])
+    /// Nothing to read now.
+    case wouldBlock
+    /// The other end closed (or shut down) its writing side: end of file.
+    case closed
+    /// The read failed (a device that went away, a reset connection).
+    case failed(SystemError)
+  }
+
+  /// Reads what is there, up to `limit` bytes, without blocking (the
+  /// descriptor must be non-blocking, or known to be readable).
+  public func readAvailable(limit: Int = 4096) -> ReadResult {
+    var buffer = [UInt8](repeating: 0, count: limit)
+    do {
+      let count = try buffer.withUnsafeMutableBytes { raw in
+        Result { () throws(SystemError) in try read(into: raw) }
+      }.get()
+      return count == 0 ? .closed : .bytes(Array(buffer[..<count]))
+    } catch {
+      return error.code == EAGAIN || error.code == EWOULDBLOCK ? .wouldBlock : .failed(error)
+    }
   }
 }
 

@@ -29,18 +29,33 @@ public enum Files {
   public static func readPrefix(of path: String, count: Int) throws(SystemError) -> [UInt8] {
     let fd = try FileDescriptor.open(path, O_RDONLY)
     defer { try? fd.close() }
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let n = try bytes.withUnsafeMutableBytes { buffer in
-        Result { () throws(SystemError) in
-          try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-        }
-      }.get()
-      if n == 0 { break }
-      filled += n
+    return try fd.read(upTo: count)
+  }
+
+  /// All of the regular file at `path`, which may hold at most `limit`
+  /// bytes. Anything else is refused without blocking: a directory, a FIFO
+  /// or a device (whose reads might never end), a larger file.
+  public static func readRegularFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
+    func refuse(_ code: Int32, _ reason: String) -> SystemError { SystemError(path, code: code, reason: reason) }
+    func check(_ info: stat) throws(SystemError) {
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw refuse(EISDIR, "is a directory")
+      default: throw refuse(EINVAL, "is not a regular file")
+      }
+      if Int(info.st_size) > limit { throw refuse(EFBIG, "is larger than \(byteCount(limit))") }
     }
-    return Array(bytes[..<filled])
+    var info = stat()
+    try retryingInterrupts("stat \(path)") { stat(path, &info) }
+    try check(info)
+    // Opened without blocking and checked again: the path may have changed meanwhile.
+    let fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+    defer { try? fd.close() }
+    try check(try fd.status())
+    // One byte more than allowed shows a file that grew meanwhile.
+    let bytes = try fd.read(upTo: limit + 1)
+    if bytes.count > limit { throw refuse(EFBIG, "is larger than \(byteCount(limit))") }
+    return bytes
   }
 
   /// The text of the (small) file at `path`, up to 64 KiB.
@@ -100,11 +115,37 @@ public enum Files {
   public static func executablePath() -> String? { realPath("/proc/self/exe") }
 }
 
+/// `count` bytes for people: "512 bytes", "64 KiB", "1 MiB".
+public func byteCount(_ count: Int) -> String {
+  if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+  if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+  return "\(count) bytes"
+}
+
 /// The process environment.
 public enum Environment {
   /// The value of `name`, or nil when it is unset.
   public static func value(_ name: String) -> String? {
     guard let raw = getenv(name) else { return nil }
     return String(cString: raw)
+  }
+
+  /// Every variable, by name.
+  public static func all() -> [String: String] {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pair = entry.pointee {
+      let text = String(cString: pair)
+      if let equals = text.firstIndex(of: "=") {
+        variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return variables
+  }
+
+  /// Sets `name` to `value` in the environment the next program inherits.
+  public static func set(_ name: String, _ value: String) {
+    setenv(name, value, 1)
   }
 }

@@ -76,15 +76,15 @@ public struct FramebufferMode: Equatable, Sendable {
   ) {
     var variable = fb_var_screeninfo()
     var fixed = fb_fix_screeninfo()
-    guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
-      splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOGET_FSCREENINFO), &fixed) == 0
-    else {
-      let code = errno
+    do {
+      try descriptor.control(UInt(FBIOGET_VSCREENINFO), &variable, call: "FBIOGET_VSCREENINFO \(path)")
+      try descriptor.control(UInt(FBIOGET_FSCREENINFO), &fixed, call: "FBIOGET_FSCREENINFO \(path)")
+    } catch {
       // What a regular file or another device answers: say what it means.
-      if code == ENOTTY || code == EINVAL {
-        throw SystemError("\(path)", code: code, reason: "not a framebuffer device")
+      if error.code == ENOTTY || error.code == EINVAL {
+        throw SystemError("\(path)", code: error.code, reason: "not a framebuffer device")
       }
-      throw SystemError("FBIOGET_VSCREENINFO \(path)", code: code)
+      throw error
     }
     // pixclock is picoseconds per pixel; a frame is every pixel of the mode plus its margins and syncs.
     let pixels =
@@ -131,8 +131,7 @@ public final class Framebuffer {
   /// Nothing waits for vsync, so frames are paced by the clock.
   public convenience init(file path: String, mode: FramebufferMode) throws(SystemError) {
     let descriptor = try FileDescriptor.open(path, O_RDWR)
-    var status = stat()
-    guard fstat(descriptor.rawValue, &status) == 0, Int(status.st_size) >= mode.memoryLength else {
+    guard let status = try? descriptor.status(), Int(status.st_size) >= mode.memoryLength else {
       try? descriptor.close()
       throw SystemError(path, code: EINVAL, reason: "smaller than the mode's \(mode.memoryLength) bytes")
     }
@@ -163,9 +162,7 @@ public final class Framebuffer {
     var wanted = variable
     wanted.xoffset = UInt32(mode.xOffset)
     wanted.yoffset = UInt32(row)
-    guard splashd_ioctl_pointer(descriptor.rawValue, UInt(FBIOPAN_DISPLAY), &wanted) == 0 else {
-      throw SystemError("FBIOPAN_DISPLAY \(path) to row \(row)", code: errno)
-    }
+    try descriptor.control(UInt(FBIOPAN_DISPLAY), &wanted, call: "FBIOPAN_DISPLAY \(path) to row \(row)")
     variable.yoffset = UInt32(row)
   }
 
@@ -184,12 +181,12 @@ public final class Framebuffer {
   /// Waits for the next vertical blank; false when the driver cannot.
   public func waitForVsync() -> Bool {
     var crtc: UInt32 = 0
-    return splashd_ioctl_pointer(descriptor.rawValue, splashd_fbio_waitforvsync(), &crtc) == 0
+    return (try? descriptor.control(splashd_fbio_waitforvsync(), &crtc, call: "FBIO_WAITFORVSYNC")) != nil
   }
 
   /// Turns the display on, if it was blanked.
   public func unblank() {
-    _ = splashd_ioctl_value(descriptor.rawValue, UInt(FBIOBLANK), UInt(FB_BLANK_UNBLANK))
+    _ = try? descriptor.control(UInt(FBIOBLANK), value: UInt(FB_BLANK_UNBLANK), call: "FBIOBLANK")
   }
 }
 
@@ -203,8 +200,9 @@ public final class GraphicsConsole {
   /// Puts the current VT (/dev/tty0) in graphics mode.
   public init() throws(SystemError) {
     descriptor = try FileDescriptor.open("/dev/tty0", O_RDWR | O_NOCTTY)
-    guard splashd_ioctl_value(descriptor.rawValue, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
-      let error = SystemError("KDSETMODE /dev/tty0", code: errno)
+    do {
+      try descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), call: "KDSETMODE /dev/tty0")
+    } catch {
       try? descriptor.close()
       throw error
     }
@@ -212,7 +210,7 @@ public final class GraphicsConsole {
 
   /// Text mode back.
   public func restore() {
-    _ = splashd_ioctl_value(descriptor.rawValue, UInt(KDSETMODE), UInt(KD_TEXT))
+    _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_TEXT), call: "KDSETMODE /dev/tty0")
   }
 
   deinit { try? descriptor.close() }

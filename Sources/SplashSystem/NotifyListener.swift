@@ -27,11 +27,9 @@ public final class NotifyListener {
   /// The assignments ("READY=1", "STATUS=…") of every datagram waiting.
   public func received() -> [String] {
     var lines: [String] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = recv(descriptor.rawValue, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-      if count <= 0 { return lines }
-      lines += String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+    while case .bytes(let datagram) = descriptor.readAvailable() {
+      lines += String(decoding: datagram, as: UTF8.self).split(separator: "\n").map(String.init)
     }
+    return lines
   }
 }

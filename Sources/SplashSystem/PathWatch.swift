@@ -38,7 +38,6 @@ public final class PathWatch {
 
   /// Reads and discards the pending events.
   public func drain() {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while buffer.withUnsafeMutableBytes({ read(descriptor.rawValue, $0.baseAddress, $0.count) }) > 0 {}
+    while case .bytes = descriptor.readAvailable() {}
   }
 }

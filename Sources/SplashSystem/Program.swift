@@ -20,10 +20,24 @@ public enum Program {
     return nil
   }
 
+  /// Why `locate` finds no program for `name`: "not found (looked in
+  /// PATH)" for a bare name, else what the path is.
+  public static func whyNotFound(_ name: String) -> String {
+    guard name.contains("/") else { return "not found (looked in PATH)" }
+    switch try? Files.kind(of: name) {
+    case nil: return "no such file"
+    case .directory?: return "is a directory"
+    case .other?: return "is not a regular file"
+    case .regular?: return "is not executable"
+    }
+  }
+
   /// Replaces this process with the program at `path` (execve): same PID,
-  /// same open standard streams, the current environment. Returns only when
-  /// that fails, with the reason.
-  public static func replaceProcess(path: String, arguments: [String]) -> SystemError {
+  /// same open standard streams, the current environment with `additions`.
+  /// Returns only when that fails, with the reason.
+  public static func replaceProcess(path: String, arguments: [String], additions: [String: String] = [:]) -> SystemError
+  {
+    for (name, value) in additions { Environment.set(name, value) }
     let argv = cStrings(arguments)
     restoreSignalMask()
     execve(path, argv, environ)
@@ -92,11 +106,4 @@ nonisolated(unsafe) private var savedSignalMask: sigset_t?
 private func restoreSignalMask() {
   guard var mask = savedSignalMask else { return }
   sigprocmask(SIG_SETMASK, &mask, nil)
-}
-
-extension Environment {
-  /// Sets `name` to `value` in the environment the next program inherits.
-  public static func set(_ name: String, _ value: String) {
-    setenv(name, value, 1)
-  }
 }

@@ -26,7 +26,9 @@ public final class StopSignals {
   /// The next of these signals that has arrived, if any.
   public func next() -> Int32? {
     var info = signalfd_siginfo()
-    let count = withUnsafeMutableBytes(of: &info) { read(descriptor.rawValue, $0.baseAddress, $0.count) }
+    let count = try? withUnsafeMutableBytes(of: &info) { buffer in
+      Result { () throws(SystemError) in try descriptor.read(into: buffer) }
+    }.get()
     guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
     return Int32(info.ssi_signo)
   }

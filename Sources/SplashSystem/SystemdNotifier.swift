@@ -30,8 +30,7 @@ public final class SystemdNotifier {
 extension FileDescriptor {
   /// "device:inode" of the open file, in the form of systemd's JOURNAL_STREAM.
   public func deviceAndInode() -> String? {
-    var info = stat()
-    guard fstat(rawValue, &info) == 0 else { return nil }
+    guard let info = try? status() else { return nil }
     return "\(info.st_dev):\(info.st_ino)"
   }
 }

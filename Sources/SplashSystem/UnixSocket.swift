@@ -73,8 +73,11 @@ public enum UnixSocket {
 
   /// Accepts one waiting client, non-blocking; nil when none is waiting.
   public static func accept(_ listener: FileDescriptor) -> FileDescriptor? {
-    let fd = accept4(listener.rawValue, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-    return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+    guard let fd = try? retryingInterrupts("accept4", { accept4(listener.rawValue, nil, nil, flags) }) else {
+      return nil
+    }
+    return FileDescriptor(rawValue: fd)
   }
 
   /// Connects to the socket at `path` (blocking).
@@ -96,24 +99,6 @@ public enum UnixSocket {
 }
 
 extension FileDescriptor {
-  /// What a non-blocking read found.
-  public enum ReadResult: Equatable {
-    case bytes([UInt8])
-    /// Nothing to read now.
-    case wouldBlock
-    /// The other end closed (or shut down) its writing side, or an error.
-    case closed
-  }
-
-  /// Reads what is there, up to `limit` bytes, without blocking.
-  public func readAvailable(limit: Int = 4096) -> ReadResult {
-    var buffer = [UInt8](repeating: 0, count: limit)
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
-    if count > 0 { return .bytes(Array(buffer[..<count])) }
-    if count == -1 && (errno == EAGAIN || errno == EINTR) { return .wouldBlock }
-    return .closed
-  }
-
   /// Sends `text` on a socket without blocking or raising SIGPIPE; false
   /// when it could not all be sent.
   public func sendWithoutBlocking(_ text: String) -> Bool {

@@ -35,6 +35,8 @@ func fail(_ status: Int32, _ message: String) -> Never {
   exit(status)
 }
 
+// A splashd that hangs up is reported (EPIPE), not a silent death by SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 var path = Environment.value("SPLASHD_CONTROL") ?? "/run/splashd/control"
 if arguments.first == "--help" {

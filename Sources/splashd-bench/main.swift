@@ -72,8 +72,8 @@ func sweeps(
   var keep: AnyObject
   switch target {
   case .memory:
-    let display = try OffscreenDisplay(size: size)
-    painter = display.painter
+    let display = try OffscreenOutput(size: size)
+    painter = display.surfacePainter
     keep = display
   case .framebuffer(let bits):
     let path = "/dev/shm/splashd-bench-fb-\(getpid())"

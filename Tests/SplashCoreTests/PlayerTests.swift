@@ -65,7 +65,8 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
 
   /// Checks what every playback must satisfy: progress never goes back,
   /// the last frame is exactly 1, and each frame's progress is the
-  /// timeline's progress at its predicted presentation time.
+  /// timeline's progress at its predicted presentation time, counted from
+  /// `start`, the time the first frame was shown.
   func checkInvariants(_ report: PlaybackReport, _ timeline: Timeline, start: Double) {
     var previous = -1.0
     for frame in report.frames {
@@ -81,15 +82,15 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     let display = FakeVsyncDisplay()
     let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
-    checkInvariants(report, timeline, start: start)
-    // One frame per vsync: the first reaches the first vsync, then one at
-    // each of the 71 vsyncs up to 1.2 s.
-    #expect(report.frames.count == 72)
+    checkInvariants(report, timeline, start: report.firstFrameShown)
+    // One frame per vsync: the first reaches the first vsync (time 0 of
+    // the splash), then one at each of the 72 vsyncs up to 1.2 s after it.
+    #expect(report.frames.count == 73)
     #expect(report.skippedVsyncs == 0)
     for (frame, vsync) in display.shown.dropFirst() {
       #expect(abs(frame.presentationTime - vsync) < 1e-9)
     }
-    #expect(abs(display.shown.last!.vsync - start - 1.2) < display.period)
+    #expect(abs(display.shown.last!.vsync - report.firstFrameShown - 1.2) < 1e-9)
   }
 
   @Test func jitteredTimestampsStillTrackTheClock() throws {
@@ -100,7 +101,7 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     })
     let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
-    checkInvariants(report, timeline, start: start)
+    checkInvariants(report, timeline, start: report.firstFrameShown)
     for (frame, vsync) in display.shown.dropFirst() {
       // Predicted within the jitter of the real vsync: progress follows the clock.
       #expect(abs(frame.presentationTime - vsync) < 0.0015)
@@ -113,11 +114,11 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     let display = FakeVsyncDisplay(renderCost: { $0 % 7 == 3 ? 0.0266 : 0.004 })
     let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
-    checkInvariants(report, timeline, start: start)
+    checkInvariants(report, timeline, start: report.firstFrameShown)
     #expect(report.skippedVsyncs > 0)
     #expect(report.frames.count < 72)
     // The animation still ends on time, within one period of 1.2 s.
-    #expect(abs(display.shown.last!.vsync - start - 1.2) <= display.period + 1e-9)
+    #expect(abs(display.shown.last!.vsync - report.firstFrameShown - 1.2) <= display.period + 1e-9)
     // After each drop the next frame is predicted exactly again.
     for (index, (frame, vsync)) in display.shown.enumerated().dropFirst() where index % 7 != 3 {
       #expect(abs(frame.presentationTime - vsync) < 1e-9)
@@ -133,7 +134,7 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     display.pauses[10] = 0.05
     let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
-    checkInvariants(report, timeline, start: start)
+    checkInvariants(report, timeline, start: report.firstFrameShown)
     // Frame 10 was predicted for the vsync it really reached, not for one already past.
     let (frame, vsync) = display.shown[10]
     #expect(abs(frame.presentationTime - vsync) < 1e-9)
@@ -146,7 +147,7 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     let display = FakeVsyncDisplay(renderCost: { $0 == 5 ? 3.0 : 0.004 })
     let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
-    checkInvariants(report, timeline, start: start)
+    checkInvariants(report, timeline, start: report.firstFrameShown)
     // The frame after the stall is the last, at progress 1: no slow catch-up.
     #expect(report.frames.count == 7)
     #expect(report.frames[5].progress < 1)
@@ -160,11 +161,11 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     let start = display.time
     var events: [PlaybackEvent] = []
     let report = try Player(timeline: held, onEvent: { events.append($0) }).play(on: display, clock: display)
-    checkInvariants(report, held, start: start)
+    checkInvariants(report, held, start: report.firstFrameShown)
     // Only the first frame belongs to the hold; the player slept through it.
     #expect(report.frames.filter { $0.phase == .hold }.count == 1)
     #expect(display.sleeps.contains { $0.to - $0.from > 9.9 })
-    let firstTransition = display.shown[1].vsync - start
+    let firstTransition = display.shown[1].vsync - report.firstFrameShown
     #expect(firstTransition >= 10 && firstTransition < 10 + display.period + 1e-9)
     #expect(report.frames.count == 74)
     #expect(report.skippedVsyncs == 0)
@@ -174,7 +175,7 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
       Issue.record("expected appeared, will-disappear, did-disappear; got \(events)")
       return
     }
-    #expect(abs(end - start - 11.2) < display.period)
+    #expect(abs(end - report.firstFrameShown - 11.2) < display.period)
   }
 
   @Test func withoutVsyncThePlayerPacesByTheClock() throws {
@@ -204,6 +205,8 @@ final class FakeGate: RevealGate {
     self.display = display
     self.opensAt = opensAt
   }
+
+  var isOpen: Bool { display.time >= opensAt }
 
   func wait(until deadline: Double) throws -> String? {
     waitedUntil = deadline
@@ -250,11 +253,59 @@ final class FakeGate: RevealGate {
 
   @Test func theTimeoutCountsFromTheFirstFrame() throws {
     let (display, report, events) = try play(opensAfter: 100, timeout: 5)
-    let start = display.shown[0].frame.presentationTime
+    let start = report.firstFrameShown
     #expect(abs(report.frames[1].presentationTime - start - 5) <= display.period + 1e-9)
     #expect(events.contains { if case .gateTimedOut = $0 { return true } else { return false } })
     #expect(!events.contains { if case .gateOpened = $0 { return true } else { return false } })
     #expect(report.skippedVsyncs == 0)
+  }
+
+  /// The hold and the gate's timeout count from the first frame on the
+  /// screen, however long its first present took (a window under load).
+  @Test func aSlowFirstPresentDoesNotEatTheHoldOrTheTimeout() throws {
+    let display = FakeVsyncDisplay(renderCost: { $0 == 0 ? 1.7 : 0.004 })
+    let start = display.time
+    let gate = FakeGate(display: display, opensAt: .infinity)
+    var player = Player(timeline: Timeline(hold: 1, duration: 0.5, easing: .linear))
+    player.gate = gate
+    player.gateTimeout = 5
+    let report = try player.play(on: display, clock: display)
+    #expect(report.firstFrameShown - start >= 1.7 - 1e-9)
+    #expect(report.frames[1].presentationTime - report.firstFrameShown >= 5 - 1e-9)
+    #expect(gate.waitedUntil == report.firstFrameShown + 5)
+    // And without a gate, the hold alone.
+    let slow = FakeVsyncDisplay(renderCost: { $0 == 0 ? 1.7 : 0.004 })
+    let held = try Player(timeline: Timeline(hold: 1, duration: 0.5, easing: .linear)).play(on: slow, clock: slow)
+    #expect(held.frames[1].presentationTime - held.firstFrameShown >= 1 - 1e-9)
+    #expect(held.frames[1].presentationTime - held.firstFrameShown < 1 + slow.period + 1e-9)
+  }
+
+  /// `waiting` comes when the hold is over and the gate still holds the
+  /// splash, not when the gate opened during the hold.
+  @Test func waitingIsReportedOnlyWhileTheGateHoldsPastTheHold() throws {
+    func names(_ events: [PlaybackEvent]) -> [String] {
+      events.map { event in
+        switch event {
+        case .appeared: "appeared"
+        case .waiting: "waiting"
+        case .gateOpened: "opened"
+        case .gateTimedOut: "timed out"
+        case .willDisappear: "will-disappear"
+        case .didDisappear: "did-disappear"
+        }
+      }
+    }
+    let (_, _, late) = try play(opensAfter: 3, timeout: 30)
+    #expect(names(late) == ["appeared", "waiting", "opened", "will-disappear", "did-disappear"])
+    let (_, _, early) = try play(opensAfter: 0.5, timeout: 30)
+    #expect(names(early) == ["appeared", "opened", "will-disappear", "did-disappear"])
+    var phase = SplashPhase.starting
+    var phases: [SplashPhase] = []
+    for event in late {
+      phase = phase.after(event)
+      phases.append(phase)
+    }
+    #expect(phases == [.holding, .waiting, .waiting, .transition, .done])
   }
 
   @Test func noTimeoutWaitsForTheGate() throws {

@@ -19,24 +19,28 @@ import Testing
   }
 
   @Test func defaults() throws {
-    let s = try settings([])
+    let s = try settings([]).splash
     #expect(s.transition == .doors && s.effectiveDuration == 1.2)
-    #expect(s.easing == .easeInOut && s.hold == 0 && s.fit == .cover && s.rotate == .none)
-    #expect(s.background == .color(.black) && s.fps == 60 && s.display == .auto)
-    #expect(try settings([("transition", "crossfade")]).effectiveDuration == 0.5)
-    #expect(try settings([("transition", "crossfade"), ("duration", "2")]).effectiveDuration == 2)
+    #expect(s.easing == .easeInOut && s.hold == 0 && s.fit == .cover && s.rotate == .fixed(.none))
+    #expect(s.background == .color(.black) && s.fps == 60 && s.display == "auto")
+    #expect(try settings([("transition", "crossfade")]).splash.effectiveDuration == 0.5)
+    #expect(try settings([("transition", "crossfade"), ("duration", "2")]).splash.effectiveDuration == 2)
   }
 
   @Test func parsesEveryValueKind() throws {
-    let s = try settings([
+    let all = try settings([
       ("image", "a.png"), ("background", "#0a0B0c"), ("duration", ".75"), ("hold", "3"),
       ("easing", "cubic-bezier(0.1, -0.5, 0.9,1.5)"), ("rotate", "270"), ("fit", "contain"),
       ("display", "offscreen"), ("size", "800x480"), ("record", "out"), ("fps", "29.97"),
+      ("until-reveal", "yes"), ("timeout", "0"), ("ready", "notify"),
     ])
+    let s = all.splash
     #expect(s.background == .color(Color(red: 10, green: 11, blue: 12)))
-    #expect(s.duration == 0.75 && s.hold == 3 && s.rotate == .threeQuarters && s.fit == .contain)
+    #expect(s.duration == 0.75 && s.hold == 3 && s.rotate == .fixed(.threeQuarters) && s.fit == .contain)
     #expect(s.easing == .cubicBezier(CubicBezier(0.1, -0.5, 0.9, 1.5)))
     #expect(s.size == PixelSize(width: 800, height: 480) && s.fps == 29.97 && s.record == "out")
+    #expect(all.handoff.untilReveal && all.handoff.timeout == 0 && all.handoff.readyNotify)
+    #expect(try settings([("rotate", "auto")]).splash.rotate == .auto)
   }
 
   @Test(arguments: [
@@ -46,8 +50,9 @@ import Testing
     ("hold", "abc", "--hold: expected a number of seconds"),
     ("hold", "inf", "--hold: expected a number of seconds"),
     ("fps", "0", "--fps: expected frames per second above 0"),
-    ("background", "#12345", "--background: expected a colour as #RRGGBB"),
-    ("background", "#GG0000", "--background: expected a colour as #RRGGBB"),
+    ("background", "#12345", "--background: expected #RRGGBB, #RGB or a picture file"),
+    ("background", "#GG0000", "--background: expected #RRGGBB, #RGB or a picture file"),
+    ("background", "red", "--background: expected #RRGGBB, #RGB or a picture file, got \"red\""),
     ("easing", "bounce", "--easing: expected linear, ease-in"),
     ("easing", "cubic-bezier(1.5,0,0.5,1)", "--easing: expected linear"),
     ("easing", "cubic-bezier(0,0,1)", "--easing: expected linear"),
@@ -56,14 +61,24 @@ import Testing
     ("size", "20000x10", "--size: expected WIDTHxHEIGHT"),
     ("transition", "wipe", "--transition: expected doors or crossfade"),
     ("fit", "fill", "--fit: expected cover, contain, stretch or center"),
-    ("display", "kms", "--display: expected auto, window, kmsdrm, fbdev or offscreen"),
+    ("display", "Window!", "--display: expected a back end's name or auto"),
     ("mode", "1280x800@", "--mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1280x800 or 1920x1080@60"),
     ("mode", "1280@60", "--mode: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1280x800 or 1920x1080@60"),
     ("image", "", "--image: expected a file name"),
+    ("until-reveal", "maybe", "--until-reveal: expected yes or no"),
+    ("hold", "1\u{1B}[2J", "--hold: expected a number of seconds from 0 to 86400, got \"1\\x1B[2J\""),
   ])
   func badValuesNameTheOptionAndTheExpectation(key: String, value: String, expected: String) {
     let got = message([(key, value)])
     #expect(got?.hasPrefix(expected) == true, "got \(got ?? "no error")")
+  }
+
+  @Test func colours() throws {
+    #expect(try settings([("background", "#F80")]).splash.background == .color(Color(red: 255, green: 136, blue: 0)))
+    // A quoted value is unquoted, not taken for a picture's path.
+    #expect(try settings([("background", "\"#000000\"")]).splash.background == .color(.black))
+    #expect(try settings([("background", "'#102030'")]).splash.background.text == "#102030")
+    #expect(try settings([("background", "backdrop.png")]).splash.background == .image("backdrop.png"))
   }
 
   @Test func crossChecks() {
@@ -81,16 +96,132 @@ import Testing
       try s.apply(key: "rotate", value: "45", from: source)
     }
     try? s.apply(key: "image", value: "door.png", from: source)
-    #expect(s.image == "/etc/splashd/door.png")
+    #expect(s.splash.image == "/etc/splashd/door.png")
     #expect(s.origin(of: "image") == "/etc/splashd/splashd.conf:7: image")
     try? s.apply(key: "left", value: "/abs/l.png", from: source)
-    #expect(s.left == "/abs/l.png")
+    #expect(s.splash.left == "/abs/l.png")
     try? s.apply(key: "exec", value: "bin/kiosk  --url http://localhost", from: source)
-    #expect(s.program == ["/etc/splashd/bin/kiosk", "--url", "http://localhost"])
+    #expect(s.handoff.program == ["/etc/splashd/bin/kiosk", "--url", "http://localhost"])
     try? s.apply(key: "exec", value: "kiosk", from: source)
-    #expect(s.program == ["kiosk"])  // a bare name is looked up in PATH
+    #expect(s.handoff.program == ["kiosk"])  // a bare name is looked up in PATH
     try? s.apply(key: "background", value: "#FFFFFF", from: source)
-    #expect(s.background == .color(Color(red: 255, green: 255, blue: 255)))
+    #expect(s.splash.background == .color(Color(red: 255, green: 255, blue: 255)))
+    // A missing leaf is named as the file spells keys.
+    var leaves = Settings()
+    try? leaves.apply(key: "right", value: "r.png", from: source)
+    #expect(
+      throws: SettingsError("/etc/splashd/splashd.conf:7: right needs left: the doors take a left and a right leaf")
+    ) {
+      try leaves.validate()
+    }
+  }
+
+  /// `exec` takes shell-style words: quotes and backslashes, no expansion.
+  @Test func execIsSplitLikeAShell() throws {
+    #expect(try settings([("exec", "sh -c 'echo hi'")]).handoff.program == ["sh", "-c", "echo hi"])
+    #expect(
+      try settings([("exec", #"/opt/my\ app/kiosk --title "Main hall" --note "say \"hi\"" $HOME"#)]).handoff.program
+        == ["/opt/my app/kiosk", "--title", "Main hall", "--note", #"say "hi""#, "$HOME"])
+    #expect(
+      message([("exec", "sh -c 'unclosed")])
+        == "--exec: expected a program and its arguments (a ' quote is not closed), got \"sh -c 'unclosed\"")
+    #expect(message([("exec", "  ")])?.hasPrefix("--exec: expected a program and its arguments") == true)
+  }
+}
+
+@Suite struct ShellWordsTests {
+  @Test(arguments: [
+    ("a b  c", ["a", "b", "c"]),
+    ("'a b' \"c d\"", ["a b", "c d"]),
+    (#"a\ b"#, ["a b"]),
+    (#""a\"b" 'x\y'"#, [#"a"b"#, #"x\y"#]),
+    (#""\$x \n""#, [#"$x \n"#]),
+    ("''", [""]),
+    ("", []),
+  ])
+  func splits(line: String, words: [String]) throws {
+    #expect(try splitShellWords(line).get() == words)
+  }
+
+  @Test func refusesUnclosedQuotesAndATrailingBackslash() {
+    #expect(throws: ShellWordsProblem.unterminatedQuote("'")) { try splitShellWords("a 'b").get() }
+    #expect(throws: ShellWordsProblem.unterminatedQuote("\"")) { try splitShellWords("a \"b").get() }
+    #expect(throws: ShellWordsProblem.trailingBackslash) { try splitShellWords("a b\\").get() }
+  }
+
+  @Test func quotingRoundTrips() throws {
+    for words in [["kiosk", "--url", "http://x/?a=1&b=2"], ["sh", "-c", "echo 'hi' \"there\""], ["", "a b", "ü"]] {
+      #expect(try splitShellWords(shellQuoted(words)).get() == words)
+    }
+    #expect(shellQuoted(["/usr/bin/kiosk-app", "--fullscreen"]) == "/usr/bin/kiosk-app --fullscreen")
+  }
+}
+
+/// The table that declares every setting once drives the file, the command
+/// line, --help and --check; these check that it is whole and consistent.
+@Suite struct SettingsTableTests {
+  @Test func everyKeyIsDeclaredOnceWithHelp() {
+    let keys = SettingsTable.all.map(\.key)
+    #expect(Set(keys).count == keys.count)
+    for spec in SettingsTable.all {
+      #expect(!spec.help.isEmpty, "\(spec.key) has no help")
+      #expect(SettingsTable.spec(spec.key)?.key == spec.key)
+    }
+  }
+
+  /// What --check prints reads back as the same settings.
+  @Test func theConfigTextReadsBackAsTheSameSettings() throws {
+    var original = Settings()
+    let given: [(String, String)] = [
+      ("image", "/a b/door.png"), ("background", "#102030"), ("transition", "crossfade"), ("duration", "0.25"),
+      ("hold", "2.5"), ("easing", "cubic-bezier(0.2,0,0,1)"), ("rotate", "auto"), ("fit", "center"),
+      ("display", "fbdev"), ("device", "/dev/fb1"), ("mode", "800x480@60"), ("size", "800x480"), ("fps", "30"),
+      ("image-portrait", "/p.png"), ("exec", "sh -c 'echo \"hi\" there'"), ("ready", "notify"),
+      ("until-file", "/run/ready"), ("until-reveal", "yes"), ("timeout", "12"), ("control", "/run/c"),
+      ("control-group", "kiosk"), ("sources", "switch cmdline"), ("switch", "/dev/input/event5"),
+      ("switch-map", "SW_TABLET_MODE=90, KEY_F13=180"), ("mount-matrix", "0, -1, 0; -1, 0, 0; 0, 0, 1"),
+      ("settle", "1.5"), ("follow", "no"), ("cmdline", "/tmp/cmdline"), ("iio", "/sys/x"), ("panel", "/dev/dri/card1"),
+      ("evdev", "/dev/input/event2"),
+    ]
+    for (key, value) in given { try original.apply(key: key, value: value, from: .commandLine) }
+    let text = SettingsTable.configText(original)
+    var read = Settings()
+    var section = ""
+    for line in text.split(separator: "\n").map(String.init) where !line.hasPrefix(";") {
+      if line.hasPrefix("[") {
+        section = String(line.dropFirst().dropLast())
+        continue
+      }
+      guard let equals = line.firstRange(of: " = ") else { continue }
+      let key = String(line[..<equals.lowerBound])
+      #expect(SettingsTable.spec(key)?.section.rawValue == section, "\(key) printed in [\(section)]")
+      try read.apply(key: key, value: String(line[equals.upperBound...]), from: .commandLine)
+    }
+    var expected = original
+    expected.origins = [:]
+    read.origins = [:]
+    #expect(read == expected)
+    // Every key is there, set or not.
+    for spec in SettingsTable.all {
+      #expect(text.contains("\n\(spec.key) = ") || text.contains("\n; \(spec.key): not set"), "\(spec.key)")
+    }
+  }
+
+  @Test func theSynopsisAndHelpListEveryOption() {
+    let synopsis = Usage.synopsis(backEnds: ["window", "fbdev"])
+    let help = Usage.text(backEnds: [BackEndHelp(name: "fbdev", help: "A framebuffer.")])
+    for spec in SettingsTable.all {
+      if spec.onCommandLine {
+        #expect(synopsis.contains("[--\(spec.key)"), "the synopsis lacks --\(spec.key)")
+        #expect(help.contains("  --\(spec.key)"), "--help lacks --\(spec.key)")
+      } else {
+        #expect(!synopsis.contains("--\(spec.key) "), "--\(spec.key) is in the file only")
+        #expect(help.contains("    \(spec.key) = "), "--help lacks the file's \(spec.key)")
+      }
+    }
+    #expect(synopsis.contains("[--display auto|window|fbdev]"))
+    #expect(help.contains("    fbdev                   A framebuffer."))
+    for action in CommandLineAction.allCases { #expect(help.contains("  --\(action.rawValue)")) }
   }
 }
 
@@ -101,6 +232,17 @@ import Testing
     #expect(parsed.settings.map(\.key) == ["hold"])
     #expect(ParsedCommandLine.splitProgram(["--bogus", "--", "app"]).program == ["app"])
     #expect(ParsedCommandLine.splitProgram(["--hold", "1"]).program == nil)
+  }
+
+  @Test func aFlagIsASettingOfYes() throws {
+    let parsed = try ParsedCommandLine.parse(["--until-reveal", "--check"])
+    #expect(parsed.settings.map(\.key) == ["until-reveal"] && parsed.settings.map(\.value) == ["yes"])
+  }
+
+  @Test func informationOnlyRequestsAreSeenEvenOnABadCommandLine() {
+    #expect(ParsedCommandLine.asksOnlyForInformation(["--check", "--bogus"]))
+    #expect(ParsedCommandLine.asksOnlyForInformation(["--help=x"]))
+    #expect(!ParsedCommandLine.asksOnlyForInformation(["--image", "a.png"]))
   }
 
   @Test func splitsOptionsAndValues() throws {
@@ -121,6 +263,9 @@ import Testing
     ),
     (["--hold", "1", "--"], "'--' must be followed by the program to hand off to"),
     (["--help=yes"], "--help takes no value"),
+    (["--until-reveal=no"], "--until-reveal takes no value"),
+    (["--exec", "x"], "unknown option --exec (see splashd --help)"),
+    (["--sources", "iio"], "unknown option --sources (see splashd --help)"),
   ])
   func badCommandLines(arguments: [String], expected: String) {
     #expect(throws: SettingsError(expected)) { try ParsedCommandLine.parse(arguments) }
@@ -133,6 +278,8 @@ import Testing
     #expect(Color(hex: "#ff8000")?.hex == "#FF8000")
     #expect(Color(hex: "FF8000") == nil)
     #expect(Color(hex: "#FF800") == nil)
+    #expect(Color(hex: "#f80") == Color(red: 255, green: 136, blue: 0))
+    #expect(Color(hex: "#f8") == nil)
     #expect(Color(hex: "#FF80000") == nil)
   }
 

@@ -2,6 +2,7 @@ import Glibc
 import SplashCore
 import SplashRender
 import SplashSystem
+import SplashTestSupport
 import Testing
 
 /// A screen layout as a framebuffer driver reports it.
@@ -35,7 +36,7 @@ extension RenderTests {
   /// with made-up modes: every pixel layout, a stride wider than the row,
   /// and a visible area offset into the virtual screen.
   @Suite struct FramebufferTests {
-    let dir = ScratchDirectory()
+    let dir = try! TemporaryDirectory()
     static let untouched: UInt8 = 0xA5
 
     /// A file of `length` bytes, every one `untouched`.

@@ -1,10 +1,11 @@
 import SplashCore
 import SplashRender
+import SplashTestSupport
 import Testing
 
 // SDL_image initialises its PNG codec lazily and not thread-safely: one render at a time.
 @Suite(.serialized) struct RenderTests {
-  let dir = ScratchDirectory()
+  let dir = try! TemporaryDirectory()
   let display = PixelSize(width: 320, height: 180)
 
   func solid(_ name: String, _ color: UInt32, width: Int = 160, height: Int = 180) -> String {

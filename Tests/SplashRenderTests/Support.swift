@@ -3,16 +3,7 @@ import CSDL2Image
 import Glibc
 import SplashCore
 import SplashRender
-
-/// A scratch directory, removed with its files when the value is released.
-final class ScratchDirectory {
-  let path: String
-  init() {
-    var template = Array("/tmp/splashd-test-XXXXXX".utf8CString)
-    path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-  }
-  deinit { _ = system("rm -rf '\(path)'") }
-}
+import SplashTestSupport
 
 /// Writes a PNG of `width`×`height` whose pixel (x, y) is `color(x, y)` as 0xAARRGGBB.
 func writePNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> UInt32) {
@@ -73,7 +64,7 @@ func render(
   let backdrop: Backdrop = images[.background].map { .image($0.info) } ?? .color(background)
   let layout = SplashLayout(
     canvas: rotation.logicalSize(ofPhysical: display), artwork: artwork, backdrop: backdrop, fit: fit)
-  let offscreen = try OffscreenDisplay(size: display)
+  let offscreen = try OffscreenOutput(size: display)
   let scene = try SceneRenderer(
     painter: offscreen.painter, layout: layout, transition: transition, rotation: rotation, images: images)
   scene.draw(progress: progress)

@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// A screendump in binary PPM (P6) form, as QEMU writes it.

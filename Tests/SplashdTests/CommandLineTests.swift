@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 @Suite struct BadInputTests {
@@ -138,7 +139,7 @@ import Testing
     let config = dir.file(
       "c.conf",
       "[splash]\nimage = door.png\ntransition = crossfade\nhold = 4\nrotate = 90 ; portrait\n"
-        + "[handoff]\nexec = kiosk --url http://x\ntimeout = 12\n")
+        + "[handoff]\nexec = sh -c 'echo \"kiosk here\"' --url http://x\ntimeout = 12\n")
     let outcome = try splashd(["--config", config, "--hold", "2", "--size=800x480", "--check"], in: dir)
     #expect(outcome.status == 0, "\(outcome.stderr)")
     let lines = outcome.stdout.split(separator: "\n").map(String.init)
@@ -152,7 +153,10 @@ import Testing
     #expect(lines.contains("size = 800x480"))
     #expect(lines.contains("; logical canvas 480x800"))
     #expect(lines.contains("; splash picture 40x30, opaque"))
-    #expect(lines.contains("exec = kiosk --url http://x"))
+    #expect(lines.contains("exec = sh -c 'echo \"kiosk here\"' --url http://x"), "\(lines)")
+    #expect(
+      lines.contains { $0.hasPrefix("; program: ") && $0.hasSuffix("/sh, run after the splash (\(config):7: exec)") })
+    #expect(lines.contains("; config file: \(config)"))
     #expect(lines.contains("timeout = 12"))
   }
 
@@ -180,12 +184,12 @@ import Testing
     let half = try splashd(["--left-landscape", leaf, "--check"], in: dir)
     #expect(half.status == 2)
     #expect(
-      half.stderrLines == ["splashd: --left-landscape needs right-landscape: the doors take a left and a right leaf"])
+      half.stderrLines == ["splashd: --left-landscape needs --right-landscape: the doors take a left and a right leaf"])
     let both = try splashd(
       ["--image-portrait", tall, "--left-portrait", leaf, "--right-portrait", leaf, "--check"], in: dir)
     #expect(
       both.stderrLines == [
-        "splashd: --image-portrait cannot be combined with left-portrait/right-portrait: give one picture or two leaves"
+        "splashd: --image-portrait cannot be combined with --left-portrait/--right-portrait: give one picture or two leaves"
       ])
   }
 

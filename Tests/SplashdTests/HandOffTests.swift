@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// splashd becoming the program given after `--`.
@@ -8,7 +9,7 @@ import Testing
 
   init() throws { dir = try TemporaryDirectory() }
 
-  func spawn(_ arguments: [String], whileRunning act: (Int32) -> Void = { _ in }) throws -> (Int32, Outcome) {
+  func spawn(_ arguments: [String], whileRunning act: (RunningSplashd) -> Void = { _ in }) throws -> (Int32, Outcome) {
     try spawnSplashd(arguments, in: dir, whileRunning: act)
   }
 
@@ -49,13 +50,15 @@ import Testing
 
   @Test func aCrashHandsOffInsteadOfEndingTheBoot() throws {
     let (pid, outcome) = try spawn(
-      quick + ["--hold", "20", "--", "/bin/sh", "-c", "echo pid=$$; exit 9"],
-      whileRunning: { pid in
-        usleep(400_000)
-        kill(pid, SIGSEGV)
+      quick + [
+        "--hold", "20", "--rotate", "270", "--", "/bin/sh", "-c", "echo pid=$$ rotation=$SPLASHD_ROTATION; exit 9",
+      ],
+      whileRunning: { splash in
+        splash.waitForLog("splashd: appeared")
+        kill(splash.pid, SIGSEGV)
       })
     #expect(outcome.status == 9)
-    #expect(outcome.stdout == "pid=\(pid)\n")
+    #expect(outcome.stdout == "pid=\(pid) rotation=270\n")
     #expect(outcome.stderrLines.contains("splashd: crashed; handing off to the program"))
   }
 
@@ -74,21 +77,24 @@ import Testing
   // SIGTERM and SIGINT end the splash at once. Holds and transitions of a
   // minute that end within the helper's 30 s limit show it without timing.
 
-  func stopped(_ arguments: [String], by signal: Int32) throws -> Outcome {
-    try spawn(arguments) { pid in
-      usleep(500_000)
-      kill(pid, signal)
+  /// Runs splashd with `arguments` and sends it `signal` once it has
+  /// logged `text`.
+  func stopped(_ arguments: [String], by signal: Int32, after text: String) throws -> Outcome {
+    try spawn(arguments) { splash in
+      splash.waitForLog(text)
+      kill(splash.pid, signal)
     }.1
   }
 
   @Test func sigtermDuringTheHoldEndsTheSplash() throws {
-    let outcome = try stopped(quick + ["--hold", "60"], by: SIGTERM)
+    let outcome = try stopped(quick + ["--hold", "60"], by: SIGTERM, after: "splashd: appeared")
     #expect(outcome.status == 0)
     #expect(outcome.stderrLines.last == "splashd: ended early: SIGTERM")
   }
 
   @Test func sigintDuringTheTransitionEndsTheSplash() throws {
-    let outcome = try stopped(["--display", "offscreen", "--size", "32x32", "--duration", "60"], by: SIGINT)
+    let outcome = try stopped(
+      ["--display", "offscreen", "--size", "32x32", "--duration", "60"], by: SIGINT, after: "splashd: will-disappear")
     #expect(outcome.status == 0)
     #expect(outcome.stderrLines.contains { $0.hasPrefix("splashd: will-disappear: transition doors starts") })
     #expect(outcome.stderrLines.last == "splashd: ended early: SIGINT")
@@ -99,27 +105,26 @@ import Testing
     // mask of their own), then see what the program is given.
     let python =
       "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c", python, splashdPath, "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32",
-      "--hold", "60", "--", "/bin/sh", "-c", "grep SigBlk /proc/self/status; exit 4",
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    usleep(800_000)
-    kill(process.processIdentifier, SIGTERM)
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 4)
-    #expect(output == "SigBlk:\t0000000000000000\n")
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "32x32", "--hold", "60", "--", "/bin/sh", "-c",
+        "grep SigBlk /proc/self/status; exit 4",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "python3", "-c", python],
+      whileRunning: { splash in
+        splash.waitForLog("splashd: appeared")
+        kill(splash.pid, SIGTERM)
+      })
+    #expect(outcome.status == 4)
+    #expect(outcome.stdout == "SigBlk:\t0000000000000000\n")
   }
 
   @Test func sigtermDuringARecordingFailsIt() throws {
-    let outcome = try stopped(
-      ["--record", dir.path + "/long", "--size", "64x64", "--duration", "60", "--fps", "60"], by: SIGTERM)
+    let frames = dir.path + "/long"
+    let outcome = try spawn(["--record", frames, "--size", "64x64", "--duration", "60", "--fps", "60"]) { splash in
+      waitUntil { FileManager.default.fileExists(atPath: frames + "/frame-00001.png") }
+      kill(splash.pid, SIGTERM)
+    }.1
     #expect(outcome.status == 1)
     #expect(outcome.stderrLines.last?.contains("interrupted by SIGTERM after") == true)
   }

@@ -1,42 +1,6 @@
 import Foundation
+import SplashTestSupport
 import Testing
-
-/// A Unix datagram socket standing in for systemd's notify socket.
-final class NotifySocket {
-  let fd: Int32
-  let name: String
-
-  /// Binds `path`, or the abstract name `@…` when `path` starts with `@`.
-  init(_ path: String) throws {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    var bytes = Array(path.utf8)
-    if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
-    let length = socklen_t(
-      MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (path.hasPrefix("@") ? 0 : 1))
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-    }
-    fd = descriptor
-    name = path
-    guard bound == 0 else { throw TestFailure("cannot bind \(path): errno \(errno)") }
-  }
-
-  deinit { close(fd) }
-
-  /// Every datagram received so far, in order.
-  func received() -> [String] {
-    var messages: [String] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-      if count <= 0 { return messages }
-      messages.append(String(decoding: buffer[..<count], as: UTF8.self))
-    }
-  }
-}
 
 @Suite struct NotifyTests {
   let dir: TemporaryDirectory
@@ -96,7 +60,8 @@ final class NotifySocket {
     try process.run()
     process.waitUntilExit()
     let lines = try String(contentsOfFile: errPath, encoding: .utf8).split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("<3>splashd: --image ") == true, "\(lines)")
+    #expect(lines.first == "<6>splashd: offscreen: 32x32 in memory", "\(lines)")
+    #expect(lines.dropFirst().first?.hasPrefix("<3>splashd: --image ") == true, "\(lines)")
     #expect(lines.last == "<6>splashd: handing off to /bin/true")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// `rotate = auto`: the angle from an IIO accelerometer (a fake sysfs tree

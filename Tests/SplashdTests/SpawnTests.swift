@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// `--ready notify`: the program runs as splashd's child and reveals the
@@ -32,7 +33,7 @@ import Testing
   }
 
   /// Runs splashd with nothing blocked in its signal mask, as systemd starts it.
-  func spawnUnblocked(_ arguments: [String], whileRunning act: (Int32) -> Void = { _ in }) throws -> Outcome {
+  func spawnUnblocked(_ arguments: [String], whileRunning act: (RunningSplashd) -> Void = { _ in }) throws -> Outcome {
     let python =
       "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
     return try spawnSplashd(
@@ -65,9 +66,10 @@ import Testing
   @Test func signalsArePassedOnAndADeathBySignalIs128Plus() throws {
     let outcome = try spawnUnblocked(
       quick + ["--timeout", "0.2", "--", "/bin/sh", "-c", "exec sleep 60"],
-      whileRunning: { pid in
-        usleep(900_000)  // past the timeout and the transition: splashd is only the parent now
-        kill(pid, SIGTERM)
+      whileRunning: { splash in
+        // Past the timeout and the transition: splashd is only the parent now.
+        splash.waitForLog("splashd: did-disappear")
+        kill(splash.pid, SIGTERM)
       })
     #expect(outcome.status == 128 + 15)
     #expect(outcome.stderrLines.contains { $0.hasPrefix("splashd: did-disappear") })
@@ -75,10 +77,10 @@ import Testing
 
   @Test func sighupReachesTheChildWithoutEndingTheSplash() throws {
     let outcome = try spawnUnblocked(
-      quick + ["--timeout", "1", "--", "/bin/sh", "-c", "trap 'exit 7' HUP; while :; do sleep 0.05; done"],
-      whileRunning: { pid in
-        usleep(400_000)  // while the splash waits for the gate
-        kill(pid, SIGHUP)
+      quick + ["--timeout", "0", "--", "/bin/sh", "-c", "trap 'exit 7' HUP; while :; do sleep 0.05; done"],
+      whileRunning: { splash in
+        splash.waitForLog("splashd: appeared")  // while the splash waits for the gate
+        kill(splash.pid, SIGHUP)
       })
     #expect(outcome.status == 7)
     #expect(!outcome.stderrLines.contains { $0.hasPrefix("splashd: ended early") })

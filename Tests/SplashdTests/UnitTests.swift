@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// The systemd units in systemd/, checked by systemd-analyze against a

@@ -1,4 +1,5 @@
 import Foundation
+import SplashTestSupport
 import Testing
 
 /// A window dump from `xwd`, decoded for 24/32-bit TrueColor screens.
@@ -146,11 +147,6 @@ final class VirtualScreen {
   }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
-}
-
 /// The tests that drive a display (Xvfb, QEMU): one at a time, since each
 /// keeps both cores busy (llvmpipe, TCG) and would starve the others.
 @Suite(.serialized) enum DisplayTests {}
@@ -265,9 +261,12 @@ extension DisplayTests {
         if screen.dump(windowNamed: "splashd") != nil { break }
         usleep(100_000)
       }
-      // Escape closes a preview window, as the window manager's close button does.
+      // Escape closes a preview window, as the window manager's close button
+      // does. Only the key press is sent: splashd reacts to it at once, and
+      // its window would be gone before a key release could reach it.
       let key = try run(
-        "/usr/bin/xdotool", ["search", "--name", "^splashd$", "windowfocus", "--sync", "key", "Escape"],
+        "/usr/bin/xdotool",
+        ["search", "--limit", "1", "--name", "^splashd$", "windowfocus", "--sync", "keydown", "Escape"],
         environment: screen.environment)
       #expect(
         key.status == 0,

@@ -1,0 +1,125 @@
+import SplashCore
+
+/// Turns the held splash: implemented by the session, which owns the scene.
+protocol Turning: AnyObject {
+  /// Turns the splash to `rotation`, asked for by `cause` ("splashctl
+  /// rotate"); returns why it could not, or nil.
+  func turn(to rotation: Rotation, by cause: String) -> String?
+}
+
+/// What a control command gets back.
+enum ControlReply: Equatable {
+  /// Done; the text follows `ok ` in the reply, if any.
+  case ok(String?)
+  /// Refused, for this reason.
+  case error(String)
+  /// Answered once `event` has happened (`ok EVENT`).
+  case later(ControlEvent)
+}
+
+/// Executes every command the splash takes, whatever delivered it (the
+/// control socket, a signal, a sensor, a gate), and holds what they
+/// changed: the phase, the angle, whether the splash is revealed or must
+/// stop. Transports only parse and reply.
+final class Controller {
+  private let now: () -> Double
+  private let started: Double
+  /// The back end shown on ("fbdev"), for `status`.
+  var display = "none"
+  private(set) var phase = SplashPhase.starting
+  /// The angle the splash is shown at (it may turn while it holds).
+  private(set) var rotation: Rotation
+  /// What revealed the splash ("splashctl reveal"); nil while nothing has.
+  private(set) var revealReason: String?
+  /// What asked the splash to end at once ("SIGTERM"); nil while nothing has.
+  private(set) var stopReason: String?
+  /// Turns the scene; nil until there is one.
+  weak var turner: Turning?
+  /// Called with each new angle (for the program's SPLASHD_ROTATION).
+  var onRotation: (Rotation) -> Void = { _ in }
+  private let log: Log
+  private var appearedAfter: Double?
+  private(set) var happened: Set<ControlEvent> = []
+  private var observers: [(ControlEvent) -> Void] = []
+
+  init(rotation: Rotation, started: Double, now: @escaping () -> Double, log: Log) {
+    self.rotation = rotation
+    self.started = started
+    self.now = now
+    self.log = log
+  }
+
+  /// Lets the held splash start its transition, once its hold is over.
+  /// The first reason is kept.
+  func reveal(because reason: String) {
+    if revealReason == nil { revealReason = reason }
+  }
+
+  /// Ends the splash now, without its transition. The first reason is kept.
+  func stop(because reason: String) {
+    if stopReason == nil { stopReason = reason }
+  }
+
+  /// Turns a held splash to `rotation` for `cause`; returns why it could not.
+  func turn(to rotation: Rotation, by cause: String) -> String? {
+    guard phase.isHolding else {
+      return "rotate: the transition has started; the angle stays \(self.rotation.rawValue)"
+    }
+    guard let turner else { return "rotate: this splash cannot turn" }
+    if let problem = turner.turn(to: rotation, by: cause) { return "rotate: \(problem)" }
+    self.rotation = rotation
+    onRotation(rotation)
+    return nil
+  }
+
+  /// Calls `observer` with each lifecycle event from now on.
+  func observe(_ observer: @escaping (ControlEvent) -> Void) { observers.append(observer) }
+
+  /// Takes note of a playback event: the phase, and the events clients may wait for.
+  func record(_ event: PlaybackEvent) {
+    phase = phase.after(event)
+    switch event {
+    case .appeared(let at):
+      appearedAfter = at - started
+      publish(.appeared)
+    case .willDisappear: publish(.willDisappear)
+    case .waiting, .gateOpened, .gateTimedOut, .didDisappear: break
+    }
+  }
+
+  /// Tells the observers that `event` has happened (did-disappear is
+  /// published once the display is released).
+  func publish(_ event: ControlEvent) {
+    guard happened.insert(event).inserted else { return }
+    for observer in observers { observer(event) }
+  }
+
+  /// Executes `command`, which came from `client` ("splashctl").
+  func execute(_ command: ControlCommand, from client: String) -> ControlReply {
+    switch command {
+    case .reveal:
+      reveal(because: "\(client) reveal")
+      return .ok(nil)
+    case .quit:
+      stop(because: "\(client) quit")
+      return .ok(nil)
+    case .status:
+      return .ok(status())
+    case .rotate(let rotation):
+      if let problem = turn(to: rotation, by: "\(client) rotate") { return .error(problem) }
+      return .ok(nil)
+    case .wait(let event):
+      return happened.contains(event) ? .ok(event.rawValue) : .later(event)
+    }
+  }
+
+  /// The `status` reply's fields.
+  func status() -> String {
+    var fields = [
+      "phase=\(phase.rawValue)", "rotation=\(rotation.rawValue)", "display=\(display)",
+      "uptime_s=\(formatFixed(now() - started, decimals: 3))",
+    ]
+    if let appearedAfter { fields.append("appeared_ms=\(formatFixed(appearedAfter * 1000, decimals: 1))") }
+    return fields.joined(separator: " ")
+  }
+}

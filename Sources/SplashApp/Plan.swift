@@ -1,0 +1,89 @@
+import SplashConfigFile
+import SplashCore
+import SplashDevices
+import SplashRender
+import SplashSystem
+
+/// What one run of splashd will do, decided from the command line, the
+/// config file and the rotation sources, before any display is touched.
+struct Plan {
+  let commandLine: ParsedCommandLine
+  var settings: Settings
+  /// The config file that was read; nil when none was.
+  let configFile: String?
+  /// The angle the splash starts at.
+  let rotation: Rotation
+  /// Where the angle came from, for `rotate = auto`.
+  let rotationSource: String?
+  /// The orientation device to follow while the splash holds.
+  let followed: AngleSource?
+  /// The program to hand off to (or spawn): the command line's, else `exec`'s.
+  let program: [String]?
+  /// How messages name where the program came from.
+  let programOrigin: String
+
+  /// Reads `commandLine`'s settings (the config file first, then the
+  /// options), checks them, and resolves the angle.
+  init(_ commandLine: ParsedCommandLine, dependencies: Dependencies) throws(Failure) {
+    self.commandLine = commandLine
+    var settings = Settings()
+    var configFile: String?
+    do {
+      if let path = commandLine.configPath {
+        try ConfigFile.apply(path: path, to: &settings)
+        configFile = path
+      } else if Files.exists(dependencies.defaultConfig) {
+        try ConfigFile.apply(path: dependencies.defaultConfig, to: &settings)
+        configFile = dependencies.defaultConfig
+      }
+      for (key, value) in commandLine.settings {
+        try settings.apply(key: key, value: value, from: .commandLine)
+      }
+      try settings.validate()
+    } catch {
+      throw Failure.badInput(error.message)
+    }
+    try Outputs.validate(settings, among: dependencies.backEnds)
+    if settings.splash.image == nil && settings.splash.left == nil {
+      guard let demo = DemoImage.locate() else {
+        throw Failure.badInput(
+          "no --image given and the bundled demo picture \(DemoImage.fileName) was not found; looked in: "
+            + DemoImage.candidates().joined(separator: ", "))
+      }
+      settings.splash.image = demo
+    }
+    if !commandLine.program.isEmpty {
+      program = commandLine.program
+      programOrigin = "the program after --"
+    } else {
+      program = settings.handoff.program
+      programOrigin = settings.origin(of: "exec")
+    }
+    if settings.handoff.readyNotify && program == nil {
+      throw Failure.badInput("--ready notify needs a program: -- PROGRAM, or exec = in [handoff]")
+    }
+    switch settings.splash.rotate {
+    case .fixed(let angle):
+      rotation = angle
+      rotationSource = nil
+      followed = nil
+    case .auto:
+      let resolved = dependencies.resolveRotation(settings.orientation, dependencies.clock)
+      for miss in resolved.misses { dependencies.log.info("rotation: \(miss)") }
+      dependencies.log.info("rotation \(resolved.rotation.rawValue) from \(resolved.source)")
+      rotation = resolved.rotation
+      rotationSource = resolved.source
+      followed = settings.orientation.follow && !commandLine.check ? resolved.followed : nil
+    }
+    self.settings = settings
+    self.configFile = configFile
+  }
+
+  /// The request every back end is opened with.
+  func outputRequest(_ dependencies: Dependencies) -> OutputRequest {
+    OutputRequest(
+      size: settings.splash.effectiveSize, device: settings.splash.device, deviceOrigin: settings.origin(of: "device"),
+      mode: settings.splash.mode, fps: settings.splash.fps, environment: dependencies.environment,
+      clock: dependencies.clock)
+  }
+}

@@ -1,0 +1,55 @@
+import SplashCore
+import SplashRender
+import SplashSystem
+
+/// `--record DIR`: every frame of the recording schedule rendered
+/// offscreen and written as PNG, with frames.csv.
+struct Recorder {
+  let settings: Settings
+  /// Checked before each frame: a stop signal ends the recording.
+  let clock: SessionClock
+  let log: Log
+
+  func record(_ scene: SceneRenderer, on output: OffscreenOutput, into directory: String) throws(Failure) {
+    do {
+      try Files.makeDirectories(directory)
+    } catch {
+      throw Failure.badInput("--record \(directory): cannot create the directory: \(error.phrase)")
+    }
+    let timeline = settings.splash.timeline
+    var csv = "frame,time_s,phase,progress\n"
+    let times = timeline.recordingTimes(fps: settings.splash.fps)
+    for (index, time) in times.enumerated() {
+      do {
+        try clock.checkForStop()
+      } catch let interrupted as PlaybackInterrupted {
+        throw Failure.runtime("--record \(directory): interrupted by \(interrupted.reason) after \(index) frames")
+      } catch {
+        throw Failure.runtime("--record \(directory): \(error)")
+      }
+      let progress = timeline.progress(at: time)
+      scene.draw(progress: progress)
+      let name = "frame-" + zeroPadded(index, width: 5) + ".png"
+      do {
+        try output.savePNG(to: directory + "/" + name)
+      } catch {
+        throw Failure.runtime("--record \(directory)/\(name): \(error.reason)")
+      }
+      csv +=
+        "\(index),\(formatFixed(time, decimals: 6)),\(timeline.phase(at: time).rawValue),"
+        + "\(formatFixed(progress, decimals: 6))\n"
+    }
+    do {
+      try Files.write(csv, to: directory + "/frames.csv")
+    } catch {
+      throw Failure.runtime("--record \(directory)/frames.csv: \(error.phrase)")
+    }
+    log.info("recorded \(times.count) frames to \(directory)/ (frame-00000.png … and frames.csv)")
+  }
+}
+
+/// `value` in decimal, left-padded with zeros to `width` digits.
+func zeroPadded(_ value: Int, width: Int) -> String {
+  let digits = String(value)
+  return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

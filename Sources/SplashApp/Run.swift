@@ -1,0 +1,134 @@
+import SplashCore
+import SplashSystem
+
+/// The steps of one run, each a no-op once the run has ended or failed.
+/// The program to hand off to is found first, so that it runs whatever
+/// fails after that: options, config, pictures, display.
+final class Run {
+  private let arguments: [String]
+  private let dependencies: Dependencies
+  private var log: Log { dependencies.log }
+  private let started: Double
+  private let lifecycle: Lifecycle
+  /// The program splashd becomes at the end; nil for none.
+  private var handOff: HandOff?
+  /// Set once the run's end is decided (help, check, a failure, …).
+  private var ending: Ending?
+  private var status = ExitStatus.done
+  private var failed = false
+  /// For systemd's STATUS= when the splash never showed.
+  private var outcome = "Splash ended"
+  private var planned: Plan?
+  private var session: Session?
+
+  /// What ends the run: the program after `--`, unless the options only
+  /// ask for information (`--check`, `--help`, `--version`).
+  init(_ arguments: [String], _ dependencies: Dependencies) {
+    self.arguments = arguments
+    self.dependencies = dependencies
+    started = dependencies.clock.now()
+    lifecycle = Lifecycle(
+      started: started, notifySocket: dependencies.environment["NOTIFY_SOCKET"], log: dependencies.log)
+    let (options, program) = ParsedCommandLine.splitProgram(arguments)
+    if !ParsedCommandLine.asksOnlyForInformation(options), let program { take(program) }
+  }
+
+  /// Hands off to `program` at the end (and on a crash from now on).
+  private func take(_ program: [String]) {
+    handOff = HandOff(program: program, searchPath: dependencies.environment["PATH"])
+    if dependencies.handsOffOnCrash { handOff?.replaceProcessOnCrash() }
+  }
+
+  /// The plan: the command line, the settings, the angle; `--help`,
+  /// `--version` and `--check` end the run here.
+  func plan() {
+    attempt { () throws(Failure) in
+      let commandLine: ParsedCommandLine
+      do throws(SettingsError) {
+        commandLine = try ParsedCommandLine.parse(arguments)
+      } catch {
+        throw Failure.badInput(error.message)
+      }
+      if commandLine.help {
+        dependencies.print(Usage.text(backEnds: Outputs.help(dependencies.backEnds)))
+        ending = .exit(ExitStatus.done)
+        return
+      }
+      if commandLine.version {
+        dependencies.print("splashd \(splashdVersion)\n")
+        ending = .exit(ExitStatus.done)
+        return
+      }
+      let plan = try Plan(commandLine, dependencies: dependencies)
+      planned = plan
+      if commandLine.check {
+        let canvas = plan.rotation.logicalSize(ofPhysical: plan.settings.splash.effectiveSize)
+        dependencies.print(
+          try Check.describe(plan, try Pictures(plan.settings, canvas: canvas), dependencies: dependencies))
+        ending = .exit(ExitStatus.done)
+        return
+      }
+      // The angle the program gets (in the environment too, for a crash hand-off).
+      dependencies.onRotation(plan.rotation)
+      if plan.settings.handoff.readyNotify {
+        // Spawn mode: the program starts with the session, as splashd's child.
+        handOff = nil
+        if dependencies.handsOffOnCrash { Program.stopReplacingProcessOnCrash() }
+      } else if handOff == nil, let program = plan.program {
+        take(program)
+      }
+    }
+  }
+
+  /// The session: the spawned program, the display, the control socket,
+  /// the watches, the pictures.
+  func openSession() {
+    guard let plan = planned else { return }
+    attempt { () throws(Failure) in
+      let session = Session(plan, dependencies: dependencies, lifecycle: lifecycle, started: started)
+      self.session = session
+      try session.open()
+    }
+  }
+
+  /// The splash itself: played, or recorded.
+  func showSplash() {
+    guard let session else { return }
+    attempt { () throws(Failure) in
+      if let directory = session.plan.settings.splash.record {
+        try session.record(into: directory)
+      } else {
+        try session.play()
+      }
+    }
+  }
+
+  /// The finish: the display let go of (its last frame kept when a program
+  /// follows), systemd told, then the program: run in place, or supervised
+  /// when it was spawned.
+  func finish() -> Ending {
+    if let ending { return ending }
+    session?.finish(keepingLastFrame: handOff != nil)
+    lifecycle.finish(status: outcome)
+    if let session, let spawned = session.spawned {
+      return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))
+    }
+    guard let handOff else { return .exit(status) }
+    let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
+    return .handOff(handOff, environment: ["SPLASHD_ROTATION": String(rotation.rawValue)])
+  }
+
+  /// Runs a step unless the run has ended or failed; a failure is logged
+  /// and decides the exit status (the program still runs).
+  private func attempt(_ step: () throws(Failure) -> Void) {
+    guard ending == nil, !failed else { return }
+    do {
+      try step()
+    } catch {
+      log.error(error.message)
+      outcome = "Splash failed: \(error.message)"
+      status = error.status
+      failed = true
+    }
+  }
+}

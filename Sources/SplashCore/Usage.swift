@@ -1,0 +1,130 @@
+/// splashd's version.
+public let splashdVersion = "0.1.0"
+
+/// A display back end as `--help` lists it.
+public struct BackEndHelp: Equatable, Sendable {
+  public var name: String
+  public var help: String
+
+  public init(name: String, help: String) {
+    self.name = name
+    self.help = help
+  }
+}
+
+/// `splashd --help` and the synopsis, made from the settings table, so that
+/// they list exactly the options the command line takes.
+public enum Usage {
+  /// The width help text is wrapped to.
+  static let width = 80
+  /// Where descriptions start.
+  static let column = 28
+
+  /// The one-paragraph synopsis: every option, `display`'s values the
+  /// names of `backEnds` (with `auto` first).
+  public static func synopsis(backEnds: [String]) -> String {
+    var items = ["[--config FILE]"]
+    for spec in SettingsTable.all where spec.onCommandLine {
+      let values = spec.key == "display" ? ["auto"] + backEnds : spec.values
+      switch spec.form {
+      case .flag: items.append("[--\(spec.key)]")
+      case .option(let placeholder), .fileOnly(let placeholder):
+        let value =
+          !values.isEmpty && !values.contains { $0.contains("(") } ? values.joined(separator: "|") : placeholder
+        items.append("[--\(spec.key) \(value)]")
+      }
+    }
+    items += ["[--check]", "[--help]", "[--version]", "[-- PROGRAM [ARGS...]]"]
+    var lines: [String] = []
+    var line = "splashd"
+    for item in items {
+      if line.count + 1 + item.count > 100 {
+        lines.append(line)
+        line = "       "
+      }
+      line += " " + item
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
+
+  /// The text `splashd --help` prints.
+  public static func text(backEnds: [BackEndHelp]) -> String {
+    var out = "Usage: splashd [OPTIONS] [-- PROGRAM [ARGS...]]\n\n" + wrap(intro, indent: 0) + "\n"
+    for group in SettingGroup.allCases where group != .orientation {
+      out += "\n\(group.rawValue):\n"
+      for spec in SettingsTable.all where spec.group == group && spec.onCommandLine {
+        let label = "--\(spec.key)" + (spec.form.placeholder.map { " " + $0 } ?? "")
+        out += entry(label, spec.help, spec.defaultText)
+        if spec.key == "display" {
+          for backEnd in backEnds { out += entry("  " + backEnd.name, backEnd.help, nil) }
+        }
+      }
+    }
+    out += "\nOther:\n"
+    for action in CommandLineAction.allCases {
+      out += entry(
+        "--\(action.rawValue)" + (action.placeholder.map { " " + $0 } ?? ""), action.help, action.defaultText)
+    }
+    out += "\n" + wrap("Options take their value as the next argument or after '=' (--hold=2).", indent: 0) + "\n"
+    out += "\n" + wrap(configIntro, indent: 0) + "\n"
+    for section in SettingsSection.allCases {
+      let specs = SettingsTable.specs(in: section)
+      out += "\n  [\(section.rawValue)]\n"
+      let options = specs.filter(\.onCommandLine).map(\.key)
+      if !options.isEmpty {
+        out += wrap("The options " + listing(options, last: "and") + ", as key = value.", indent: 4) + "\n"
+      }
+      for spec in specs where !spec.onCommandLine {
+        out += entry("  \(spec.key) = \(spec.form.placeholder ?? "")", spec.help, spec.defaultText)
+      }
+    }
+    out += "\n" + wrap(exitStatus, indent: 0) + "\n"
+    return out
+  }
+
+  /// One option: its label, then its help (and default) from `column` on.
+  private static func entry(_ label: String, _ help: String, _ defaultText: String?) -> String {
+    let text = help + (defaultText.map { " [default: \($0)]" } ?? "")
+    let body = wrap(text, indent: column)
+    let prefix = "  " + label
+    if prefix.count < column - 1 {
+      return prefix + String(repeating: " ", count: column - prefix.count) + body.dropFirst(column) + "\n"
+    }
+    return prefix + "\n" + body + "\n"
+  }
+
+  /// `text` wrapped at `width` columns, every line indented by `indent`.
+  static func wrap(_ text: String, indent: Int) -> String {
+    let margin = String(repeating: " ", count: indent)
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty && indent + line.count + 1 + word.count > width {
+        lines.append(margin + line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    lines.append(margin + line)
+    return lines.joined(separator: "\n")
+  }
+
+  private static let intro =
+    "Shows a splash picture, holds it, then reveals the background with a door-open or cross-fade transition "
+    + "paced to the display's vsync. Given a PROGRAM, splashd then becomes it (execve: same PID, streams and "
+    + "cgroup), with SPLASHD_ROTATION=<degrees> added to its environment. The PROGRAM is found (in PATH, like a "
+    + "shell) before anything else and runs even when the splash fails: a bad option or picture, no display, a "
+    + "crash. If it cannot be run, splashd exits 127. SIGTERM or SIGINT end the splash at once and hand off (or "
+    + "exit 0 without a PROGRAM)."
+
+  private static let configIntro =
+    "Config file: INI, one setting a line as key = value in the sections below; comments are lines starting "
+    + "with ; or #, and the rest of a line after \" ;\". Relative paths are taken relative to the file's "
+    + "directory. Options on the command line override the file; a program after -- wins over exec. A key "
+    + "given twice, an unknown section or key, or a bad value is an error naming the file and line."
+
+  private static let exitStatus =
+    "Exit status without a PROGRAM: 0 done; 1 runtime failure (such as no desktop for --display window); 2 bad "
+    + "usage, settings or files. With one: the PROGRAM's own, or 127 when it cannot be run."
+}

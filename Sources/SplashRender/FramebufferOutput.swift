@@ -1,0 +1,68 @@
+import SplashCore
+import SplashDevices
+import SplashSystem
+
+/// A Linux framebuffer device as the display (`FramebufferDisplay` paints
+/// it), with the VT in graphics mode so that console text never draws over
+/// the picture. The last frame stays on the screen; without a program to
+/// hand off to, the VT goes back to text mode.
+public final class FramebufferOutput: Output {
+  public let display: FramebufferDisplay
+  private let console: GraphicsConsole?
+  private let consoleProblem: String?
+  private let clock: EventClock
+
+  /// The framebuffer `request` means: its device unless that names a DRM card.
+  static func path(for request: OutputRequest) -> String {
+    guard let device = request.device, DRMCards.cardNumber(ofDevice: device) == nil else {
+      return Settings.defaultFramebuffer
+    }
+    return device
+  }
+
+  /// The registry's entry: tried when the framebuffer device exists.
+  public static let backEnd = BackEnd(
+    name: "fbdev",
+    help: "A Linux framebuffer (--device, /dev/fb0 by default), painted in software in its own pixel layout, "
+      + "the VT in graphics mode, the last frame left on the screen.",
+    probe: { request in
+      let path = path(for: request)
+      return Files.exists(path) ? .tried("\(path) exists") : .skipped("no \(path)")
+    },
+    open: { request throws(RenderError) in try FramebufferOutput(path: path(for: request), clock: request.clock) })
+
+  public init(path: String, clock: EventClock) throws(RenderError) {
+    display = try FramebufferDisplay(path: path)
+    self.clock = clock
+    do {
+      console = try GraphicsConsole()
+      consoleProblem = nil
+    } catch {
+      console = nil
+      consoleProblem = error.phrase
+    }
+  }
+
+  public var name: String { "fbdev" }
+  public var description: String {
+    display.description + (consoleProblem.map { "; console text may draw over the splash: \($0)" } ?? "")
+  }
+  public var size: PixelSize { display.size }
+  public var sizeIsFixed: Bool { true }
+  public var painter: LayerPainter { display.painter }
+  public var refreshPeriod: Double { display.refreshPeriod }
+  public var note: (String) -> Void {
+    get { display.onNote }
+    set { display.onNote = newValue }
+  }
+
+  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
+    draw()
+    return display.show(clock: clock.now)
+  }
+
+  public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {
+    display.returnToStartPage()
+    if !keepingLastFrame { console?.restore() }
+  }
+}

@@ -1,0 +1,61 @@
+import CSDL2
+import CSDL2Image
+import SplashCore
+import SplashSystem
+
+/// A display in memory: an XRGB surface painted directly. Needs no video
+/// driver, so it works on any machine; frames are paced by the clock at
+/// `fps`. Its memory is faulted in by a helper thread, so making it before
+/// the pictures are decoded costs nothing.
+public final class OffscreenOutput: Output {
+  public let size: PixelSize
+  public let frame: Pixels
+  public let surfacePainter: SurfacePainter
+  public let refreshPeriod: Double
+  public var note: (String) -> Void = { _ in }
+
+  public init(size: PixelSize, fps: Double = 60) throws(RenderError) {
+    self.size = size
+    refreshPeriod = 1 / fps
+    frame = try Pixels(width: size.width, height: size.height, format: opaqueFormat)
+    surfacePainter = SurfacePainter(target: frame.surface)
+  }
+
+  /// The registry's entry: always there, always opens.
+  public static let backEnd = BackEnd(
+    name: "offscreen",
+    help: "Renders into memory, paced by --fps (for tests, recording and machines without a screen).",
+    probe: { _ in .tried("renders in memory") },
+    open: { request throws(RenderError) in try OffscreenOutput(size: request.size, fps: request.fps) })
+
+  public var name: String { "offscreen" }
+  public var description: String { "\(size.description) in memory" }
+  public var sizeIsFixed: Bool { false }
+  public var painter: LayerPainter { surfacePainter }
+
+  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
+    draw()
+    return nil
+  }
+
+  public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {}
+
+  public var surface: UnsafeMutablePointer<SDL_Surface> { frame.surface }
+
+  /// Writes the surface as a PNG file; the same pixels always give the same bytes.
+  public func savePNG(to path: String) throws(RenderError) {
+    try check("IMG_SavePNG \(path)", IMG_SavePNG(surface, path))
+  }
+
+  /// Every pixel as 0xRRGGBB, row by row.
+  public func pixels() -> [UInt32] {
+    let s = surface.pointee
+    var result: [UInt32] = []
+    result.reserveCapacity(size.width * size.height)
+    for y in 0..<size.height {
+      let row = (s.pixels! + y * Int(s.pitch)).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<size.width { result.append(row[x] & 0xFF_FFFF) }
+    }
+    return result
+  }
+}

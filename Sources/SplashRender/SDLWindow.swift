@@ -1,0 +1,99 @@
+import CSDL2
+import CSDLWindow
+import SplashCore
+import SplashSystem
+
+/// An SDL window with a vsync renderer: the part the desktop window and
+/// SDL's KMS output share. The video subsystem is quit when it goes.
+public final class SDLWindow {
+  public let window: OpaquePointer
+  public let renderer: OpaquePointer
+  public let size: PixelSize
+  /// Paints through the window's renderer; positions snap to whole pixels
+  /// when that renderer is SDL's software one.
+  public let painter: TexturePainter
+  /// Seconds between vsyncs of the window's display (60 Hz when unknown).
+  public let refreshPeriod: Double
+  /// The display server connection's descriptor (X11, Wayland); nil when
+  /// there is none or it cannot be found.
+  public let connection: FileDescriptor?
+
+  /// Starts SDL's video subsystem with `driver` ("x11,wayland", "kmsdrm").
+  static func startVideo(driver: String) throws(RenderError) {
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, driver)
+    try check("SDL_InitSubSystem(video) with the \(driver) driver", SDL_InitSubSystem(SDL_INIT_VIDEO))
+  }
+
+  /// Quits the video subsystem after a failure before a window was made.
+  static func stopVideo() { SDL_QuitSubSystem(SDL_INIT_VIDEO) }
+
+  /// Gives `window` (made after `startVideo`) a renderer with vsync, SDL's
+  /// software one when no accelerated one can be made. On failure the
+  /// window is destroyed and the video subsystem quit.
+  init(window: OpaquePointer, size: PixelSize) throws(RenderError) {
+    let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+    guard
+      let renderer = SDL_CreateRenderer(window, -1, accelerated)
+        ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+    else {
+      let error = RenderError("SDL_CreateRenderer")
+      SDL_DestroyWindow(window)
+      SDLWindow.stopVideo()
+      throw error
+    }
+    var info = SDL_RendererInfo()
+    SDL_GetRendererInfo(renderer, &info)
+    var mode = SDL_DisplayMode()
+    let rate = SDL_GetWindowDisplayMode(window, &mode) == 0 ? Int(mode.refresh_rate) : 0
+    self.window = window
+    self.renderer = renderer
+    self.size = size
+    painter = TexturePainter(renderer: renderer, exactPixels: info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0)
+    refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
+    let fd = splashd_window_connection(UnsafeMutableRawPointer(window))
+    connection = fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+  }
+
+  private var closed = false
+
+  /// Destroys the renderer and the window and quits the video subsystem
+  /// (SDL's KMS gives the screen back to what it showed before); once.
+  func close() {
+    guard !closed else { return }
+    closed = true
+    painter.releaseTextures()
+    SDL_DestroyRenderer(renderer)
+    SDL_DestroyWindow(window)
+    SDLWindow.stopVideo()
+  }
+
+  deinit { close() }
+
+  /// The name of the SDL renderer in use ("opengl", "software", …).
+  public var rendererName: String {
+    var info = SDL_RendererInfo()
+    SDL_GetRendererInfo(renderer, &info)
+    return info.name.map { String(cString: $0) } ?? "unknown"
+  }
+
+  /// Handles the pending window events, without waiting.
+  func handleEvents() -> OutputEvents {
+    var event = SDL_Event()
+    var events: OutputEvents = []
+    while SDL_PollEvent(&event) != 0 {
+      switch SDL_EventType(event.type) {
+      case SDL_QUIT: events.insert(.closed)
+      case SDL_KEYDOWN where event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue): events.insert(.closed)
+      case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue): events.insert(.redraw)
+      default: break
+      }
+    }
+    return events
+  }
+
+  /// Draws with `draw` and presents.
+  func present(_ draw: () -> Void) {
+    draw()
+    SDL_RenderPresent(renderer)
+  }
+}

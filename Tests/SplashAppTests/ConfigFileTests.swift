@@ -1,0 +1,101 @@
+import Foundation
+import SplashConfigFile
+import SplashCore
+import SplashTestSupport
+import Testing
+
+/// The config file: every problem is one line naming the file and the true
+/// line, with unprintable bytes escaped; nothing but a regular file of at
+/// most 1 MiB is read, and nothing can make the read block.
+@Suite struct ConfigFileTests {
+  let dir: TemporaryDirectory
+  init() throws { dir = try TemporaryDirectory() }
+
+  func apply(_ contents: String, name: String = "c.conf") -> (Settings, String?) {
+    apply(Data(contents.utf8), name: name)
+  }
+
+  func apply(_ contents: Data, name: String = "c.conf") -> (Settings, String?) {
+    let path = dir.file(name, contents)
+    var settings = Settings()
+    do {
+      try ConfigFile.apply(path: path, to: &settings)
+      return (settings, nil)
+    } catch {
+      return (settings, error.message)
+    }
+  }
+
+  @Test func aKeyGivenTwiceNamesBothLines() {
+    let (_, message) = apply("[splash]\nhold = 1\n\n; again\nhold = 2\n")
+    #expect(message == "\(dir.path)/c.conf:5: hold is given twice in [splash]; first at line 2")
+  }
+
+  @Test func linesAreCountedTrulyAndNamed() {
+    // A NUL byte is refused on its line, not skipped over.
+    var withNul = Data("[splash]\nhold = 1\nfps = 3".utf8)
+    withNul.append(0)
+    withNul.append(contentsOf: Array("0\nrotate = 45\n".utf8))
+    #expect(apply(withNul).1 == "\(dir.path)/c.conf:3: holds a NUL byte; expected text")
+    // A line too long is refused, not split into made-up lines.
+    let long = "[splash]\n; " + String(repeating: "x", count: 5000) + "\nrotate = 45\n"
+    #expect(apply(long).1 == "\(dir.path)/c.conf:2: longer than 4096 bytes")
+    let justFits = "[splash]\n; " + String(repeating: "x", count: 4094) + "\nrotate = 45\n"
+    #expect(apply(justFits).1?.hasPrefix("\(dir.path)/c.conf:3: rotate: expected") == true)
+  }
+
+  @Test func anUnterminatedSectionIsOneLine() {
+    #expect(apply("[splash\nhold = 1\n").1 == "\(dir.path)/c.conf:1: section header \"[splash\" is not closed with ]")
+  }
+
+  @Test func controlCharactersFromTheFileAreEscaped() {
+    let (_, message) = apply("[splash]\nrotate = \u{1B}[31mred\u{7}\n")
+    #expect(message == "\(dir.path)/c.conf:2: rotate: expected 0, 90, 180, 270 or auto, got \"\\x1B[31mred\\x07\"")
+    let (_, key) = apply("[splash]\nho\u{1B}ld = 1\n")
+    #expect(key?.hasPrefix("\(dir.path)/c.conf:2: ho\\x1Bld: unknown setting; known: ") == true)
+    let (_, section) = apply("[disp\u{1B}lay]\n")
+    #expect(section?.hasPrefix("\(dir.path)/c.conf:1: unknown section [disp\\x1Blay]; known: ") == true)
+  }
+
+  @Test func aLeafWithoutItsPairNamesTheFileAndLine() {
+    var settings = Settings()
+    let path = dir.file("leaf.conf", "[splash]\nright = r.png\n")
+    try? ConfigFile.apply(path: path, to: &settings)
+    #expect(throws: SettingsError("\(path):2: right needs left: the doors take a left and a right leaf")) {
+      try settings.validate()
+    }
+  }
+
+  @Test func quotedValuesAreUnquoted() {
+    let (settings, message) = apply("[splash]\nbackground = \"#102030\"\n[handoff]\nexec = \"/opt/my app/kiosk\" --x\n")
+    #expect(message == nil)
+    #expect(settings.splash.background == .color(Color(red: 16, green: 32, blue: 48)))
+    #expect(settings.handoff.program == ["/opt/my app/kiosk", "--x"])
+  }
+
+  /// A FIFO, a device or a directory is refused at once: reading it could
+  /// block for ever or never end.
+  @Test func onlyARegularFileIsRead() throws {
+    let fifo = dir.path + "/fifo.conf"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    for (path, reason) in [
+      (fifo, "is not a regular file, expected an INI file"),
+      ("/dev/zero", "is not a regular file, expected an INI file"),
+      (dir.path, "is a directory, expected an INI file"),
+      (dir.path + "/absent.conf", "cannot read: no such file or directory"),
+    ] {
+      var settings = Settings()
+      #expect(throws: SettingsError("--config \(path): \(reason)")) { try ConfigFile.apply(path: path, to: &settings) }
+    }
+    // /dev/null is the way to say "no config file".
+    var settings = Settings()
+    try ConfigFile.apply(path: "/dev/null", to: &settings)
+    #expect(settings == Settings())
+  }
+
+  @Test func aFileLargerThanOneMebibyteIsRefused() {
+    let big = Data(repeating: UInt8(ascii: ";"), count: ConfigFile.maxBytes + 1)
+    #expect(
+      apply(big, name: "big.conf").1 == "--config \(dir.path)/big.conf: is larger than 1 MiB, expected an INI file")
+  }
+}

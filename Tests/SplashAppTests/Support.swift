@@ -1,0 +1,310 @@
+import Foundation
+import Glibc
+import SplashCore
+import SplashDevices
+import SplashRender
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+@testable import SplashApp
+
+/// A clock whose time moves only when the splash waits: real descriptors
+/// are polled without waiting, and when none is ready the time jumps to the
+/// next scheduled action (which is then run) or to the deadline. A splash
+/// that would wait for ever with nothing scheduled, or that spins (finds a
+/// descriptor ready again and again without time passing), fails the test
+/// and is stopped with a SIGTERM through `stopper`.
+final class TestClock: EventClock {
+  private(set) var time = 100.0
+  private var actions: [(at: Double, action: () -> Void)] = []
+  /// Where the clock sends SIGTERM to end a splash that is stuck.
+  var stopper: PipeSignals?
+  /// Polls in a row that found something ready at the same instant.
+  private var readyInARow = 0
+  private var readyAt = -1.0
+  /// Seconds of real time a wait for ever may take (for real child processes).
+  var realWaitLimit = 20.0
+
+  func now() -> Double { time }
+
+  /// Runs `action` when the clock reaches `at` (seconds after its start, 100).
+  func at(_ seconds: Double, _ action: @escaping () -> Void) {
+    actions.append((100 + seconds, action))
+    actions.sort { $0.at < $1.at }
+  }
+
+  /// Time passes (a frame being drawn).
+  func advance(by seconds: Double) { time += seconds }
+
+  func poll(_ descriptors: inout [pollfd], until deadline: Double) -> Bool {
+    while true {
+      if Glibc.poll(&descriptors, nfds_t(descriptors.count), 0) > 0 {
+        readyInARow = readyAt == time ? readyInARow + 1 : 0
+        readyAt = time
+        if readyInARow > 10_000 {
+          Issue.record("the splash spins: a descriptor is ready again and again at \(time)")
+          readyInARow = 0
+          stuck()
+          continue
+        }
+        return true
+      }
+      if let next = actions.first, next.at <= deadline {
+        actions.removeFirst()
+        time = max(time, next.at)
+        next.action()
+        continue
+      }
+      if deadline == .infinity {
+        // Only real processes can end such a wait: give them real time.
+        if Glibc.poll(&descriptors, nfds_t(descriptors.count), Int32(realWaitLimit * 1000)) > 0 { return true }
+        Issue.record("the splash waits for ever with nothing scheduled (at \(time))")
+        stuck()
+        continue
+      }
+      time = max(time, deadline)
+      return false
+    }
+  }
+
+  private func stuck() {
+    guard let stopper else { fatalError("stuck, and no way to stop the splash") }
+    stopper.send(SIGTERM)
+  }
+}
+
+/// A pipe whose ends never block: the reading end as a descriptor, the writing one.
+func nonBlockingPipe() -> (FileDescriptor, Int32) {
+  var ends: [Int32] = [0, 0]
+  precondition(pipe(&ends) == 0)
+  _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+  _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+  return (FileDescriptor(rawValue: ends[0]), ends[1])
+}
+
+/// Signals through a pipe, standing in for the signalfd.
+final class PipeSignals: SignalReceiving {
+  let descriptor: FileDescriptor
+  private let writer: Int32
+
+  init() {
+    (descriptor, writer) = nonBlockingPipe()
+  }
+
+  deinit {
+    close(writer)
+    close(descriptor.rawValue)
+  }
+
+  func send(_ signal: Int32) {
+    var value = signal
+    _ = write(writer, &value, 4)
+  }
+
+  func next() -> Int32? {
+    var value: Int32 = 0
+    return read(descriptor.rawValue, &value, 4) == 4 ? value : nil
+  }
+}
+
+/// An orientation device through a pipe: each byte written is an angle / 90.
+final class PipeAngles: AngleSource {
+  let descriptor: FileDescriptor
+  private var writer: Int32
+  let path = "test sensor"
+  let cause = "the test sensor"
+
+  init() {
+    (descriptor, writer) = nonBlockingPipe()
+  }
+
+  deinit {
+    if writer >= 0 { close(writer) }
+    close(descriptor.rawValue)
+  }
+
+  func send(_ rotation: Rotation) {
+    var byte = UInt8(rotation.rawValue / 90)
+    _ = write(writer, &byte, 1)
+  }
+
+  /// The device goes away.
+  func unplug() {
+    close(writer)
+    writer = -1
+  }
+
+  func read() throws(DeviceError) -> Rotation? {
+    var last: Rotation?
+    while case .bytes(let bytes) = descriptor.readAvailable() {
+      last = bytes.last.flatMap { Rotation(rawValue: Int($0) * 90) }
+    }
+    return last
+  }
+}
+
+/// A screen with a fixed mode and a vsync every 1/60 s on the test clock;
+/// drawing frame N costs `cost(N)` seconds. It paints into memory.
+final class ScreenStub: Output {
+  let canvas: OffscreenOutput
+  let clock: TestClock
+  let cost: (Int) -> Double
+  var note: (String) -> Void = { _ in }
+  private(set) var presents = 0
+  /// How it was released: nil while it holds the screen.
+  private(set) var keptLastFrame: Bool?
+
+  init(size: PixelSize, clock: TestClock, cost: @escaping (Int) -> Double) throws {
+    canvas = try OffscreenOutput(size: size)
+    self.clock = clock
+    self.cost = cost
+  }
+
+  var name: String { "screen" }
+  var description: String { "\(size.description) stub" }
+  var size: PixelSize { canvas.size }
+  var sizeIsFixed: Bool { true }
+  var painter: LayerPainter { canvas.painter }
+  var refreshPeriod: Double { 1.0 / 60 }
+
+  func present(_ draw: () -> Void) throws(RenderError) -> Double? {
+    draw()
+    clock.advance(by: cost(presents))
+    presents += 1
+    let vsync = (clock.time / refreshPeriod - 1e-9).rounded(.up) * refreshPeriod
+    clock.advance(by: vsync - clock.time)
+    return vsync
+  }
+
+  func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
+}
+
+/// The stand-in screens a test's back ends open, for the test to look at.
+final class Screens: @unchecked Sendable {
+  var opened: [ScreenStub] = []
+  var cost: (Int) -> Double = { _ in 0.004 }
+  var size = PixelSize(width: 640, height: 480)
+
+  /// A back end named "screen" that opens a `ScreenStub`.
+  var backEnd: BackEnd {
+    BackEnd(
+      name: "screen", help: "A stand-in screen.", probe: { _ in .tried("a stand-in") },
+      open: { [self] request throws(RenderError) in
+        guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
+        do {
+          let screen = try ScreenStub(size: size, clock: clock, cost: cost)
+          opened.append(screen)
+          return screen
+        } catch {
+          throw RenderError("\(error)")
+        }
+      })
+  }
+}
+
+/// A back end that never opens.
+let brokenBackEnd = BackEnd(
+  name: "broken", help: "Never opens.", probe: { _ in .tried("always tried") },
+  open: { _ throws(RenderError) in throw RenderError("no such screen", named: "/dev/broken") })
+
+/// One splash run in process: the arguments (after an empty config), a test
+/// clock, captured log and output, signals through a pipe.
+final class Harness {
+  let dir: TemporaryDirectory
+  let clock = TestClock()
+  let signals = PipeSignals()
+  let screens = Screens()
+  var environment = ["PATH": "/usr/bin:/bin"]
+  var backEnds: [BackEnd]
+  var resolveRotation: ((OrientationSettings, EventClock) -> ResolvedRotation)?
+  /// Each log line with the clock's time when it was written.
+  private(set) var log: [(time: Double, line: String)] = []
+  private(set) var printed = ""
+  private(set) var rotations: [Rotation] = []
+
+  init() throws {
+    dir = try TemporaryDirectory()
+    backEnds = Outputs.registry
+    backEnds.append(screens.backEnd)
+    backEnds.append(brokenBackEnd)
+    clock.stopper = signals
+  }
+
+  /// The control socket tests talk to.
+  var controlPath: String { dir.path + "/control" }
+
+  /// Runs splashd with `arguments`, with the empty config unless they name one.
+  func run(_ arguments: [String]) -> Ending {
+    var dependencies = Dependencies(
+      clock: clock, environment: environment,
+      log: Log { [self] line in log.append((clock.now(), String(line.dropLast()))) }, backEnds: backEnds,
+      defaultConfig: dir.path + "/no-default.conf", onRotation: { [self] in rotations.append($0) },
+      print: { [self] in printed += $0 })
+    dependencies.signals = signals
+    if let resolveRotation { dependencies.resolveRotation = resolveRotation }
+    let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
+    return Splashd.run((hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments, dependencies)
+  }
+
+  /// The log's lines, without their times.
+  var lines: [String] { log.map(\.line) }
+
+  /// When the first line starting with `prefix` was logged.
+  func time(of prefix: String) -> Double? { log.first { $0.line.hasPrefix(prefix) }?.time }
+
+  /// Whether the first line starting with `first` came before the first starting with `second`.
+  func logged(_ first: String, before second: String) -> Bool {
+    guard let a = lines.firstIndex(where: { $0.hasPrefix(first) }),
+      let b = lines.firstIndex(where: { $0.hasPrefix(second) })
+    else { return false }
+    return a < b
+  }
+}
+
+/// A client of the control socket, in process: connects, sends, and reads
+/// what came back without waiting (the replies stay in the socket).
+final class TestClient {
+  let fd: Int32
+  private var data: [UInt8] = []
+  private var closed = false
+
+  init(_ path: String) {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in path.utf8.enumerated() { $0[i] = b } }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    if connected != 0 { Issue.record("cannot connect to \(path): errno \(errno)") }
+  }
+
+  deinit { close(fd) }
+
+  func send(_ text: String) {
+    _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+  }
+
+  func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+  /// Everything received so far, and whether the other end has closed.
+  func received() -> (text: String, closed: Bool) {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !closed {
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count > 0 {
+        data += buffer[..<count]
+        continue
+      }
+      closed = count == 0
+      break
+    }
+    return (String(decoding: data, as: UTF8.self), closed)
+  }
+
+  /// The reply lines received so far.
+  var replies: [String] { received().text.split(separator: "\n").map(String.init) }
+}
