@@ -7,14 +7,15 @@ SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev libdrm-dev
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
-# loads them at run time without depending on them).
+# loads them at run time without depending on them); Pillow for the hostile
+# pictures of the reliability tests.
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
-  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1
+  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test systest bench format lint install install-built clean deps test-deps
+.PHONY: all build run test systest bench fuzz sanitize format lint install install-built clean deps test-deps
 
 all: build
 
@@ -53,9 +54,31 @@ lint:
 format:
 	swift-format format --in-place --recursive Sources Tests Package.swift
 
+# Every test, then the fuzzers (briefly) and the sanitizer runs.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) fuzz FUZZ_SECONDS=10
+	$(MAKE) sanitize
+
+# libFuzzer over what splashd reads from outside (tools/fuzz.sh): each
+# target for FUZZ_SECONDS seconds; fails on any crash, leak or timeout.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	tools/fuzz.sh $(FUZZ_SECONDS)
+
+# The core, render and in-process app tests under AddressSanitizer (with
+# LeakSanitizer), and the tests that use threads (the helper thread that
+# faults memory in, the control server) under ThreadSanitizer. Each has its
+# own build folder under .build/.
+SANITIZED_TESTS := SplashCoreTests|SplashRenderTests|SplashAppTests
+THREADED_TESTS := SplashRenderTests|SplashAppTests
+sanitize: test-deps
+	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp ASAN_OPTIONS=detect_leaks=1 \
+	  $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
+	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
 
 # The QEMU system tests alone (make test runs them too): the fbdev, KMS and
 # systemd boots under a real kernel. Their screendumps stay in .build/systest/.

@@ -7,6 +7,7 @@ let package = Package(
     .executable(name: "splashd", targets: ["splashd"]),
     .executable(name: "splashctl", targets: ["splashctl"]),
     .executable(name: "splashd-bench", targets: ["splashd-bench"]),
+    .executable(name: "splashd-fuzz", targets: ["splashd-fuzz"]),
   ],
   targets: [
     // C libraries from Debian's -dev packages. SDL2 and SDL2_image need no
@@ -50,6 +51,10 @@ let package = Package(
       dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender"]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
+    // libFuzzer's driver (linked by `make fuzz` only) and the fuzz targets.
+    .target(name: "CFuzzer"),
+    .executableTarget(
+      name: "splashd-fuzz", dependencies: ["CFuzzer", "SplashCore", "SplashConfigFile", "SplashRender"]),
     .executableTarget(
       name: "splashd-bench",
       dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),

@@ -33,8 +33,15 @@ enum Check {
     lines.append("; logical canvas \(canvas.description)")
     for (asset, image) in pictures.images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       let opacity = image.info.opaque ? "opaque" : "with transparency"
-      lines.append("; \(asset.rawValue) picture \(image.info.size.description), \(opacity)")
+      let size = image.info.size
+      let cost = DecodedImage.decodingCost(size.width, size.height, image.format)
+      lines.append(
+        "; \(asset.rawValue) picture \(size.description) \(image.format.rawValue), \(opacity), "
+          + "\(megapixels(size.width * size.height)), \(mebibytes(cost * 4)) to decode")
     }
+    lines.append(
+      "; decoding the pictures takes \(mebibytes(pictures.budget.used * 4)) of the "
+        + "\(mebibytes(pictures.budget.limit * 4)) they may take (--max-megapixels)")
     let request = plan.outputRequest(dependencies)
     let candidates = Outputs.candidates(settings, among: dependencies.backEnds, request: request)
     if settings.splash.display == "auto" && settings.splash.record == nil {

@@ -11,6 +11,10 @@ import SplashSystem
 final class ControlServer: ControlTransport {
   let path: String
   private let listener: FileDescriptor
+  /// A socket file nobody answered on was there, and was replaced.
+  let replacedStale: Bool
+  /// Stops the crash handler removing the socket file, once it is gone.
+  private let keepOnCrash: (String) -> Void
   private let controller: Controller
   private let now: () -> Double
   private var clients: [Client] = []
@@ -38,8 +42,14 @@ final class ControlServer: ControlTransport {
     let handoff = context.settings.handoff
     guard let path = handoff.controlPath(runtimeDirectory: context.environment["RUNTIME_DIRECTORY"]) else { return nil }
     do {
-      return try ControlServer(
-        path: path, group: handoff.controlGroup, controller: context.controller, now: context.clock.now)
+      let server = try ControlServer(
+        path: path, group: handoff.controlGroup, controller: context.controller, now: context.clock.now,
+        keepOnCrash: context.keepOnCrash)
+      if server.replacedStale {
+        context.log.info("\(path): replaced a control socket nobody answered on (left by a splashd that ended)")
+      }
+      context.removeOnCrash(path)
+      return server
     } catch {
       context.log.error("\(context.settings.origin(of: "control")) \(path): no control socket: \(error.phrase)")
       return nil
@@ -48,12 +58,16 @@ final class ControlServer: ControlTransport {
 
   /// Listens at `path` (its directory is made if missing), mode 0600, or
   /// 0660 owned by `group`.
-  init(path: String, group: String?, controller: Controller, now: @escaping () -> Double) throws(SystemError) {
+  init(
+    path: String, group: String?, controller: Controller, now: @escaping () -> Double,
+    keepOnCrash: @escaping (String) -> Void = { _ in }
+  ) throws(SystemError) {
     self.path = path
+    self.keepOnCrash = keepOnCrash
     self.controller = controller
     self.now = now
     try Files.makeDirectories(Files.directory(of: path))
-    listener = try UnixSocket.listen(at: path, groupName: group)
+    (listener, replacedStale) = try UnixSocket.listen(at: path, groupName: group)
     controller.observe { [weak self] event in self?.publish(event) }
   }
 
@@ -134,6 +148,7 @@ final class ControlServer: ControlTransport {
     clients = []
     try? listener.close()
     Files.remove(path)
+    keepOnCrash(path)
   }
 
   /// Sends one reply line; a client that cannot take it is dropped.

@@ -6,20 +6,24 @@ struct Pictures {
   var images: [AssetID: DecodedImage] = [:]
   /// The keys of the splash pictures chosen ("image-portrait").
   let keys: [String]
+  /// What they take decoded, of what they may.
+  private(set) var budget: PixelBudget
 
   /// Decodes the pictures `settings` give for `canvas`'s shape, and the
   /// background picture if there is one.
   init(_ settings: Settings, canvas: PixelSize) throws(Failure) {
     let chosen = settings.splash.artwork(for: canvas)
     keys = chosen.keys
+    budget = PixelBudget(limit: settings.splash.maxMegapixels * 1_000_000)
     do {
       for (asset, (path, key)) in zip(
         chosen.isLeaves ? [.left, .right] : [AssetID.splash], zip(chosen.paths, chosen.keys))
       {
-        images[asset] = try DecodedImage(path: path, what: settings.origin(of: key))
+        images[asset] = try DecodedImage(path: path, what: settings.origin(of: key), budget: &budget)
       }
       if case .image(let path) = settings.splash.background {
-        images[.background] = try DecodedImage(path: path, what: settings.origin(of: "background"))
+        images[.background] = try DecodedImage(
+          path: path, what: settings.origin(of: "background"), budget: &budget)
       }
     } catch {
       throw Failure.badInput(error.description)

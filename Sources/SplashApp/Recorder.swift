@@ -30,10 +30,13 @@ struct Recorder {
       let progress = timeline.progress(at: time)
       scene.draw(progress: progress)
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
+      // The first write that fails (a full disk, say) ends the recording.
       do {
-        try output.savePNG(to: directory + "/" + name)
+        try Files.write(try output.pngData(), to: directory + "/" + name)
+      } catch let error as SystemError {
+        throw Failure.runtime("--record \(directory)/\(name): \(error.phrase)")
       } catch {
-        throw Failure.runtime("--record \(directory)/\(name): \(error.reason)")
+        throw Failure.runtime("--record \(directory)/\(name): \(error)")
       }
       csv +=
         "\(index),\(formatFixed(time, decimals: 6)),\(timeline.phase(at: time).rawValue),"

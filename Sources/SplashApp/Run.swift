@@ -36,7 +36,7 @@ final class Run {
   /// Hands off to `program` at the end (and on a crash from now on).
   private func take(_ program: [String]) {
     handOff = HandOff(program: program, searchPath: dependencies.environment["PATH"])
-    if dependencies.handsOffOnCrash { handOff?.replaceProcessOnCrash() }
+    if dependencies.handlesCrashes { handOff?.replaceProcessOnCrash() }
   }
 
   /// The plan: the command line, the settings, the angle; `--help`,
@@ -73,7 +73,7 @@ final class Run {
       if plan.settings.handoff.readyNotify {
         // Spawn mode: the program starts with the session, as splashd's child.
         handOff = nil
-        if dependencies.handsOffOnCrash { Program.stopReplacingProcessOnCrash() }
+        if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
       } else if handOff == nil, let program = plan.program {
         take(program)
       }

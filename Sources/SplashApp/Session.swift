@@ -74,9 +74,11 @@ final class Session: Turning {
     }
     size = output.size
     controller.display = settings.splash.record != nil ? "record" : output.name
+    let crashes = dependencies.handlesCrashes
     let context = TransportContext(
       settings: settings, controller: controller, environment: dependencies.environment, clock: dependencies.clock,
-      log: log)
+      log: log, removeOnCrash: { if crashes { Program.removeOnCrash($0) } },
+      keepOnCrash: { if crashes { Program.keepOnCrash($0) } })
     transports = Transports.all.compactMap { $0(context) }
     for transport in transports { runLoop.add(transport) }
     if let followed = plan.followed {

@@ -40,15 +40,16 @@ public struct Dependencies {
   public var resolveRotation: (OrientationSettings, EventClock) -> ResolvedRotation = RotationResolver.resolve
   /// Called with the splash's angle once it is known, and again each time it turns.
   public var onRotation: (Rotation) -> Void
-  /// Whether a crash of splashd hands off to the program.
-  public var handsOffOnCrash: Bool
+  /// Whether a crash of splashd is handled: the program still run, the
+  /// control socket removed (main only: it installs signal handlers).
+  public var handlesCrashes: Bool
   /// Where `--help`, `--version` and `--check` print.
   public var print: (String) -> Void
 
   public init(
     clock: EventClock, environment: [String: String], log: Log, backEnds: [BackEnd] = Outputs.registry,
     defaultConfig: String = ConfigFile.defaultPath, onRotation: @escaping (Rotation) -> Void = { _ in },
-    handsOffOnCrash: Bool = false, print: @escaping (String) -> Void
+    handlesCrashes: Bool = false, print: @escaping (String) -> Void
   ) {
     self.clock = clock
     self.environment = environment
@@ -56,7 +57,7 @@ public struct Dependencies {
     self.backEnds = backEnds
     self.defaultConfig = defaultConfig
     self.onRotation = onRotation
-    self.handsOffOnCrash = handsOffOnCrash
+    self.handlesCrashes = handlesCrashes
     self.print = print
   }
 }
@@ -82,7 +83,7 @@ public enum Splashd {
     Environment.set("SPLASHD_ROTATION", "0")
     var dependencies = Dependencies(
       clock: MonotonicClock(), environment: environment, log: log,
-      onRotation: { Environment.set("SPLASHD_ROTATION", String($0.rawValue)) }, handsOffOnCrash: true,
+      onRotation: { Environment.set("SPLASHD_ROTATION", String($0.rawValue)) }, handlesCrashes: true,
       print: printOut)
     do {
       dependencies.signals = try StopSignals()

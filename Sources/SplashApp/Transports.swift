@@ -15,6 +15,9 @@ struct TransportContext {
   let environment: [String: String]
   let clock: EventClock
   let log: Log
+  /// Has a crash of splashd remove a file (a socket) first; and stop that.
+  let removeOnCrash: (String) -> Void
+  let keepOnCrash: (String) -> Void
 }
 
 /// The control transports, opened in order with each session. A new one is

@@ -69,6 +69,8 @@ public struct SplashSettings: Equatable, Sendable {
   public var size: PixelSize?
   public var record: String?
   public var fps: Double = 60
+  /// The most pixels the pictures may take decoded, all together, in megapixels.
+  public var maxMegapixels = 32
 
   public init() {}
 
@@ -219,6 +221,11 @@ public struct Settings: Equatable, Sendable {
   public static let defaultSize = PixelSize(width: 1280, height: 720)
   /// The largest accepted side, for the display and for pictures.
   public static let maxSide = 16384
+  /// The largest display `--size` may ask for, in pixels: 3840x2160's. A
+  /// frame and the pictures prepared for it each take 4 bytes a pixel.
+  public static let maxSizePixels = 3840 * 2160
+  /// The largest `max-megapixels`.
+  public static let maxMegapixels = 256
   /// The largest accepted hold and duration, in seconds.
   public static let maxHold = 86400.0
   public static let maxDuration = 60.0

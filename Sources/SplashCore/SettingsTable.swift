@@ -272,14 +272,29 @@ public enum SettingsTable {
       SettingSpec(
         "size", .splash, .option(placeholder: "WxH"), .display,
         help: "The display's size in pixels: the window's inner size, or offscreen's; kmsdrm and fbdev use their "
-          + "mode's.",
+          + "mode's. At most 3840x2160's pixels in all.",
         default: "1280x720",
         parse: { settings, value in
-          guard let size = parseSize(value.text) else {
-            throw value.fail("WIDTHxHEIGHT, each from 1 to \(Settings.maxSide), such as 1920x1080")
+          guard let size = parseSize(value.text), size.width * size.height <= Settings.maxSizePixels else {
+            throw value.fail(
+              "WIDTHxHEIGHT, each from 1 to \(Settings.maxSide) and at most 3840x2160's \(Settings.maxSizePixels) "
+                + "pixels in all, such as 1920x1080")
           }
           settings.splash.size = size
         }, show: { $0.splash.effectiveSize.description }),
+      SettingSpec(
+        "max-megapixels", .splash, .option(placeholder: "N"), .picture,
+        help: "The most memory the pictures may take while they are decoded, all together, counted in "
+          + "megapixels of 4 bytes (32 is 122 MiB: a 4K splash and a 4K background): a PNG takes 4 bytes a pixel, "
+          + "the other formats up to 8 while SDL_image's pixels are converted. A picture that would take more is "
+          + "refused from its header, before anything is decoded. At most \(Settings.maxMegapixels).",
+        default: "32",
+        parse: { settings, value in
+          guard let number = Int(value.text), (1...Settings.maxMegapixels).contains(number) else {
+            throw value.fail("a whole number of megapixels from 1 to \(Settings.maxMegapixels)")
+          }
+          settings.splash.maxMegapixels = number
+        }, show: { String($0.splash.maxMegapixels) }),
       SettingSpec(
         "fps", .splash, .option(placeholder: "N"), .display,
         help: "The frame rate of offscreen rendering and recording.", default: "60",

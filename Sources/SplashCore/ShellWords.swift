@@ -1,6 +1,6 @@
 /// Why a line cannot be split into words.
 public enum ShellWordsProblem: Error, Equatable, Sendable, CustomStringConvertible {
-  case unterminatedQuote(Character)
+  case unterminatedQuote(Unicode.Scalar)
   case trailingBackslash
 
   public var description: String {
@@ -15,16 +15,18 @@ public enum ShellWordsProblem: Error, Equatable, Sendable, CustomStringConvertib
 /// anything: blanks separate words; 'single quotes' keep everything up to
 /// the next single quote; "double quotes" keep everything but a backslash
 /// before \, ", $ or `; elsewhere a backslash keeps the next character.
+/// It reads Unicode scalars, not characters: a quote followed by a
+/// combining mark is still a quote, as it is to a shell.
 public func splitShellWords(_ line: String) -> Result<[String], ShellWordsProblem> {
   var words: [String] = []
-  var word = ""
+  var word = String.UnicodeScalarView()
   var inWord = false
-  var characters = line.makeIterator()
+  var characters = line.unicodeScalars.makeIterator()
   while let c = characters.next() {
     switch c {
     case " ", "\t", "\n", "\r":
-      if inWord { words.append(word) }
-      word = ""
+      if inWord { words.append(String(word)) }
+      word = String.UnicodeScalarView()
       inWord = false
     case "'":
       inWord = true
@@ -47,7 +49,7 @@ public func splitShellWords(_ line: String) -> Result<[String], ShellWordsProble
         }
         if q == "\\" {
           guard let next = characters.next() else { return .failure(.unterminatedQuote("\"")) }
-          if !"\\\"$`".contains(next) { word.append("\\") }
+          if !"\\\"$`".unicodeScalars.contains(next) { word.append("\\") }
           if next != "\n" { word.append(next) }
           continue
         }
@@ -63,7 +65,7 @@ public func splitShellWords(_ line: String) -> Result<[String], ShellWordsProble
       word.append(c)
     }
   }
-  if inWord { words.append(word) }
+  if inWord { words.append(String(word)) }
   return .success(words)
 }
 
@@ -78,6 +80,7 @@ public func shellQuoted(_ words: [String]) -> String {
       }
     if plain { return word }
     // A single quote cannot be quoted inside single quotes: close, escape it, reopen.
-    return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    let pieces = word.unicodeScalars.split(separator: "'", omittingEmptySubsequences: false).map { String($0) }
+    return "'" + pieces.joined(separator: "'\\''") + "'"
   }.joined(separator: " ")
 }

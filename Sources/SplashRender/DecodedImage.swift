@@ -1,8 +1,25 @@
 import CPNG
 import CSDL2
 import CSDL2Image
+import Glibc
 import SplashCore
 import SplashSystem
+
+/// How much memory the pictures of a splash may take while decoded, all
+/// together, counted in 4-byte pixels, and how much they take already.
+public struct PixelBudget: Equatable, Sendable {
+  public let limit: Int
+  public private(set) var used = 0
+
+  public init(limit: Int) { self.limit = limit }
+
+  /// Counts `pixels` 4-byte pixels against the budget; false when they do not fit.
+  public mutating func take(_ pixels: Int) -> Bool {
+    guard pixels <= limit - used else { return false }
+    used += pixels
+    return true
+  }
+}
 
 /// A decoded picture, owned until it is released or taken.
 public final class DecodedImage {
@@ -11,19 +28,19 @@ public final class DecodedImage {
   /// transparency; other opaque pictures as decoded (often 24-bit RGB).
   public private(set) var pixels: Pixels?
   public let info: ImageInfo
-
-  /// How many bytes of the file are read to learn the declared size (JPEG
-  /// puts its frame header after any EXIF data).
-  static let headerBytes = 256 * 1024
+  /// The file's format.
+  public let format: PictureFormat
 
   /// Decodes the picture at `path` (`what` names it in messages, such as
   /// "--image"). Refuses, before decoding, files that are missing, not
-  /// regular, empty, or that declare more than `Settings.maxSide` pixels on
-  /// a side. PNG files are decoded by libpng straight into 32-bit pixels;
-  /// other formats by SDL_image.
-  public init(path: String, what: String) throws(RenderError) {
+  /// regular or empty, whose header tells no size, that declare more than
+  /// `Settings.maxSide` pixels on a side, or more pixels than are left in
+  /// `budget` (which they are then counted against). Each format is decoded
+  /// by its own decoder: PNG by libpng straight into 32-bit pixels, the
+  /// others by SDL_image's.
+  public init(path: String, what: String, budget: inout PixelBudget) throws(RenderError) {
     func fail(_ reason: String) -> RenderError { RenderError(call: "\(what) \(printable(path))", reason: reason) }
-    let header: [UInt8]
+    let header: PictureHeader
     do {
       switch try Files.kind(of: path) {
       case .directory: throw fail("is a directory, expected a picture file")
@@ -31,7 +48,12 @@ public final class DecodedImage {
       case .regular(let size) where size == 0: throw fail("is empty (0 bytes), expected a picture file")
       case .regular: break
       }
-      header = try Files.readPrefix(of: path, count: Self.headerBytes)
+      let file = try FileDescriptor.open(path, O_RDONLY)
+      defer { try? file.close() }
+      switch readPictureHeader(name: path, read: { (try? file.read(at: $0, count: $1)) ?? [] }) {
+      case .success(let read): header = read
+      case .failure(let problem): throw fail(problem.description)
+      }
     } catch let error as SystemError {
       throw fail(error.phrase)
     } catch let error as RenderError {
@@ -39,11 +61,27 @@ public final class DecodedImage {
     } catch {
       throw fail("\(error)")
     }
-    if let (w, h) = declaredImageSize(header) {
-      try Self.checkSide(w, h, fail)
+    let (w, h) = (header.width, header.height)
+    if w > Settings.maxSide || h > Settings.maxSide {
+      throw fail("picture is \(w)x\(h) pixels; at most \(Settings.maxSide) on a side are accepted")
     }
-    let decoded = isPNG(header) ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, fail)
+    let before = budget
+    let cost = Self.decodingCost(w, h, header.format)
+    guard budget.take(cost) else {
+      let left = before.used > 0 ? "; \(megapixels(before.limit - before.used)) of them are left" : ""
+      throw fail(
+        "picture is \(w)x\(h) \(header.format.rawValue) (\(megapixels(w * h)), \(mebibytes(cost * 4)) to decode); "
+          + "the pictures may take \(megapixels(before.limit)) (\(mebibytes(before.limit * 4))) in all "
+          + "(--max-megapixels)\(left)")
+    }
+    let decoded =
+      header.format == .png ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, header.format, fail)
+    // A decoder that made more than the header declared would break the budget.
+    guard decoded.pixels.width <= w, decoded.pixels.height <= h else {
+      throw fail("decodes to \(decoded.pixels.width)x\(decoded.pixels.height), larger than the \(w)x\(h) it declares")
+    }
     pixels = decoded.pixels
+    format = header.format
     info = ImageInfo(
       size: PixelSize(width: decoded.pixels.width, height: decoded.pixels.height),
       opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.pixels.surface))
@@ -55,13 +93,10 @@ public final class DecodedImage {
     var image = png_image()
     image.version = png_uint_32(PNG_IMAGE_VERSION)
     defer { png_image_free(&image) }
-    func libpngMessage() -> String {
-      withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
+    func libpngMessage() -> String { SplashRender.libpngMessage(image) }
     guard png_image_begin_read_from_file(&image, path) != 0 else {
       throw fail("not a picture splashd can decode (libpng: \(libpngMessage()))")
     }
-    try checkSide(Int(image.width), Int(image.height), fail)
     let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
     // BGRA bytes are a little-endian ARGB word; opaque pictures get XRGB.
     image.format = png_uint_32(PNG_FORMAT_BGRA)
@@ -82,17 +117,26 @@ public final class DecodedImage {
     return (pixels, hasAlpha)
   }
 
-  private static func decodeWithSDLImage(_ path: String, _ fail: (String) -> RenderError) throws(RenderError)
-    -> (pixels: Pixels, mayBeTransparent: Bool)
+  private static func decodeWithSDLImage(_ path: String, _ format: PictureFormat, _ fail: (String) -> RenderError)
+    throws(RenderError) -> (pixels: Pixels, mayBeTransparent: Bool)
   {
-    guard let loaded = withStandardErrorSilenced({ IMG_Load(path) }) else {
-      throw fail("not a picture splashd can decode (\(String(cString: SDL_GetError())))")
+    guard let file = SDL_RWFromFile(path, "rb") else { throw fail(String(cString: SDL_GetError())) }
+    defer { SDL_RWclose(file) }
+    let load: (UnsafeMutablePointer<SDL_RWops>?) -> UnsafeMutablePointer<SDL_Surface>?
+    switch format {
+    case .png: load = IMG_LoadPNG_RW
+    case .jpeg: load = IMG_LoadJPG_RW
+    case .gif: load = IMG_LoadGIF_RW
+    case .bmp: load = IMG_LoadBMP_RW
+    case .tiff: load = IMG_LoadTIF_RW
+    case .tga: load = IMG_LoadTGA_RW
+    case .webp: load = IMG_LoadWEBP_RW
+    case .qoi: load = IMG_LoadQOI_RW
+    case .pnm: load = IMG_LoadPNM_RW
+    case .pcx: load = IMG_LoadPCX_RW
     }
-    do {
-      try checkSide(Int(loaded.pointee.w), Int(loaded.pointee.h), fail)
-    } catch {
-      SDL_FreeSurface(loaded)
-      throw error
+    guard let loaded = withStandardErrorSilenced({ load(file) }) else {
+      throw fail("not a picture splashd can decode (\(format.rawValue): \(String(cString: SDL_GetError())))")
     }
     let format = loaded.pointee.format.pointee
     var colorKey: UInt32 = 0
@@ -106,13 +150,6 @@ public final class DecodedImage {
     return (Pixels(adopting: converted), true)
   }
 
-  private static func checkSide(_ w: Int, _ h: Int, _ fail: (String) -> RenderError) throws(RenderError) {
-    if w > Settings.maxSide || h > Settings.maxSide {
-      throw fail("picture is \(w)x\(h) pixels; at most \(Settings.maxSide) on a side are accepted")
-    }
-    if w <= 0 || h <= 0 { throw fail("picture declares an empty size \(w)x\(h)") }
-  }
-
   private static func allOpaque(_ surface: UnsafeMutablePointer<SDL_Surface>) -> Bool {
     let s = surface.pointee
     for y in 0..<Int(s.h) {
@@ -122,6 +159,26 @@ public final class DecodedImage {
     return true
   }
 
+  /// What decoding a picture of `width`×`height` in `format` takes, in
+  /// 4-byte pixels: its pixels and, for SDL_image's formats, the copy
+  /// they are converted from.
+  public static func decodingCost(_ width: Int, _ height: Int, _ format: PictureFormat) -> Int {
+    (width * height * format.decodingBytesPerPixel + 3) / 4
+  }
+
   /// Lets go of the pixels; the image is unusable afterwards.
   public func release() { pixels = nil }
+}
+
+/// `bytes` in mebibytes for people: "7.9 MiB".
+public func mebibytes(_ bytes: Int) -> String { "\(formatNumber((Double(bytes) / 104_857.6).rounded() / 10)) MiB" }
+
+/// `pixels` in megapixels for people: "2.1 megapixels".
+public func megapixels(_ pixels: Int) -> String {
+  "\(formatNumber((Double(pixels) / 100_000).rounded() / 10)) megapixels"
+}
+
+/// What libpng's simplified API said went wrong with `image`.
+func libpngMessage(_ image: png_image) -> String {
+  withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }

@@ -58,7 +58,15 @@ public final class SceneRenderer {
       else { throw RenderError("SDL_CreateRGBSurfaceWithFormat") }
       scaled = Pixels(adopting: target)
       var rect = sourceRect
-      if SDL_SoftStretchLinear(pixels.surface, &rect, target, nil) != 0 { throw RenderError("SDL_SoftStretchLinear") }
+      // SDL 2.26's bilinear stretch reads past a source, or writes past a
+      // target, less than two pixels wide or high (it crashed on a 1x1
+      // picture): those are stretched by nearest pixel.
+      let tiny = min(rect.w, rect.h) < 2 || min(logicalSize.width, logicalSize.height) < 2
+      let stretched =
+        tiny
+        ? SDL_SoftStretch(pixels.surface, &rect, target, nil)
+        : SDL_SoftStretchLinear(pixels.surface, &rect, target, nil)
+      if stretched != 0 { throw RenderError(tiny ? "SDL_SoftStretch" : "SDL_SoftStretchLinear") }
     }
     let physical = rotation.physicalSize(ofLogical: logicalSize)
     let turned = try Pixels(width: physical.width, height: physical.height, format: finalFormat)

@@ -55,6 +55,25 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     return Array(bytes[..<filled])
   }
 
+  /// Up to `count` bytes at `offset` of the file (pread), fewer at its end.
+  public func read(at offset: Int, count: Int) throws(SystemError) -> [UInt8] {
+    guard offset >= 0, count > 0 else { return [] }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let n = try bytes.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemError) in
+          try retryingInterrupts("pread") {
+            pread(rawValue, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+          }
+        }
+      }.get()
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes[..<filled])
+  }
+
   /// Whether reading would not block now (data, end of file or an error waiting).
   public func isReadable() -> Bool {
     var polled = [pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)]

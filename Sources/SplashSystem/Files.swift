@@ -77,9 +77,21 @@ public enum Files {
 
   /// Writes `text` to `path`, replacing it.
   public static func write(_ text: String, to path: String) throws(SystemError) {
+    try write(Array(text.utf8), to: path)
+  }
+
+  /// Writes `bytes` to `path`, replacing it; any failure (a full disk
+  /// included, which some file systems report only when the file is
+  /// closed) is an error.
+  public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
     let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
-    defer { try? fd.close() }
-    try fd.writeAll(text)
+    do {
+      try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
+    } catch {
+      try? fd.close()
+      throw error
+    }
+    try fd.close()
   }
 
   /// Creates `path` and any missing parents, like `mkdir -p`.

@@ -55,14 +55,53 @@ public enum Program {
   public static func replaceProcessOnCrash(path: String, arguments: [String]) {
     crashPath = strdup(path)
     crashArguments = cStrings(arguments)
+    installCrashHandler()
+  }
+
+  /// Undoes `replaceProcessOnCrash`: a crash ends the process again (for a
+  /// splashd whose program already runs as its child).
+  public static func stopReplacingProcessOnCrash() {
+    crashPath = nil
+    crashArguments = nil
+  }
+
+  /// From now on, a crash removes the file at `path` first (a socket that
+  /// would be left behind), until `keepOnCrash` says otherwise.
+  public static func removeOnCrash(_ path: String) {
+    for slot in 0..<crashFileSlots where crashFiles[slot] == nil {
+      crashFiles[slot] = strdup(path)
+      installCrashHandler()
+      return
+    }
+  }
+
+  /// Stops removing `path` on a crash (it was removed, or given up).
+  public static func keepOnCrash(_ path: String) {
+    for slot in 0..<crashFileSlots {
+      if let file = crashFiles[slot], String(cString: file) == path {
+        crashFiles[slot] = nil
+        free(file)
+      }
+    }
+  }
+
+  /// The handler for the fatal signals: it removes the files it was told
+  /// to, then execs the program if there is one, else lets the signal end
+  /// the process as it would have.
+  private static func installCrashHandler() {
     var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in
-      // Only async-signal-safe calls here: write(2) and execve(2).
-      let message: StaticString = "splashd: crashed; handing off to the program\n"
-      _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
-      restoreSignalMask()
-      if let path = crashPath, let arguments = crashArguments { execve(path, arguments, environ) }
-      _exit(127)
+    action.__sigaction_handler.sa_handler = { signal in
+      // Only async-signal-safe calls here: unlink(2), write(2), execve(2), raise(3).
+      for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
+      if let path = crashPath, let arguments = crashArguments {
+        let message: StaticString = "splashd: crashed; handing off to the program\n"
+        _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+        restoreSignalMask()
+        execve(path, arguments, environ)
+        _exit(127)
+      }
+      // SA_RESETHAND has put the default action back.
+      raise(signal)
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
@@ -76,15 +115,6 @@ public enum Program {
     set { savedSignalMask = newValue }
   }
 
-  /// Undoes `replaceProcessOnCrash`: a crash ends the process again (for a
-  /// splashd whose program already runs as its child).
-  public static func stopReplacingProcessOnCrash() {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    sigemptyset(&action.sa_mask)
-    for signal in crashSignals { sigaction(signal, &action, nil) }
-  }
-
   private static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
   /// A NULL-terminated array of C strings, for execve.
@@ -96,8 +126,16 @@ public enum Program {
   }
 }
 
-/// What the crash handler execs; set once, before the handler is installed.
+/// What the crash handler execs; set before the handler is installed.
 nonisolated(unsafe) private var crashPath: UnsafeMutablePointer<CChar>?
+/// The files the crash handler removes: a fixed table, read without
+/// allocating or retaining anything in the handler.
+private let crashFileSlots = 8
+nonisolated(unsafe) private let crashFiles: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+  let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: crashFileSlots)
+  table.initialize(repeating: nil, count: crashFileSlots)
+  return table
+}()
 nonisolated(unsafe) private var crashArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 /// The signal mask splashd started with, once it has blocked any.
 nonisolated(unsafe) private var savedSignalMask: sigset_t?

@@ -27,10 +27,12 @@ func withSocketAddress<T>(_ address: sockaddr_un, _ body: (UnsafePointer<sockadd
 /// client end splashctl uses.
 public enum UnixSocket {
   /// Listens at `path`: a socket file only its owner may use (mode 0600),
-  /// or, given `groupName`, that group too (0660). A socket file left by a
-  /// splashd that is gone is replaced; one that still answers is an error
-  /// (EADDRINUSE).
-  public static func listen(at path: String, groupName: String?) throws(SystemError) -> FileDescriptor {
+  /// or, given `groupName`, that group too (0660). A file left there by a
+  /// splashd that is gone (nobody answers) is replaced, and `replaced`
+  /// says so; one that still answers is an error (EADDRINUSE).
+  public static func listen(at path: String, groupName: String?) throws(SystemError) -> (
+    listener: FileDescriptor, replaced: Bool
+  ) {
     guard let (address, length) = unixAddress(path) else { throw SystemError("socket \(path)", code: ENAMETOOLONG) }
     var group: gid_t?
     if let groupName {
@@ -38,12 +40,14 @@ public enum UnixSocket {
       group = entry.pointee.gr_gid
     }
     let mode: mode_t = group == nil ? 0o600 : 0o660
+    var replaced = false
     if Files.exists(path) {
       if let live = try? connect(to: path) {
         try? live.close()
         throw SystemError("bind \(path)", code: EADDRINUSE)
       }
       unlink(path)
+      replaced = true
     }
     let fd = socket(
       AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -68,7 +72,7 @@ public enum UnixSocket {
       try? descriptor.close()
       throw error
     }
-    return descriptor
+    return (descriptor, replaced)
   }
 
   /// Accepts one waiting client, non-blocking; nil when none is waiting.

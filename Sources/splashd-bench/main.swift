@@ -65,7 +65,8 @@ enum SweepTarget {
 func sweeps(
   _ transition: TransitionKind, size: PixelSize, image: String, on target: SweepTarget = .memory, count: Int = 9
 ) throws -> [Sweep] {
-  let decoded = try DecodedImage(path: image, what: "bench")
+  var budget = PixelBudget(limit: Settings.maxMegapixels * 1_000_000)
+  let decoded = try DecodedImage(path: image, what: "bench", budget: &budget)
   let layout = SplashLayout(canvas: size, artwork: .single(decoded.info), backdrop: .color(.black), fit: .cover)
   let painter: SurfacePainter
   var show: () -> Void = {}

@@ -91,6 +91,34 @@ import Testing
     #expect(settingsPart(again.printed) == settingsPart(first))
   }
 
+  /// The pictures' memory is budgeted from their headers, before anything
+  /// is decoded, for all of them together; --check says what each costs.
+  @Test func picturesAreBudgetedBeforeTheyAreDecoded() throws {
+    let splash = try Harness()
+    let huge = splash.dir.file("huge.png", pngHeaderOnly(width: 6000, height: 6000))
+    #expect(splash.run(["--image", huge, "--check"]) == .exit(2))
+    #expect(
+      splash.lines == [
+        "splashd: --image \(huge): picture is 6000x6000 PNG (36 megapixels, 137.3 MiB to decode); the pictures may "
+          + "take 32 megapixels (122.1 MiB) in all (--max-megapixels)"
+      ])
+    let two = try Harness()
+    let door = two.dir.solidPNG("door.png", width: 1000, height: 1000, rgb: (1, 2, 3))
+    let back = two.dir.solidPNG("back.png", width: 1200, height: 1000, rgb: (4, 5, 6))
+    #expect(two.run(["--image", door, "--background", back, "--max-megapixels", "2", "--check"]) == .exit(2))
+    #expect(
+      two.lines == [
+        "splashd: --background \(back): picture is 1200x1000 PNG (1.2 megapixels, 4.6 MiB to decode); the pictures "
+          + "may take 2 megapixels (7.6 MiB) in all (--max-megapixels); 1 megapixels of them are left"
+      ])
+    let fits = try Harness()
+    let small = fits.dir.solidPNG("door.png", width: 1000, height: 1000, rgb: (1, 2, 3))
+    #expect(fits.run(["--image", small, "--max-megapixels", "2", "--check"]) == .exit(0))
+    #expect(fits.printed.contains("; splash picture 1000x1000 PNG, opaque, 1 megapixels, 3.8 MiB to decode\n"))
+    #expect(
+      fits.printed.contains("; decoding the pictures takes 3.8 MiB of the 7.6 MiB they may take (--max-megapixels)\n"))
+  }
+
   /// The README's synopsis is the one the settings table makes.
   @Test func theReadmeSynopsisListsEveryOption() throws {
     let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)

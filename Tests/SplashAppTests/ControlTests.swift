@@ -213,9 +213,21 @@ import Testing
     #expect(splash.lines.contains("splashd: turned to 180 degrees (splashctl rotate); pictures: image"))
   }
 
+  /// A socket left by a splashd that ended (SIGKILL, say) is replaced, and
+  /// the log says so.
   @Test func aStaleSocketFileIsReplacedAndABadGroupOnlyCostsTheSocket() throws {
     let splash = try Harness()
-    _ = FileManager.default.createFile(atPath: splash.controlPath, contents: Data("stale".utf8))
+    let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in splash.controlPath.utf8.enumerated() { $0[i] = b } }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    #expect(bound == 0)
+    close(stale)  // the file stays, with nobody listening
     var client: TestClient?
     splash.clock.at(0.3) {
       client = TestClient(splash.controlPath)
@@ -223,6 +235,9 @@ import Testing
     }
     #expect(splash.run(held(splash)) == .exit(0))
     #expect(client?.replies == ["ok"])
+    #expect(
+      splash.lines.contains(
+        "splashd: \(splash.controlPath): replaced a control socket nobody answered on (left by a splashd that ended)"))
     let noGroup = try Harness()
     #expect(
       noGroup.run(

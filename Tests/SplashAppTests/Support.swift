@@ -37,6 +37,9 @@ final class TestClock: EventClock {
   /// Time passes (a frame being drawn).
   func advance(by seconds: Double) { time += seconds }
 
+  /// Drops the actions that never came due (they hold on to their test).
+  func discardPending() { actions = [] }
+
   func poll(_ descriptors: inout [pollfd], until deadline: Double) -> Bool {
     while true {
       if Glibc.poll(&descriptors, nfds_t(descriptors.count), 0) > 0 {
@@ -238,12 +241,14 @@ final class Harness {
   func run(_ arguments: [String]) -> Ending {
     var dependencies = Dependencies(
       clock: clock, environment: environment,
-      log: Log { [self] line in log.append((clock.now(), String(line.dropLast()))) }, backEnds: backEnds,
-      defaultConfig: dir.path + "/no-default.conf", onRotation: { [self] in rotations.append($0) },
-      print: { [self] in printed += $0 })
+      log: Log { [weak self] line in self?.log.append((self?.clock.now() ?? 0, String(line.dropLast()))) },
+      backEnds: backEnds,
+      defaultConfig: dir.path + "/no-default.conf", onRotation: { [weak self] in self?.rotations.append($0) },
+      print: { [weak self] in self?.printed += $0 })
     dependencies.signals = signals
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
+    defer { clock.discardPending() }
     return Splashd.run((hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments, dependencies)
   }
 

@@ -59,6 +59,9 @@ import Testing
     ("size", "1920", "--size: expected WIDTHxHEIGHT"),
     ("size", "0x10", "--size: expected WIDTHxHEIGHT"),
     ("size", "20000x10", "--size: expected WIDTHxHEIGHT"),
+    ("size", "4000x2160", "--size: expected WIDTHxHEIGHT, each from 1 to 16384 and at most 3840x2160's 8294400 pixels"),
+    ("max-megapixels", "0", "--max-megapixels: expected a whole number of megapixels from 1 to 256"),
+    ("max-megapixels", "257", "--max-megapixels: expected a whole number of megapixels from 1 to 256"),
     ("transition", "wipe", "--transition: expected doors or crossfade"),
     ("fit", "fill", "--fit: expected cover, contain, stretch or center"),
     ("display", "Window!", "--display: expected a back end's name or auto"),
@@ -147,6 +150,13 @@ import Testing
     #expect(throws: ShellWordsProblem.unterminatedQuote("'")) { try splitShellWords("a 'b").get() }
     #expect(throws: ShellWordsProblem.unterminatedQuote("\"")) { try splitShellWords("a \"b").get() }
     #expect(throws: ShellWordsProblem.trailingBackslash) { try splitShellWords("a b\\").get() }
+  }
+
+  /// A quote followed by a combining mark is still a quote (found by the
+  /// shell-words fuzzer: the line was read by characters, not scalars).
+  @Test func quotesAreScalarsNotCharacters() throws {
+    #expect(try splitShellWords("'\u{61A}a' b").get() == ["\u{61A}a", "b"])
+    #expect(try splitShellWords(shellQuoted(["\u{61A}?!", "x y"])).get() == ["\u{61A}?!", "x y"])
   }
 
   @Test func quotingRoundTrips() throws {

@@ -87,7 +87,8 @@ extension RenderTests {
       let display = try FramebufferDisplay(framebuffer: try Framebuffer(file: path, mode: mode))
       var notes: [String] = []
       display.onNote = { notes.append($0) }
-      let image = try DecodedImage(path: picture, what: "test")
+      var budget = PixelBudget(limit: 64_000_000)
+      let image = try DecodedImage(path: picture, what: "test", budget: &budget)
       let scene = try SceneRenderer(
         painter: display.painter,
         layout: SplashLayout(canvas: size, artwork: .single(image.info), backdrop: .color(background), fit: .cover),

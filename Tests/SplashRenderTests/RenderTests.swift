@@ -20,6 +20,25 @@ import Testing
     return path
   }
 
+  /// Pictures of a pixel or a row, scaled to any display (down to one
+  /// pixel) and turned, render: what `--check` accepts must render.
+  @Test(arguments: [(1, 1), (1, 7), (7, 1), (2, 2)])
+  func tinyPicturesRender(width: Int, height: Int) throws {
+    let image = solid("tiny-\(width)x\(height)", 0xFF30_6090, width: width, height: height)
+    for display in [PixelSize(width: 320, height: 180), PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 1)]
+    {
+      for rotation in [Rotation.none, .quarter] {
+        for fit in [Fit.cover, .contain, .stretch, .center] {
+          let frame = try render([.splash: image], display: display, rotation: rotation, fit: fit, progress: 0)
+          #expect(frame.pixels.contains(0x306090), "\(width)x\(height) on \(display.description), \(fit)")
+        }
+      }
+      let leaves = try render(
+        [.left: image, .right: image], display: display, transition: .doors, progress: 0.5)
+      #expect(leaves.pixels.count == display.width * display.height)
+    }
+  }
+
   @Test func firstFrameShowsTheSplashPixelForPixel() throws {
     let image = pattern("exact", width: 320, height: 180)
     let frame = try render([.splash: image], display: display, progress: 0)

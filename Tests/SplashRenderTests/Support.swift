@@ -58,7 +58,8 @@ func render(
   _ paths: [AssetID: String], display: PixelSize, rotation: Rotation = .none, transition: TransitionKind = .doors,
   fit: Fit = .cover, background: Color = .black, progress: Double
 ) throws -> Frame {
-  let images = try paths.mapValues { try DecodedImage(path: $0, what: "test") }
+  var budget = PixelBudget(limit: 64_000_000)
+  let images = try paths.mapValues { try DecodedImage(path: $0, what: "test", budget: &budget) }
   let artwork: Artwork =
     images[.splash].map { .single($0.info) } ?? .leaves(left: images[.left]!.info, right: images[.right]!.info)
   let backdrop: Backdrop = images[.background].map { .image($0.info) } ?? .color(background)

@@ -152,7 +152,7 @@ import Testing
     #expect(lines.contains("rotate = 90"))
     #expect(lines.contains("size = 800x480"))
     #expect(lines.contains("; logical canvas 480x800"))
-    #expect(lines.contains("; splash picture 40x30, opaque"))
+    #expect(lines.contains("; splash picture 40x30 PNG, opaque, 0 megapixels, 0 MiB to decode"), "\(lines)")
     #expect(lines.contains("exec = sh -c 'echo \"kiosk here\"' --url http://x"), "\(lines)")
     #expect(
       lines.contains { $0.hasPrefix("; program: ") && $0.hasSuffix("/sh, run after the splash (\(config):7: exec)") })
@@ -171,15 +171,15 @@ import Testing
     func pictures(_ arguments: [String]) throws -> [String] {
       let outcome = try splashd(["--config", config, "--check"] + arguments, in: dir)
       #expect(outcome.status == 0, "\(outcome.stderr)")
-      return outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("; ") && $0.contains(" picture ") }.map(
-        String.init)
+      // Each picture's line up to its decoded cost: name, size, format, opacity.
+      return outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("; ") && $0.contains(" picture ") }.map {
+        $0.split(separator: ", ").prefix(2).joined(separator: ", ")
+      }
     }
-    #expect(try pictures(["--size", "800x480"]) == ["; splash picture 40x30, opaque"])
-    #expect(try pictures(["--size", "480x800"]) == ["; left picture 15x40, opaque", "; right picture 15x40, opaque"])
-    #expect(
-      try pictures(["--size", "800x480", "--rotate", "90"]) == [
-        "; left picture 15x40, opaque", "; right picture 15x40, opaque",
-      ])
+    let (leftLeaf, rightLeaf) = ("; left picture 15x40 PNG, opaque", "; right picture 15x40 PNG, opaque")
+    #expect(try pictures(["--size", "800x480"]) == ["; splash picture 40x30 PNG, opaque"])
+    #expect(try pictures(["--size", "480x800"]) == [leftLeaf, rightLeaf])
+    #expect(try pictures(["--size", "800x480", "--rotate", "90"]) == [leftLeaf, rightLeaf])
     // Half a pair, or a picture and leaves for the same shape, is refused by name.
     let half = try splashd(["--left-landscape", leaf, "--check"], in: dir)
     #expect(half.status == 2)
@@ -253,6 +253,23 @@ import Testing
     #expect(a == b)
     // The frames really change over the transition.
     #expect(a["frame-00000.png"] != a["frame-00018.png"])
+  }
+
+  /// The first write that fails ends a recording at once, naming the file
+  /// (here frame 3 is a link to /dev/full: no space left on the device).
+  @Test func aWriteThatFailsStopsTheRecording() throws {
+    let out = dir.path + "/full"
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: out + "/frame-00003.png", withDestinationPath: "/dev/full")
+    let outcome = try splashd(["--record", out, "--size", "32x32", "--duration", "0.5"], in: dir)
+    #expect(outcome.status == 1)
+    #expect(outcome.stderrLines == ["splashd: --record \(out)/frame-00003.png: no space left on device"])
+    for frame in 0..<3 {
+      let size = try FileManager.default.attributesOfItem(atPath: out + "/frame-0000\(frame).png")[.size] as? Int
+      #expect((size ?? 0) > 0, "frame \(frame)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: out + "/frame-00004.png"))
+    #expect(!FileManager.default.fileExists(atPath: out + "/frames.csv"))
   }
 
   @Test func offscreenPlaybackLogsTheLifecycle() throws {

@@ -48,10 +48,13 @@ import Testing
     #expect(badOption.status == 6)
   }
 
+  /// A crash runs the program anyway, and removes the control socket.
   @Test func aCrashHandsOffInsteadOfEndingTheBoot() throws {
+    let control = dir.path + "/control"
     let (pid, outcome) = try spawn(
       quick + [
-        "--hold", "20", "--rotate", "270", "--", "/bin/sh", "-c", "echo pid=$$ rotation=$SPLASHD_ROTATION; exit 9",
+        "--hold", "20", "--rotate", "270", "--control", control, "--", "/bin/sh", "-c",
+        "echo pid=$$ rotation=$SPLASHD_ROTATION; test -e \(control) && echo socket left; exit 9",
       ],
       whileRunning: { splash in
         splash.waitForLog("splashd: appeared")
@@ -60,6 +63,13 @@ import Testing
     #expect(outcome.status == 9)
     #expect(outcome.stdout == "pid=\(pid) rotation=270\n")
     #expect(outcome.stderrLines.contains("splashd: crashed; handing off to the program"))
+    // Without a program, a crash still removes the socket, then ends splashd as the signal would.
+    let (_, alone) = try spawn(quick + ["--hold", "20", "--control", control]) { splash in
+      splash.waitForLog("splashd: appeared")
+      kill(splash.pid, SIGSEGV)
+    }
+    #expect(alone.status == SIGSEGV)
+    #expect(!FileManager.default.fileExists(atPath: control))
   }
 
   @Test func theConfigFileCanNameTheProgram() throws {

@@ -1,0 +1,91 @@
+import SplashConfigFile
+import SplashCore
+import SplashRender
+
+/// What splashd reads from outside, each as a libFuzzer target: any bytes
+/// must give an answer or a clear error, never a crash, a hang or a leak;
+/// where a printer and a parser meet, what is printed must read back.
+enum FuzzTargets {
+  static let all: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
+    "picture-header": pictureHeader,
+    "control-lines": controlLines,
+    "settings": settings,
+    "config-file": configFile,
+    "shell-words": shellWords,
+  ]
+
+  /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).
+  static func pictureHeader(_ data: UnsafeRawBufferPointer) {
+    let bytes = Array(data)
+    let name = (bytes.first ?? 0) & 1 == 1 ? "fuzz.tga" : "fuzz.bin"
+    _ = readPictureHeader(name: name) { offset, count in
+      guard offset >= 0, offset < bytes.count, count > 0 else { return [] }
+      return Array(bytes[offset..<min(bytes.count, offset + count)])
+    }
+  }
+
+  /// The bytes as what a control client sends, in pieces of the sizes the
+  /// first bytes say; every complete line is parsed as a command.
+  static func controlLines(_ data: UnsafeRawBufferPointer) {
+    var buffer = LineBuffer()
+    var rest = Array(data)
+    while !rest.isEmpty {
+      let piece = max(1, Int(rest[0]))
+      let chunk = Array(rest.dropFirst().prefix(piece))
+      rest = Array(rest.dropFirst(1 + chunk.count))
+      switch buffer.append(chunk) {
+      case .success(let lines): for line in lines { _ = ControlCommand.parse(line) }
+      case .failure: return
+      }
+    }
+  }
+
+  /// The first byte picks a setting, the rest is its value, given on the
+  /// command line and in a file; a value that is taken prints as text that
+  /// reads back to the same text.
+  static func settings(_ data: UnsafeRawBufferPointer) {
+    guard let first = data.first else { return }
+    let spec = SettingsTable.all[Int(first) % SettingsTable.all.count]
+    let value = String(decoding: data.dropFirst(), as: UTF8.self)
+    for source in [SettingSource.commandLine, .configFile(path: "/etc/x.conf", line: 3, directory: "/etc")] {
+      var settings = Settings()
+      guard (try? settings.apply(key: spec.key, value: value, from: source)) != nil else { continue }
+      _ = try? settings.validate()
+      guard let printed = spec.text(in: settings) else { continue }
+      var again = Settings()
+      do {
+        try again.apply(key: spec.key, value: printed, from: .commandLine)
+      } catch {
+        fatalError("\(spec.key): \"\(printed)\", printed from \"\(value)\", does not read back: \(error)")
+      }
+      guard spec.text(in: again) == printed else {
+        fatalError("\(spec.key): \"\(printed)\" reads back as \"\(spec.text(in: again) ?? "nil")\"")
+      }
+    }
+  }
+
+  /// The bytes as a config file; one that reads prints (--check) as a
+  /// file that reads back to the same text.
+  static func configFile(_ data: UnsafeRawBufferPointer) {
+    var settings = Settings()
+    guard (try? ConfigFile.apply(contents: Array(data), path: "fuzz.conf", directory: "/etc", to: &settings)) != nil
+    else { return }
+    _ = try? settings.validate()
+    let printed = SettingsTable.configText(settings)
+    var again = Settings()
+    do {
+      try ConfigFile.apply(contents: Array(printed.utf8), path: "printed.conf", directory: "/etc", to: &again)
+    } catch {
+      fatalError("the printed settings do not read back: \(error)\n\(printed)")
+    }
+    guard SettingsTable.configText(again) == printed else { fatalError("the printed settings read back otherwise") }
+  }
+
+  /// The bytes as an `exec =` line; words that split quote back to the same words.
+  static func shellWords(_ data: UnsafeRawBufferPointer) {
+    guard case .success(let words) = splitShellWords(String(decoding: data, as: UTF8.self)) else { return }
+    guard case .success(let again) = splitShellWords(shellQuoted(words)), again == words else {
+      fatalError("\(words) quoted as \(shellQuoted(words)) splits otherwise")
+    }
+  }
+}
