@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # splashd: build, run the demo, test, benchmark.
 # Every target installs the Debian packages it needs (as root, or through sudo).
 

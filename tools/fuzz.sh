@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds splashd-fuzz with libFuzzer's coverage and AddressSanitizer (in
 # .build/fuzz), then runs each target for SECONDS seconds (default 60) over
 # its checked-in seeds in Tests/Fuzz/TARGET and a working corpus in

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Pictures made to break a picture reader, for splashd's reliability tests.
 
     make-hostile-pictures.py DIR

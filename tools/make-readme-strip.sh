@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Remakes docs/images/doors-strip.png and crossfade-strip.png, the README's
 # pictures: frames that splashd itself recorded, side by side.
 # Needs ImageMagick (apt-get install imagemagick) and a built splashd.

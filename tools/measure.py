@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs a program and measures it, for the reliability tests.
 
     measure.py RESULT TIMEOUT PROGRAM [ARGS...]

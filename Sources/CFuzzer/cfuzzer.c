@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Header-only: this file gives SwiftPM a C target to build. */
 #include "cfuzzer.h"

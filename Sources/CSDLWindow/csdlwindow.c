@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SDL does not say which descriptor its X11 or Wayland events arrive on;
    SDL_GetWindowWMInfo gives the display, and the display gives the
    descriptor: Xlib's ConnectionNumber (a field read from the header, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SplashCore
 
 /// Turns the held splash: implemented by the session, which owns the scene.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SplashSystem
 
 /// `--until-file`: reveals the splash once the file exists, woken by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SplashSystem
 
 /// splashd's messages, one line each, prefixed "splashd: ". When standard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SplashSystem
 
 /// Where signals are read from: `StopSignals` (a signalfd), or a stand-in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An opaque 8-bit RGB colour.
 public struct Color: Equatable, Sendable {
   public var red: UInt8

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The command line's own options, which are not settings.
 public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
   case config

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The control socket's protocol: one command per line from the client, one
 /// reply line from splashd, `ok …` or `error …`. See docs/control-protocol.md.
 public enum ControlCommand: Equatable, Sendable {

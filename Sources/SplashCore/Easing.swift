@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A cubic Bézier timing curve from (0, 0) to (1, 1) with control points
 /// (x1, y1) and (x2, y2), as in CSS `cubic-bezier()`.
 ///

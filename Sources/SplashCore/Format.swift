@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Formats a number for humans: integers without a fraction, others with up
 /// to six decimals and no trailing zeros (`1.2`, `0.5`, `60`).
 public func formatNumber(_ value: Double) -> String {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Predicts when the frame being drawn now will reach the screen.
 ///
 /// It follows the display's vsync: the presentation time of the next frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A size in whole pixels.
 public struct PixelSize: Equatable, Hashable, Sendable {
   public var width: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One `struct input_event` as evdev delivers it on 64-bit Linux: a
 /// timestamp (two 64-bit words, not kept), then type, code and value.
 public struct InputEvent: Equatable, Sendable {

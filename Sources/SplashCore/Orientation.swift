@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc  // atan2: maths only, no I/O
 
 /// Which edge of the display is up, as accelerometers report it.

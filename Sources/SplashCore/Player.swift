@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A source of monotonic time in seconds, which can also wait.
 public protocol PresentationClock: AnyObject {
   /// The current time, in seconds, on a monotonic clock.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The pictures a splash is made of, each prepared once at load.
 public enum AssetID: String, CaseIterable, Hashable, Sendable {
   /// One picture split into two leaves by the doors.

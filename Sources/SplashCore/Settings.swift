@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What lies behind the splash, as configured.
 public enum BackgroundSetting: Equatable, Sendable {
   case color(Color)

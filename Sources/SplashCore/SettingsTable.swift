@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a setting is written on the command line.
 public enum SettingForm: Equatable, Sendable {
   /// `--key VALUE` on the command line (and `key = VALUE` in the file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a line cannot be split into words.
 public enum ShellWordsProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case unterminatedQuote(Unicode.Scalar)

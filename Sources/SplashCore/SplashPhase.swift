@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a splash is in its life, as `splashctl status` reports it.
 public enum SplashPhase: String, CaseIterable, Equatable, Sendable {
   /// Not on the screen yet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `switch-map`: which switch or key, when on, means which angle, such as
 /// "SW_ROTATE_LOCK=90, KEY_F13=180". The first entry that is on wins.
 public struct SwitchMap: Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The phases a splash goes through once it is on screen.
 public enum Phase: String, Equatable, Sendable {
   /// The picture stands still until the transition starts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The effect that reveals the background.
 public enum TransitionKind: String, CaseIterable, Equatable, Sendable {
   /// The picture splits at the canvas's vertical centre line; the leaves slide out.

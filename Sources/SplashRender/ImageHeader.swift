@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The picture formats splashd decodes: each one's size is read from its
 /// header before anything is decoded, and it is decoded by the decoder of
 /// that format (never one SDL_image would pick by guessing).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLinux
 import Glibc
 
@@ -72,12 +73,6 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
       filled += n
     }
     return Array(bytes[..<filled])
-  }
-
-  /// Whether reading would not block now (data, end of file or an error waiting).
-  public func isReadable() -> Bool {
-    var polled = [pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)]
-    return (try? retryingInterrupts("poll") { poll(&polled, 1, 0) }) ?? 0 > 0
   }
 
   /// The file's status (fstat).

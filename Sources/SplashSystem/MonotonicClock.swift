@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashCore
 
@@ -24,7 +25,7 @@ public final class MonotonicClock: EventClock, Sendable {
   }
 
   /// Sleeps until CLOCK_MONOTONIC reads `deadline`.
-  public func sleep(until deadline: Double) {
+  private func sleep(until deadline: Double) {
     guard deadline.isFinite else { return }
     var ts = timespec()
     ts.tv_sec = Int(deadline.rounded(.down))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The receiving end of systemd's notify protocol, for a program splashd

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// What poll(2) reported for a descriptor.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// systemd's notify protocol: state lines ("READY=1", "STATUS=…") sent as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // splashctl: talks to a running splashd over its control socket.
 import Glibc
 import SplashCore

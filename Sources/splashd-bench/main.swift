@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // splashd-bench: the figures behind the README's performance table, printed
 // as `name: value`. Usage: splashd-bench PATH-TO-splashd ARTWORK-PNG
 import CSDL2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // splashd-fuzz: libFuzzer targets for what splashd reads from outside.
 // `make fuzz` builds it with coverage and AddressSanitizer and runs every
 // target; SPLASHD_FUZZ_TARGET names the one a run fuzzes. Built otherwise

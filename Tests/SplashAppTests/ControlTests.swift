@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SplashCore
 import SplashTestSupport
@@ -218,14 +219,7 @@ import Testing
   @Test func aStaleSocketFileIsReplacedAndABadGroupOnlyCostsTheSocket() throws {
     let splash = try Harness()
     let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in splash.controlPath.utf8.enumerated() { $0[i] = b } }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixAddress(splash.controlPath) { bind(stale, $0, $1) }
     #expect(bound == 0)
     close(stale)  // the file stays, with nobody listening
     var client: TestClient?

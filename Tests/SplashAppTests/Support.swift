@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Glibc
 import SplashCore
@@ -276,14 +277,8 @@ final class TestClient {
 
   init(_ path: String) {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in path.utf8.enumerated() { $0[i] = b } }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let socket = fd
+    let connected = withUnixAddress(path) { connect(socket, $0, $1) }
     if connected != 0 { Issue.record("cannot connect to \(path): errno \(errno)") }
   }
 

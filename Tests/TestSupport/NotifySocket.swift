@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A Unix datagram socket standing in for systemd's notify socket.
@@ -8,16 +9,7 @@ public final class NotifySocket {
   /// Binds `path`, or the abstract name `@…` when `path` starts with `@`.
   public init(_ path: String) throws {
     let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    var bytes = Array(path.utf8)
-    if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
-    let length = socklen_t(
-      MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (path.hasPrefix("@") ? 0 : 1))
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-    }
+    let bound = withUnixAddress(path) { bind(descriptor, $0, $1) }
     fd = descriptor
     name = path
     guard bound == 0 else { throw TestFailure("cannot bind \(path): errno \(errno)") }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Builds a PNG (8-bit RGB, zlib with stored blocks) pixel by pixel, by

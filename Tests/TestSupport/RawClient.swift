@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A raw client of the control socket, for input splashctl would never send.
@@ -6,15 +7,10 @@ public final class RawClient {
 
   public init(_ path: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in path.utf8.enumerated() { $0[i] = b } }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let socket = fd
+    guard withUnixAddress(path, { connect(socket, $0, $1) }) == 0 else {
+      throw TestFailure("cannot connect to \(path)")
     }
-    guard connected == 0 else { throw TestFailure("cannot connect to \(path)") }
   }
 
   deinit { close(fd) }

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Makes the ext4 root image for the QEMU rig's systemd tier (rig.py --root).
 
     debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]...

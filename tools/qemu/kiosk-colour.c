@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A stand-in kiosk program for the QEMU rig's systemd boot test: it takes the
  * screen the way a real kiosk program on a bare framebuffer does (the VT in
  * graphics mode, then /dev/fb0), fills it with one colour, and stays running.

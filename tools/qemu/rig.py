@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs a host command inside a real Linux kernel under QEMU, with a real
 /dev/fb0 and /dev/dri/card0 (bochs-drm on QEMU's VGA), and takes screendumps
 of what it draws.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 /* libFuzzer's driver, linked in by `make fuzz` only (libclang_rt.fuzzer_no_main). */
 #include <stddef.h>

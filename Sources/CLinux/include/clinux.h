@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 /* Linux interfaces that Swift's Glibc module leaves out. */
 #include <signal.h>

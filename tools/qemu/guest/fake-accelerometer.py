@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A fake accelerometer for the QEMU rig's guest, through uinput: ABS_X/Y/Z
 with INPUT_PROP_ACCELEROMETER, named "rig accelerometer".
 

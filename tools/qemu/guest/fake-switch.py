@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A fake rotation switch for the QEMU rig's guest, through uinput: EV_SW
 with SW_TABLET_MODE and SW_DOCK, named "rig switch".
 

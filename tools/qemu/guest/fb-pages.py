@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Framebuffer helpers for the QEMU rig's guest.
 
     fb-pages.py double DEVICE        make the virtual screen two pages tall
