@@ -42,18 +42,20 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
   }
 
-  /// Reads until the end of the file or `count` bytes, whichever comes first.
+  /// Reads until the end of the file or `count` bytes, whichever comes
+  /// first; memory grows with what is read, not with `count`.
   public func read(upTo count: Int) throws(SystemError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let n = try bytes.withUnsafeMutableBytes { buffer in
-        Result { () throws(SystemError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: min(count, 64 << 10))
+    while bytes.count < count {
+      let want = min(chunk.count, count - bytes.count)
+      let n = try chunk.withUnsafeMutableBytes { buffer in
+        Result { () throws(SystemError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])) }
       }.get()
       if n == 0 { break }
-      filled += n
+      bytes += chunk[..<n]
     }
-    return Array(bytes[..<filled])
+    return bytes
   }
 
   /// Up to `count` bytes at `offset` of the file (pread), fewer at its end.
