@@ -6,10 +6,14 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
-BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev libdrm-dev
+# Loaded with dlopen when first used, so not linked: SDL2_ttf and the default
+# font for the message line (libsystemd, for progress from systemd, is
+# everywhere systemd is).
+RUNTIME_PACKAGES := libsdl2-ttf-2.0-0 fonts-dejavu-core
+BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev libdrm-dev $(RUNTIME_PACKAGES)
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them); Pillow for the hostile
-# pictures of the reliability tests.
+# pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py).
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil
 DEMO_DIR ?= out/demo

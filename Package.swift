@@ -32,6 +32,8 @@ let package = Package(
     .target(name: "CLinux"),
     // The display-server connection behind an SDL window (X11, Wayland).
     .target(name: "CSDLWindow"),
+    .target(name: "CTTF"),
+    .target(name: "CSystemdProgress"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
@@ -44,12 +46,16 @@ let package = Package(
     // back ends), PNG frames.
     .target(
       name: "SplashRender",
-      dependencies: ["CSDL2", "CSDL2Image", "CPNG", "CSDLWindow", "SplashCore", "SplashSystem", "SplashDevices"]),
+      dependencies: [
+        "CSDL2", "CSDL2Image", "CPNG", "CSDLWindow", "CTTF", "SplashCore", "SplashSystem", "SplashDevices",
+      ]),
     // The command: the plan, the session (run loop, controller, event
     // sources), play, hand off.
     .target(
       name: "SplashApp",
-      dependencies: ["SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender"]),
+      dependencies: [
+        "SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender", "CSystemdProgress",
+      ]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
     // libFuzzer's driver (linked by `make fuzz` only) and the fuzz targets.

@@ -32,17 +32,18 @@ enum Check {
     if let source = plan.rotationSource { lines.append("; rotation \(plan.rotation.rawValue) from \(source)") }
     let canvas = plan.rotation.logicalSize(ofPhysical: settings.splash.effectiveSize)
     lines.append("; logical canvas \(canvas.description)")
-    for (asset, image) in pictures.images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    for (asset, image) in pictures.images.sorted(by: { $0.key.name < $1.key.name }) {
       let opacity = image.info.opaque ? "opaque" : "with transparency"
       let size = image.info.size
       let cost = DecodedImage.decodingCost(size.width, size.height, image.format)
       lines.append(
-        "; \(asset.rawValue) picture \(size.description) \(image.format.rawValue), \(opacity), "
+        "; \(asset.name) picture \(size.description) \(image.format.rawValue), \(opacity), "
           + "\(megapixels(size.width * size.height)), \(mebibytes(cost * 4)) to decode")
     }
     lines.append(
       "; decoding the pictures takes \(mebibytes(pictures.budget.used * 4)) of the "
         + "\(mebibytes(pictures.budget.limit * 4)) they may take (--max-megapixels)")
+    lines += try statusLines(settings, canvas: canvas)
     let request = plan.outputRequest(dependencies)
     let candidates = Outputs.candidates(settings, among: dependencies.backEnds, request: request)
     if settings.splash.display == "auto" && settings.splash.record == nil {
@@ -56,5 +57,41 @@ enum Check {
     let control = settings.handoff.controlPath(runtimeDirectory: dependencies.environment["RUNTIME_DIRECTORY"])
     lines.append("; control socket: \(control ?? "none")")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The status layers: the bar, the message's font (opened, as at start)
+  /// and the animation (decoded, as at start).
+  private static func statusLines(_ settings: Settings, canvas: PixelSize) throws(Failure) -> [String] {
+    let layout = StatusLayout(settings, canvas: canvas)
+    var lines: [String] = []
+    let bar = layout.bar
+    let shown =
+      settings.progress.show ? "shown from \(formatNumber(settings.progress.value))%" : "hidden until a value comes"
+    lines.append(
+      "; progress bar \(bar.width)x\(bar.height) at \(bar.x),\(bar.y), \(shown), from \(settings.progress.source.rawValue)"
+    )
+    do {
+      // Opened as at the first message; at start only a first message opens it.
+      if settings.message.text != nil || settings.origins["message-font"] != nil {
+        let font = try Session.messageFont(settings, canvas: canvas)
+        lines.append(
+          "; message font \(settings.message.font): lines \(font.height) px, at most \(layout.textMaxWidth) px wide")
+      } else {
+        lines.append("; message font \(settings.message.font): opened for the first message")
+      }
+      if let path = settings.animation.file {
+        let animation = try DecodedAnimation(
+          path: path, what: settings.origin(of: "animation"), fps: settings.animation.fps)
+        let rect = layout.animationRect(frameSize: animation.size)
+        let bytes = animation.frames.count * animation.size.width * animation.size.height * 4
+        lines.append(
+          "; animation \(animation.frames.count) frames of \(animation.size.description) (\(mebibytes(bytes)) decoded), "
+            + "\(formatNumber((animation.timeline.period * 1000).rounded() / 1000)) s a loop, "
+            + "shown \(rect.width)x\(rect.height) at \(rect.x),\(rect.y)")
+      }
+    } catch {
+      throw Failure.badInput(error.description)
+    }
+    return lines
   }
 }

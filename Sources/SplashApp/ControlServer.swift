@@ -25,10 +25,21 @@ final class ControlServer: ControlTransport {
   /// A client that has sent nothing for this long may be dropped to make room.
   static let idleSeconds = 3.0
 
+  /// The most reply bytes waiting to go to all clients together (snapshots).
+  static let maxPendingBytes = 64 << 20
+  /// The most reply lines a client may leave unread, in bytes.
+  static let textAllowance = 64 << 10
+
   private final class Client {
     let descriptor: FileDescriptor
     var input = LineBuffer()
     var waits: Set<ControlEvent> = []
+    /// Reply bytes the socket has not taken yet.
+    var output: [UInt8] = []
+    var sent = 0
+    var pending: Int { output.count - sent }
+    /// The most bytes it may leave unread, raised while a snapshot goes out.
+    var allowance = ControlServer.textAllowance
     /// When it connected or last sent something.
     var lastHeard: Double
     init(_ descriptor: FileDescriptor, at time: Double) {
@@ -74,11 +85,14 @@ final class ControlServer: ControlTransport {
 
   var descriptors: [FileDescriptor] { [listener] + clients.map(\.descriptor) }
 
+  var writeDescriptors: [FileDescriptor] { clients.filter { $0.pending > 0 }.map(\.descriptor) }
+
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == listener {
       acceptClients()
     } else if let client = clients.first(where: { $0.descriptor == descriptor }) {
-      serve(client)
+      if events.contains(.writable) { flush(client) }
+      if !events.subtracting(.writable).isEmpty { serve(client) }
     }
   }
 
@@ -86,7 +100,9 @@ final class ControlServer: ControlTransport {
     while let descriptor = UnixSocket.accept(listener) {
       let time = now()
       if clients.count >= Self.maxClients {
-        let silent = clients.filter { $0.waits.isEmpty && time - $0.lastHeard >= Self.idleSeconds }
+        let silent = clients.filter {
+          $0.waits.isEmpty && $0.pending == 0 && time - $0.lastHeard >= Self.idleSeconds
+        }
         if let oldest = silent.min(by: { $0.lastHeard < $1.lastHeard }) {
           reply(oldest, "error dropped: silent for \(formatNumber(Self.idleSeconds)) s while others waited")
           drop(oldest)
@@ -131,6 +147,12 @@ final class ControlServer: ControlTransport {
       case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
       case .error(let problem): reply(client, "error \(problem)")
       case .later(let event): client.waits.insert(event)
+      case .png(let bytes):
+        guard clients.reduce(0, { $0 + $1.pending }) + bytes.count <= Self.maxPendingBytes else {
+          reply(client, "error snapshot: other snapshots are still being sent; try again")
+          return
+        }
+        send(client, Array("ok png \(bytes.count)\n".utf8) + bytes, allowance: Self.maxPendingBytes)
       }
     }
   }
@@ -152,9 +174,36 @@ final class ControlServer: ControlTransport {
     keepOnCrash(path)
   }
 
-  /// Sends one reply line; a client that cannot take it is dropped.
-  private func reply(_ client: Client, _ text: String) {
-    if !client.descriptor.sendWithoutBlocking(text + "\n") { drop(client) }
+  /// Sends one reply line.
+  private func reply(_ client: Client, _ text: String) { send(client, Array((text + "\n").utf8)) }
+
+  /// Sends `bytes` after what is still waiting to go; what the socket does
+  /// not take now goes when it has room. A connection that failed, or that
+  /// leaves more than `allowance` bytes unread (a client that sends but
+  /// never reads), is dropped.
+  private func send(_ client: Client, _ bytes: [UInt8], allowance: Int = textAllowance) {
+    if client.sent > 0 {
+      client.output.removeFirst(client.sent)
+      client.sent = 0
+    }
+    client.output += bytes
+    client.allowance = max(client.allowance, allowance)
+    flush(client)
+    if client.pending > client.allowance { drop(client) }
+  }
+
+  private func flush(_ client: Client) {
+    guard client.pending > 0 else { return }
+    guard let sent = client.descriptor.sendAvailable(client.output[client.sent...]) else {
+      drop(client)
+      return
+    }
+    client.sent += sent
+    if client.pending == 0 {
+      client.output = []
+      client.sent = 0
+      client.allowance = Self.textAllowance
+    }
   }
 
   private func drop(_ client: Client) {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 
-/// Turns the held splash: implemented by the session, which owns the scene.
-protocol Turning: AnyObject {
+/// The scene the commands act on: implemented by the session, which owns it.
+protocol HeldScene: AnyObject {
   /// Turns the splash to `rotation`, asked for by `cause` ("splashctl
   /// rotate"); returns why it could not, or nil.
   func turn(to rotation: Rotation, by cause: String) -> String?
+  /// Shows `status` (the bar, the message); returns why it could not, or nil.
+  func show(_ status: BootStatus) -> String?
+  /// What the display shows now, as a PNG file's bytes.
+  func snapshot() -> Result<[UInt8], ControlError>
 }
 
 /// What a control command gets back.
@@ -16,6 +20,8 @@ enum ControlReply: Equatable {
   case error(String)
   /// Answered once `event` has happened (`ok EVENT`).
   case later(ControlEvent)
+  /// A PNG file's bytes, sent after `ok png LENGTH`.
+  case png([UInt8])
 }
 
 /// Executes every command the splash takes, whatever delivered it (the
@@ -23,7 +29,8 @@ enum ControlReply: Equatable {
 /// changed: the phase, the angle, whether the splash is revealed or must
 /// stop. Transports only parse and reply.
 final class Controller {
-  private let now: () -> Double
+  /// The clock.
+  let now: () -> Double
   private let started: Double
   /// The back end shown on ("fbdev"), for `status`.
   var display = "none"
@@ -34,17 +41,23 @@ final class Controller {
   private(set) var revealReason: String?
   /// What asked the splash to end at once ("SIGTERM"); nil while nothing has.
   private(set) var stopReason: String?
-  /// Turns the scene; nil until there is one.
-  weak var turner: Turning?
+  /// What the status layers show (set before the scene exists, it is shown
+  /// from the first frame).
+  private(set) var status: BootStatus
+  /// The scene; nil until there is one.
+  weak var scene: HeldScene?
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
   var onRotation: (Rotation) -> Void = { _ in }
   private let log: Log
   private var appearedAfter: Double?
+  /// The clock time the first frame was on the screen; nil before.
+  private(set) var appearedAt: Double?
   private(set) var happened: Set<ControlEvent> = []
   private var observers: [(ControlEvent) -> Void] = []
 
-  init(rotation: Rotation, started: Double, now: @escaping () -> Double, log: Log) {
+  init(rotation: Rotation, status: BootStatus, started: Double, now: @escaping () -> Double, log: Log) {
     self.rotation = rotation
+    self.status = status
     self.started = started
     self.now = now
     self.log = log
@@ -66,10 +79,31 @@ final class Controller {
     guard phase.isHolding else {
       return "rotate: the transition has started; the angle stays \(self.rotation.rawValue)"
     }
-    guard let turner else { return "rotate: this splash cannot turn" }
-    if let problem = turner.turn(to: rotation, by: cause) { return "rotate: \(problem)" }
+    guard let scene else { return "rotate: this splash cannot turn" }
+    if let problem = scene.turn(to: rotation, by: cause) { return "rotate: \(problem)" }
     self.rotation = rotation
     onRotation(rotation)
+    return nil
+  }
+
+  /// Shows the progress bar at `percent` (−100…100; negative fills from the right).
+  func setProgress(_ percent: Double) {
+    var next = status
+    next.progress = BootStatus.clamped(percent)
+    _ = show(next)
+  }
+
+  /// Shows `text` as the message, or none; returns why it could not.
+  func setMessage(_ text: String?) -> String? {
+    var next = status
+    next.message = text
+    return show(next).map { "message: \($0)" }
+  }
+
+  private func show(_ next: BootStatus) -> String? {
+    guard next != status else { return nil }
+    if let problem = scene?.show(next) { return problem }
+    status = next
     return nil
   }
 
@@ -81,6 +115,7 @@ final class Controller {
     phase = phase.after(event)
     switch event {
     case .appeared(let at):
+      appearedAt = at
       appearedAfter = at - started
       publish(.appeared)
     case .willDisappear: publish(.willDisappear)
@@ -105,22 +140,35 @@ final class Controller {
       stop(because: "\(client) quit")
       return .ok(nil)
     case .status:
-      return .ok(status())
+      return .ok(statusLine())
     case .rotate(let rotation):
       if let problem = turn(to: rotation, by: "\(client) rotate") { return .error(problem) }
       return .ok(nil)
     case .wait(let event):
       return happened.contains(event) ? .ok(event.rawValue) : .later(event)
+    case .progress(let percent):
+      setProgress(percent)
+      return .ok(nil)
+    case .message(let text):
+      if let problem = setMessage(text) { return .error(problem) }
+      return .ok(nil)
+    case .snapshot:
+      guard let scene else { return .error("snapshot: nothing is shown yet") }
+      switch scene.snapshot() {
+      case .success(let bytes): return .png(bytes)
+      case .failure(let problem): return .error("snapshot: \(problem.message)")
+      }
     }
   }
 
   /// The `status` reply's fields.
-  func status() -> String {
+  func statusLine() -> String {
     var fields = [
       "phase=\(phase.rawValue)", "rotation=\(rotation.rawValue)", "display=\(display)",
       "uptime_s=\(formatFixed(now() - started, decimals: 3))",
     ]
     if let appearedAfter { fields.append("appeared_ms=\(formatFixed(appearedAfter * 1000, decimals: 1))") }
+    if let progress = status.progress { fields.append("progress=\(formatNumber(progress))") }
     return fields.joined(separator: " ")
   }
 }

@@ -29,7 +29,7 @@ struct Recorder {
         throw Failure.runtime("--record \(directory): \(error)")
       }
       let progress = timeline.progress(at: time)
-      scene.draw(progress: progress)
+      scene.draw(progress: progress, time: time)
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
       // The first write that fails (a full disk, say) ends the recording.
       do {

@@ -8,7 +8,7 @@ import SplashSystem
 /// program, the output's own events), the controller they all feed, and
 /// the scene on the output. `open` takes the display and prepares the
 /// pictures, `play` (or `record`) runs the splash, `finish` lets go.
-final class Session: Turning {
+final class Session: HeldScene {
   let plan: Plan
   let controller: Controller
   let runLoop: RunLoop
@@ -27,6 +27,12 @@ final class Session: Turning {
   private var outputEvents: OutputEventSource?
   /// The output's size (its mode's, for a screen).
   private var size: PixelSize
+  /// The animation's frames as decoded, prepared again when the splash turns.
+  private var animation: DecodedAnimation?
+  /// The message's font, opened for the first message.
+  private var font: Font?
+  /// Redraws the held splash when its status changes or its animation steps.
+  private var refresher: HoldRefresher?
 
   init(_ plan: Plan, dependencies: Dependencies, lifecycle: Lifecycle, started: Double) {
     self.plan = plan
@@ -34,7 +40,8 @@ final class Session: Turning {
     self.lifecycle = lifecycle
     runLoop = RunLoop(clock: dependencies.clock)
     controller = Controller(
-      rotation: plan.rotation, started: started, now: dependencies.clock.now, log: dependencies.log)
+      rotation: plan.rotation, status: BootStatus(plan.settings), started: started, now: dependencies.clock.now,
+      log: dependencies.log)
     controller.onRotation = dependencies.onRotation
     clock = SessionClock(runLoop: runLoop, controller: controller)
     size = plan.settings.splash.effectiveSize
@@ -92,14 +99,79 @@ final class Session: Turning {
         throw Failure.runtime("\(settings.origin(of: "until-file")) \(path): cannot watch: \(error.phrase)")
       }
     }
-    let pictures = try Pictures(settings, canvas: controller.rotation.logicalSize(ofPhysical: size))
-    let scene = try pictures.scene(settings, size: size, rotation: controller.rotation, on: output.painter)
+    if let path = settings.animation.file {
+      do {
+        animation = try DecodedAnimation(
+          path: path, what: settings.origin(of: "animation"), fps: settings.animation.fps)
+      } catch {
+        throw Failure.badInput(error.description)
+      }
+    }
+    // The text library is loaded at start only for a first message; a font
+    // chosen without one is checked to be there, and opened for the first message.
+    do {
+      if settings.message.text != nil {
+        font = try Session.messageFont(settings, canvas: controller.rotation.logicalSize(ofPhysical: size))
+      } else if settings.origins["message-font"] != nil {
+        try Font.checkFile(settings.message.font, what: Session.fontOrigin(settings))
+      }
+    } catch {
+      throw Failure.badInput(error.description)
+    }
+    let (scene, _) = try makeScene(rotation: controller.rotation, painter: output.painter)
     let sink = OutputSink(output: output, scene: scene)
     self.sink = sink
     let events = OutputEventSource(sink, controller: controller, log: log)
     runLoop.add(events)
     outputEvents = events
-    controller.turner = self
+    let refresher = HoldRefresher(sink, controller: controller, log: log)
+    runLoop.add(refresher)
+    self.refresher = refresher
+    switch settings.progress.source {
+    case .client: break
+    case .time: runLoop.add(TimedProgress(settings, controller: controller, log: log))
+    case .systemd: runLoop.add(SystemdProgress(controller: controller, log: log))
+    }
+    controller.scene = self
+  }
+
+  /// The scene for the canvas `rotation` gives, its pictures and status
+  /// layers prepared for `painter`; and the keys of the pictures chosen.
+  private func makeScene(rotation: Rotation, painter: LayerPainter) throws(Failure) -> (SceneRenderer, [String]) {
+    let pictures = try Pictures(settings, canvas: rotation.logicalSize(ofPhysical: size))
+    let scene = try pictures.scene(settings, size: size, rotation: rotation, on: painter)
+    do {
+      // The scene is the session's: it must not keep the session alive.
+      scene.status = try StatusLayers(
+        settings, renderer: scene, status: controller.status,
+        font: { [weak self] () throws(RenderError) in
+          guard let self else { throw RenderError("the splash has ended", named: "message") }
+          return try self.openFont()
+        }, animation: animation)
+    } catch {
+      throw Failure.badInput(error.description)
+    }
+    return (scene, pictures.keys)
+  }
+
+  /// The message's font, opened once, at the text height of this display.
+  private func openFont() throws(RenderError) -> Font {
+    if let font { return font }
+    let font = try Session.messageFont(settings, canvas: controller.rotation.logicalSize(ofPhysical: size))
+    self.font = font
+    return font
+  }
+
+  /// The message's font, at the text height of `canvas`.
+  static func messageFont(_ settings: Settings, canvas: PixelSize) throws(RenderError) -> Font {
+    try Font(
+      path: settings.message.font, pixels: StatusLayout(settings, canvas: canvas).textHeight,
+      what: fontOrigin(settings))
+  }
+
+  /// How messages name the font: "--message-font /x.ttf".
+  static func fontOrigin(_ settings: Settings) -> String {
+    "\(settings.origin(of: "message-font")) \(printable(settings.message.font))"
   }
 
   /// Plays the splash: the first frame, the hold, the gate, the transition.
@@ -137,7 +209,9 @@ final class Session: Turning {
   func finish(keepingLastFrame: Bool) {
     sink?.release(keepingLastFrame: keepingLastFrame)
     if let outputEvents { runLoop.remove(outputEvents) }
+    if let refresher { runLoop.remove(refresher) }
     outputEvents = nil
+    refresher = nil
     sink = nil
     if controller.phase == .done { controller.publish(.didDisappear) }
     for transport in transports { transport.close() }
@@ -150,9 +224,7 @@ final class Session: Turning {
     guard let sink else { return "this splash cannot turn" }
     let keys: [String]
     do {
-      let pictures = try Pictures(settings, canvas: rotation.logicalSize(ofPhysical: size))
-      sink.scene = try pictures.scene(settings, size: size, rotation: rotation, on: sink.output.painter)
-      keys = pictures.keys
+      (sink.scene, keys) = try makeScene(rotation: rotation, painter: sink.output.painter)
       try sink.redraw()
     } catch let failure as Failure {
       return failure.message
@@ -162,5 +234,29 @@ final class Session: Turning {
     let note = settings.splash.shapedArtwork.isEmpty ? "" : "; pictures: " + keys.joined(separator: ", ")
     log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
     return nil
+  }
+
+  /// Shows `status` on the scene; the held splash is redrawn with it.
+  func show(_ status: BootStatus) -> String? {
+    guard let layers = sink?.scene.status else { return nil }
+    // A bar that was shown and moved changes only inside its rectangle.
+    let onlyTheBar = status.message == layers.status.message && status.progress != nil && layers.status.progress != nil
+    do {
+      try layers.show(status)
+    } catch {
+      log.error("\(error): the message is not shown")
+      return error.description
+    }
+    refresher?.statusChanged(area: onlyTheBar ? layers.layout.bar : nil)
+    return nil
+  }
+
+  func snapshot() -> Result<[UInt8], ControlError> {
+    guard let sink else { return .failure(ControlError("the display has been let go of")) }
+    do {
+      return .success(try sink.snapshot())
+    } catch {
+      return .failure(ControlError(error.description))
+    }
   }
 }

@@ -125,17 +125,25 @@ private final class ParseState {
   /// Applies one `key = value` pair; returns false to stop the parser.
   func handle(section: String, key: String, value: String) -> Bool {
     guard error == nil else { return false }
-    if let home = SettingsTable.spec(key)?.section, home.rawValue != section {
-      error = SettingsError("\(name):\(line): \(printable(key)) belongs in the [\(home.rawValue)] section")
+    guard let home = SettingsSection(rawValue: section), let spec = SettingsTable.spec(in: home, fileKey: key) else {
+      let homes = SettingsTable.all.filter { $0.fileKey == key }.map { "[\($0.section.rawValue)]" }
+      if !homes.isEmpty {
+        error = SettingsError("\(name):\(line): \(printable(key)) belongs in the \(listing(homes, last: "or")) section")
+      } else {
+        let known = SettingsTable.all.filter { $0.section.rawValue == section }.map(\.fileKey)
+        error = SettingsError(
+          "\(name):\(line): \(printable(key)): unknown setting; known: \(known.joined(separator: ", "))")
+      }
       return false
     }
-    if let first = seen[key] {
+    let seenKey = section + "." + key
+    if let first = seen[seenKey] {
       error = SettingsError("\(name):\(line): \(printable(key)) is given twice in [\(section)]; first at line \(first)")
       return false
     }
-    seen[key] = line
+    seen[seenKey] = line
     do {
-      try settings.apply(key: key, value: value, from: .configFile(path: path, line: line, directory: directory))
+      try settings.apply(key: spec.key, value: value, from: .configFile(path: path, line: line, directory: directory))
       return true
     } catch {
       self.error = error

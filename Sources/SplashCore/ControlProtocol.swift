@@ -12,6 +12,13 @@ public enum ControlCommand: Equatable, Sendable {
   case wait(ControlEvent)
   /// Turn the held splash to this angle.
   case rotate(Rotation)
+  /// Show the progress bar at this percentage (clamped to 0…100).
+  case progress(Double)
+  /// Show this message line; nil clears it.
+  case message(String?)
+  /// Send what the display shows now, as a PNG file's bytes after the reply
+  /// line (`ok png LENGTH`).
+  case snapshot
 
   /// The longest accepted line, newline included.
   public static let maxLineBytes = 4096
@@ -34,6 +41,20 @@ public enum ControlCommand: Equatable, Sendable {
           ControlError("wait needs one event: \(ControlEvent.allCases.map(\.rawValue).joined(separator: ", "))"))
       }
       return .success(.wait(event))
+    case "snapshot": return none(.snapshot)
+    case "progress":
+      guard arguments.count == 1, let percent = parseSignedDecimal(arguments.first!) else {
+        return .failure(ControlError("progress needs one number, 0 to 100"))
+      }
+      return .success(.progress(min(max(percent, 0), 100)))
+    case "message":
+      // The text is the rest of the line after "message ", spaces and all.
+      var text = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(verb.count).dropFirst())
+      while text.last == "\r" { text = text.dropLast() }
+      guard text.utf8.count <= MessageSettings.maxBytes else {
+        return .failure(ControlError("message: longer than \(MessageSettings.maxBytes) bytes"))
+      }
+      return .success(.message(text.isEmpty ? nil : String(text)))
     case "rotate":
       guard arguments.count == 1, let degrees = Int(arguments.first!), let rotation = Rotation(rawValue: degrees) else {
         return .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270"))
@@ -44,7 +65,14 @@ public enum ControlCommand: Equatable, Sendable {
     }
   }
 
-  private static let known = "reveal, quit, status, wait EVENT, rotate ANGLE"
+  private static let known =
+    "reveal, quit, status, wait EVENT, rotate ANGLE, progress PERCENT, message [TEXT], snapshot"
+}
+
+/// Parses a plain decimal with an optional leading minus (`-20`, `12.5`).
+public func parseSignedDecimal(_ text: String) -> Double? {
+  if text.hasPrefix("-") { return parseDecimal(String(text.dropFirst())).map { -$0 } }
+  return parseDecimal(text)
 }
 
 /// The lifecycle events a client can wait for.

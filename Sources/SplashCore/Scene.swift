@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The pictures a splash is made of, each prepared once at load.
-public enum AssetID: String, CaseIterable, Hashable, Sendable {
+/// The pictures a splash is made of, each prepared once for the display
+/// (the message's when its text changes).
+public enum AssetID: Hashable, Sendable {
   /// One picture split into two leaves by the doors.
   case splash
   /// The left leaf, when it comes from its own picture.
@@ -9,6 +10,22 @@ public enum AssetID: String, CaseIterable, Hashable, Sendable {
   case right
   /// The picture revealed behind the splash.
   case background
+  /// The message line, rendered.
+  case message
+  /// Frame `n` (from 0) of the animation.
+  case animationFrame(Int)
+
+  /// A name that orders the assets ("splash", "animation-3").
+  public var name: String {
+    switch self {
+    case .splash: return "splash"
+    case .left: return "left"
+    case .right: return "right"
+    case .background: return "background"
+    case .message: return "message"
+    case .animationFrame(let n): return "animation-\(n)"
+    }
+  }
 }
 
 /// What the decoder learned about a picture.

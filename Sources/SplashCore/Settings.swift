@@ -163,6 +163,9 @@ public enum SettingsSection: String, CaseIterable, Equatable, Sendable {
   case splash
   case handoff
   case orientation
+  case progress
+  case message
+  case animation
 }
 
 /// Where a setting came from, so that an error can name it.
@@ -210,6 +213,9 @@ public struct Settings: Equatable, Sendable {
   public var splash = SplashSettings()
   public var handoff = HandoffSettings()
   public var orientation = OrientationSettings()
+  public var progress = ProgressSettings()
+  public var message = MessageSettings()
+  public var animation = AnimationSettings()
   /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
   public var origins: [String: String] = [:]
 
@@ -237,14 +243,18 @@ public struct Settings: Equatable, Sendable {
   /// The framebuffer used when `device` is not set.
   public static let defaultFramebuffer = "/dev/fb0"
 
-  /// Sets `key` from its text `value`, as given at `source`.
+  /// Sets the setting `key` (as the command line names it) from its text
+  /// `value`, as given at `source`; a config file's messages name it by its
+  /// key in the file.
   public mutating func apply(key: String, value: String, from source: SettingSource) throws(SettingsError) {
     guard let spec = SettingsTable.spec(key) else {
       let known = SettingsTable.all.map(\.key).joined(separator: ", ")
       throw SettingsError("\(source.name(of: key)): unknown setting; known: \(known)")
     }
-    try spec.apply(SettingValue(key: key, text: value, source: source), to: &self)
-    origins[key] = source.name(of: key)
+    let name: String
+    if case .configFile = source { name = spec.fileKey } else { name = spec.key }
+    try spec.apply(SettingValue(key: name, text: value, source: source), to: &self)
+    origins[key] = source.name(of: name)
   }
 
   /// Checks the settings against each other; a message names the

@@ -25,6 +25,7 @@ public enum SettingGroup: String, CaseIterable, Equatable, Sendable {
   case control = "Control socket (see splashctl --help)"
   case display = "Display"
   case orientation = "Rotation from the hardware (rotate = auto)"
+  case status = "Boot status over the picture (see splashctl progress, message)"
 }
 
 /// A setting's text as given, with the parsers the table's entries use.
@@ -90,7 +91,10 @@ public struct SettingValue: Sendable {
 /// table of them drives the config file, the command line, `--help` and
 /// `--check`.
 public struct SettingSpec: Sendable {
+  /// The setting's name: the command line's `--key`, unique among all.
   public let key: String
+  /// Its key in its section of the config file (`color` in `[progress]`).
+  public let fileKey: String
   public let section: SettingsSection
   public let form: SettingForm
   public let group: SettingGroup
@@ -104,12 +108,13 @@ public struct SettingSpec: Sendable {
   let show: @Sendable (Settings) -> String?
 
   init(
-    _ key: String, _ section: SettingsSection, _ form: SettingForm, _ group: SettingGroup, help: String,
-    default defaultText: String? = nil, values: [String] = [],
+    _ key: String, _ section: SettingsSection, _ form: SettingForm, _ group: SettingGroup, file fileKey: String? = nil,
+    help: String, default defaultText: String? = nil, values: [String] = [],
     parse: @escaping @Sendable (inout Settings, SettingValue) throws -> Void,
     show: @escaping @Sendable (Settings) -> String?
   ) {
     self.key = key
+    self.fileKey = fileKey ?? key
     self.section = section
     self.form = form
     self.group = group
@@ -146,15 +151,22 @@ public struct SettingSpec: Sendable {
 public enum SettingsTable {
   /// The settings, grouped by section in the order the config file and
   /// `--check` list them.
-  public static let all: [SettingSpec] = splash + handoff + orientation
+  public static let all: [SettingSpec] = splash + handoff + orientation + StatusSettingsTable.all
 
-  /// The setting named `key`.
+  /// The setting named `key` (its command-line name).
   public static func spec(_ key: String) -> SettingSpec? { byKey[key] }
+
+  /// The setting a config file's `section` names `fileKey`.
+  public static func spec(in section: SettingsSection, fileKey: String) -> SettingSpec? {
+    byFileKey[section.rawValue + "." + fileKey]
+  }
 
   /// The settings of `section`, in order.
   public static func specs(in section: SettingsSection) -> [SettingSpec] { all.filter { $0.section == section } }
 
   private static let byKey: [String: SettingSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+  private static let byFileKey: [String: SettingSpec] = Dictionary(
+    uniqueKeysWithValues: all.map { ($0.section.rawValue + "." + $0.fileKey, $0) })
 
   private static let splash: [SettingSpec] =
     [
@@ -210,7 +222,7 @@ public enum SettingsTable {
       SettingSpec(
         "hold", .splash, .option(placeholder: "SECONDS"), .transition,
         help: "How long the picture stands still before the transition, counted from the first frame on the "
-          + "screen; nothing is drawn meanwhile.",
+          + "screen; meanwhile only the status layers are drawn again, when they change and as an animation plays.",
         default: "0", parse: { $0.splash.hold = try $1.seconds(upTo: Settings.maxHold) },
         show: { formatNumber($0.splash.hold) }),
       SettingSpec(
@@ -479,6 +491,18 @@ public func unquoted(_ text: String) -> String {
   return inner.contains(first) ? text : String(inner)
 }
 
+/// `text` as a config file's value that reads back as `text`: wrapped in
+/// quotes when the file would otherwise change it (blanks at its ends, or
+/// quotes around it). A " ;" inside cannot be written: the file takes it
+/// for a comment.
+public func quotedForFile(_ text: String) -> String {
+  let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+  let needs = text.first.map(blank) == true || text.last.map(blank) == true || unquoted(text) != text
+  guard needs else { return text }
+  for quote in ["\"", "'"] where !text.contains(quote) { return quote + text + quote }
+  return text
+}
+
 extension SettingsTable {
   /// `settings` as a config file: every section and every key, those not
   /// set as comments. Reading it back gives the same settings.
@@ -489,9 +513,9 @@ extension SettingsTable {
       lines.append("[\(section.rawValue)]")
       for spec in specs(in: section) {
         if let value = spec.text(in: settings) {
-          lines.append("\(spec.key) = \(value)")
+          lines.append("\(spec.fileKey) = \(value)")
         } else {
-          lines.append("; \(spec.key): not set")
+          lines.append("; \(spec.fileKey): not set")
         }
       }
     }

@@ -72,12 +72,15 @@ public enum Usage {
     for section in SettingsSection.allCases {
       let specs = SettingsTable.specs(in: section)
       out += "\n  [\(section.rawValue)]\n"
-      let options = specs.filter(\.onCommandLine).map(\.key)
-      if !options.isEmpty {
-        out += wrap("The options " + listing(options, last: "and") + ", as key = value.", indent: 4) + "\n"
+      let options = specs.filter(\.onCommandLine)
+      if options.allSatisfy({ $0.key == $0.fileKey }), !options.isEmpty {
+        out += wrap("The options " + listing(options.map(\.key), last: "and") + ", as key = value.", indent: 4) + "\n"
+      } else if !options.isEmpty {
+        let keys = options.map { "\($0.fileKey) (--\($0.key))" }
+        out += wrap("The options, as key = value: " + listing(keys, last: "and") + ".", indent: 4) + "\n"
       }
       for spec in specs where !spec.onCommandLine {
-        out += entry("  \(spec.key) = \(spec.form.placeholder ?? "")", spec.help, spec.defaultText)
+        out += entry("  \(spec.fileKey) = \(spec.form.placeholder ?? "")", spec.help, spec.defaultText)
       }
     }
     out += "\n" + wrap(exitStatus, indent: 0) + "\n"

@@ -112,6 +112,12 @@ public final class FramebufferDisplay {
     return "\(device.path) \(size.description), \(device.mode.bitsPerPixel) bpp \(name), \(pagesText)"
   }
 
+  /// The page on the screen now, as a PNG file's bytes.
+  public func shownPagePNG() throws(RenderError) -> [UInt8] { try pngData(of: pages[shown]) }
+
+  /// Whether frames are painted on the shown page, so that what was painted stays.
+  public var retainsFrame: Bool { !flipping }
+
   /// Shows the frame just painted: flushes it to the screen, waits for
   /// vsync; returns the vsync time when there was one.
   public func show(clock: () -> Double) -> Double? {

@@ -50,6 +50,7 @@ public final class FramebufferOutput: Output {
   }
   public var size: PixelSize { display.size }
   public var sizeIsFixed: Bool { true }
+  public var retainsFrame: Bool { display.retainsFrame }
   public var painter: LayerPainter { display.painter }
   public var refreshPeriod: Double { display.refreshPeriod }
   public var note: (String) -> Void {
@@ -61,6 +62,8 @@ public final class FramebufferOutput: Output {
     draw()
     return display.show(clock: clock.now)
   }
+
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try display.shownPagePNG() }
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {
     display.returnToStartPage()

@@ -10,8 +10,8 @@ public protocol LayerPainter: AnyObject {
   var exactPixels: Bool { get }
   /// Takes a prepared picture, in physical orientation, as `asset`.
   func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError)
-  /// Fills `rect` with `color`.
-  func fill(_ rect: Rect, with color: Color)
+  /// Fills `rect` with `color` at opacity `alpha`.
+  func fill(_ rect: Rect, with color: Color, alpha: Double)
   /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
   func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double)
   /// Completes the frame's drawing.
@@ -60,13 +60,17 @@ public final class SurfacePainter: LayerPainter {
     images[asset] = (Pixels(adopting: converted), true)
   }
 
-  public func fill(_ rect: Rect, with color: Color) {
+  public func fill(_ rect: Rect, with color: Color, alpha: Double) {
     let t = target.pointee
     let x0 = max(0, snap(rect.x))
     let y0 = max(0, snap(rect.y))
     let x1 = min(Int(t.w), snap(rect.x) + snap(rect.width))
     let y1 = min(Int(t.h), snap(rect.y) + snap(rect.height))
-    guard x1 > x0, y1 > y0 else { return }
+    guard x1 > x0, y1 > y0, alpha > 0 else { return }
+    if alpha < 1 {
+      blend(color, alpha: alpha, x0, y0, x1, y1)
+      return
+    }
     let pixel = SDL_MapRGB(t.format, color.red, color.green, color.blue)
     let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
     guard bytesPerPixel == 4 || bytesPerPixel == 2 else {
@@ -112,6 +116,31 @@ public final class SurfacePainter: LayerPainter {
   }
 
   public func finish() {}
+
+  /// Blends `color` at `alpha` over the target's pixels from (x0, y0) up to
+  /// (x1, y1): the status layers as they fade, a few thousand pixels.
+  private func blend(_ color: Color, alpha: Double, _ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+    let t = target.pointee
+    let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
+    let weight = UInt32((alpha * 256).rounded())
+    func mix(_ under: UInt8, _ over: UInt8) -> UInt8 {
+      UInt8((UInt32(under) * (256 - weight) + UInt32(over) * weight) >> 8)
+    }
+    for y in y0..<y1 {
+      let row = t.pixels! + y * Int(t.pitch)
+      for x in x0..<x1 {
+        let at = row + x * bytesPerPixel
+        var pixel: UInt32 = 0
+        withUnsafeMutableBytes(of: &pixel) {
+          $0.copyMemory(from: UnsafeRawBufferPointer(start: at, count: bytesPerPixel))
+        }
+        var (r, g, b): (UInt8, UInt8, UInt8) = (0, 0, 0)
+        SDL_GetRGB(pixel, t.format, &r, &g, &b)
+        pixel = SDL_MapRGB(t.format, mix(r, color.red), mix(g, color.green), mix(b, color.blue))
+        withUnsafeBytes(of: &pixel) { at.copyMemory(from: $0.baseAddress!, byteCount: bytesPerPixel) }
+      }
+    }
+  }
 
   /// Copies `src` of `image` (in the target's layout) to `dst` of the
   /// target, clipped to both.
@@ -169,10 +198,10 @@ public final class TexturePainter: LayerPainter {
     textures[asset] = (texture, opaque)
   }
 
-  public func fill(_ rect: Rect, with color: Color) {
+  public func fill(_ rect: Rect, with color: Color, alpha: Double) {
     var r = frect(rect)
-    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
-    SDL_SetRenderDrawColor(renderer, color.red, color.green, color.blue, 255)
+    SDL_SetRenderDrawBlendMode(renderer, alpha < 1 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+    SDL_SetRenderDrawColor(renderer, color.red, color.green, color.blue, UInt8((min(max(alpha, 0), 1) * 255).rounded()))
     SDL_RenderFillRectF(renderer, &r)
   }
 

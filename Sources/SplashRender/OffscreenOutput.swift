@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CPNG
 import CSDL2
 import SplashCore
 import SplashSystem
@@ -32,6 +31,7 @@ public final class OffscreenOutput: Output {
   public var name: String { "offscreen" }
   public var description: String { "\(size.description) in memory" }
   public var sizeIsFixed: Bool { false }
+  public var retainsFrame: Bool { true }
   public var painter: LayerPainter { surfacePainter }
 
   public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
@@ -43,37 +43,10 @@ public final class OffscreenOutput: Output {
 
   public var surface: UnsafeMutablePointer<SDL_Surface> { frame.surface }
 
-  /// The frame as a PNG file's bytes (8-bit RGB, libpng's simplified
-  /// writer); the same pixels always give the same bytes.
-  public func pngData() throws(RenderError) -> [UInt8] {
-    let s = surface.pointee
-    // XRGB words in memory are B, G, R, X bytes: packed to B, G, R for libpng.
-    var rows = [UInt8](repeating: 0, count: size.width * size.height * 3)
-    for y in 0..<size.height {
-      let row = (s.pixels! + y * Int(s.pitch)).assumingMemoryBound(to: UInt8.self)
-      for x in 0..<size.width {
-        let to = (y * size.width + x) * 3
-        rows[to] = row[x * 4]
-        rows[to + 1] = row[x * 4 + 1]
-        rows[to + 2] = row[x * 4 + 2]
-      }
-    }
-    var image = png_image()
-    image.version = png_uint_32(PNG_IMAGE_VERSION)
-    image.width = png_uint_32(size.width)
-    image.height = png_uint_32(size.height)
-    image.format = png_uint_32(PNG_FORMAT_BGR)
-    defer { png_image_free(&image) }
-    var length = 0
-    guard png_image_write_to_memory(&image, nil, &length, 0, rows, 0, nil) != 0 else {
-      throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image))
-    }
-    var bytes = [UInt8](repeating: 0, count: length)
-    guard png_image_write_to_memory(&image, &bytes, &length, 0, rows, 0, nil) != 0 else {
-      throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image))
-    }
-    return Array(bytes[..<length])
-  }
+  /// The frame as a PNG file's bytes; the same pixels always give the same bytes.
+  public func pngData() throws(RenderError) -> [UInt8] { try SplashRender.pngData(of: surface) }
+
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try pngData() }
 
   /// Every pixel as 0xRRGGBB, row by row.
   public func pixels() -> [UInt32] {

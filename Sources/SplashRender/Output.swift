@@ -33,6 +33,10 @@ public protocol Output: AnyObject {
   /// Descriptors that become readable when the output has events (a
   /// window's connection to its display server); empty for none.
   var eventDescriptors: [FileDescriptor] { get }
+  /// Whether what was painted stays in the painter's target from one frame
+  /// to the next (one surface, no page flips), so that a frame may repaint
+  /// only what changed.
+  var retainsFrame: Bool { get }
   /// Where the output's notes go (what it found it cannot do, once).
   var note: (String) -> Void { get set }
   /// Handles the events that are pending, without waiting.
@@ -40,6 +44,10 @@ public protocol Output: AnyObject {
   /// Paints a frame with `draw` (through `painter`) and shows it; returns
   /// the time of the vsync it was shown at, when the output knows it.
   func present(_ draw: () -> Void) throws(RenderError) -> Double?
+  /// What the screen shows now, in its own orientation and size, as a PNG
+  /// file's bytes. An output that cannot read its screen back paints the
+  /// last frame again with `repaintLast`, unpresented, and reads that.
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8]
   /// Lets go of the screen; nothing is presented after. With
   /// `keepingLastFrame` (a program follows), the last frame stays on it
   /// until that program draws. `repaintLast` paints the last frame again
@@ -49,6 +57,7 @@ public protocol Output: AnyObject {
 }
 
 extension Output {
+  public var retainsFrame: Bool { false }
   public var eventDescriptors: [FileDescriptor] { [] }
   public func handleEvents() -> OutputEvents { [] }
 }
@@ -115,12 +124,14 @@ public struct BackEnd: Sendable {
 }
 
 /// Plays a scene on any output: draws each frame with the scene, shows it
-/// through the output, and keeps the last frame's progress for redraws.
+/// through the output, and keeps the last frame's progress and time for
+/// redraws.
 public final class OutputSink: FrameSink {
   public let output: Output
   /// What is drawn; replaced when the splash turns while it holds.
   public var scene: SceneRenderer
   private var lastProgress = 0.0
+  private var lastTime = 0.0
 
   public init(output: Output, scene: SceneRenderer) {
     self.output = output
@@ -131,16 +142,32 @@ public final class OutputSink: FrameSink {
 
   public func present(_ frame: FrameRequest) throws -> Double? {
     lastProgress = frame.progress
-    return try output.present { scene.draw(progress: frame.progress) }
+    lastTime = frame.time
+    return try output.present { scene.draw(progress: frame.progress, time: frame.time) }
   }
 
   /// Draws the last frame again, with the current scene, and shows it.
   public func redraw() throws(RenderError) {
-    _ = try output.present { scene.draw(progress: lastProgress) }
+    _ = try output.present { scene.draw(progress: lastProgress, time: lastTime) }
+  }
+
+  /// Draws the held frame as it is `time` seconds after the first, and
+  /// shows it; on an output that keeps its frame, only `area` (logical
+  /// pixels) is painted when given. Returns the vsync it was shown at, when known.
+  @discardableResult
+  public func redrawHeld(at time: Double, area: PixelRect? = nil) throws(RenderError) -> Double? {
+    lastTime = time
+    let clip = output.retainsFrame ? area?.rect : nil
+    return try output.present { scene.draw(progress: lastProgress, time: time, clip: clip) }
+  }
+
+  /// What the screen shows now, as a PNG file's bytes.
+  public func snapshot() throws(RenderError) -> [UInt8] {
+    try output.readBack { scene.draw(progress: lastProgress, time: lastTime) }
   }
 
   /// Lets go of the output, keeping the last frame on the screen or not.
   public func release(keepingLastFrame: Bool) {
-    output.release(keepingLastFrame: keepingLastFrame) { scene.draw(progress: lastProgress) }
+    output.release(keepingLastFrame: keepingLastFrame) { scene.draw(progress: lastProgress, time: lastTime) }
   }
 }

@@ -128,6 +128,10 @@ public final class SDLKMSOutput: Output {
     return clock.now()
   }
 
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+    try window.readBack(repaintLast)
+  }
+
   /// With a program to follow, copies the last frame into /dev/fb0 (when it
   /// is there and the mode's size), drawn again and read back from the
   /// renderer, and leaves the VT in graphics mode: SDL

@@ -11,6 +11,11 @@ public final class SceneRenderer {
   public let layout: SplashLayout
   public let rotation: Rotation
   public let composer: SceneComposer
+  /// The progress bar, message and animation drawn over the splash; nil for none.
+  public var status: StatusLayers?
+  /// The logical sizes of the assets adopted after load (the message, the
+  /// animation's frames).
+  private var adoptedSizes: [AssetID: PixelSize] = [:]
 
   /// Prepares `images` (keyed by asset) for `layout`, hands them to
   /// `painter`, and releases the decoded pixels.
@@ -22,7 +27,7 @@ public final class SceneRenderer {
     self.layout = layout
     self.rotation = rotation
     composer = SceneComposer(layout: layout, transition: transition, exactPixels: painter.exactPixels)
-    for (asset, image) in images.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    for (asset, image) in images.sorted(by: { $0.key.name < $1.key.name }) {
       defer { image.release() }
       guard let placement = layout.placements[asset], !placement.destination.isEmpty else { continue }
       // A background picture's transparency is ignored: nothing lies behind it.
@@ -32,14 +37,29 @@ public final class SceneRenderer {
     }
   }
 
+  /// Prepares `pixels` (upright, in logical orientation), scaled to `size`,
+  /// and hands them to the painter as `asset`, replacing what it had.
+  public func adopt(_ pixels: Pixels, as asset: AssetID, size: PixelSize, opaque: Bool) throws(RenderError) {
+    let whole = Rect(x: 0, y: 0, width: Double(pixels.width), height: Double(pixels.height))
+    let prepared = try prepare(pixels, source: whole, size: size, opaque: opaque)
+    try painter.adopt(prepared, as: asset, opaque: opaque)
+    adoptedSizes[asset] = size
+  }
+
   /// Scales the placed part of `image` to its destination size and turns it
-  /// into a surface in the display's orientation and format. A picture
-  /// decoded at exactly that size, format and orientation is used as it is.
+  /// into a surface in the display's orientation and format.
   private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(RenderError) -> Pixels {
-    let decoded = image.pixels!
+    try prepare(image.pixels!, source: placement.source, size: placement.destination.size, opaque: opaque)
+  }
+
+  /// Scales part `source` of `decoded` to `logicalSize` and turns it into a
+  /// surface in the display's orientation and format. Pixels already of
+  /// that size, format and orientation are used as they are.
+  private func prepare(_ decoded: Pixels, source: Rect, size logicalSize: PixelSize, opaque: Bool) throws(RenderError)
+    -> Pixels
+  {
     let finalFormat = opaque ? opaqueFormat : alphaFormat
-    let logicalSize = placement.destination.size
-    let sourceRect = clampedSourceRect(placement.source, in: decoded.surface.pointee)
+    let sourceRect = clampedSourceRect(source, in: decoded.surface.pointee)
     let needsScaling =
       sourceRect.x != 0 || sourceRect.y != 0 || Int(sourceRect.w) != decoded.width
       || Int(sourceRect.h) != decoded.height || logicalSize.width != Int(sourceRect.w)
@@ -110,9 +130,22 @@ public final class SceneRenderer {
     }
   }
 
-  /// Draws the scene at eased `progress`.
-  public func draw(progress: Double) {
-    draw(composer.scene(progress: progress))
+  /// The frame at eased `progress`, `time` seconds after the first: the
+  /// splash, and the status layers over it, faded with the transition.
+  public func scene(progress: Double, time: Double) -> Scene {
+    var scene = composer.scene(progress: progress)
+    if let status {
+      let alpha = StatusLayout.alpha(progress: progress, transition: composer.transition)
+      if alpha > 0 { scene.layers += status.layers(time: time, alpha: alpha) }
+    }
+    return scene
+  }
+
+  /// Draws the frame at eased `progress`, `time` seconds after the first;
+  /// with `clip` (logical pixels), only what falls inside it.
+  public func draw(progress: Double, time: Double = 0, clip: Rect? = nil) {
+    let scene = scene(progress: progress, time: time)
+    draw(clip.map { scene.clipped(to: $0) } ?? scene)
   }
 
   /// Draws `scene`, mapping the logical canvas to the physical display.
@@ -121,9 +154,9 @@ public final class SceneRenderer {
       let destination = rotation.physicalRect(layer.destination, inLogical: layout.canvas)
       switch layer.content {
       case .color(let color):
-        painter.fill(destination, with: color)
+        painter.fill(destination, with: color, alpha: layer.alpha)
       case .image(let asset, let source):
-        guard let size = layout.preparedSize(of: asset) else { continue }
+        guard let size = layout.preparedSize(of: asset) ?? adoptedSizes[asset] else { continue }
         let turned = rotation.physicalRect(source, inLogical: size)
         painter.draw(asset, source: turned, destination: destination, alpha: layer.alpha)
       }

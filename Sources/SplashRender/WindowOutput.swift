@@ -77,5 +77,9 @@ public final class WindowOutput: Output {
     return nil
   }
 
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+    try window.readBack(repaintLast)
+  }
+
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) { window.close() }
 }

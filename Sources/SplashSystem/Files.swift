@@ -95,6 +95,19 @@ public enum Files {
     try fd.close()
   }
 
+  /// Replaces `path` with `bytes` at once: written beside it, then renamed
+  /// over it, so that a reader (or a crash) never sees half a file.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemError) {
+    let temporary = path + ".new"
+    try write(bytes, to: temporary)
+    do {
+      try retryingInterrupts("rename \(temporary)") { rename(temporary, path) }
+    } catch {
+      remove(temporary)
+      throw error
+    }
+  }
+
   /// Creates `path` and any missing parents, like `mkdir -p`.
   public static func makeDirectories(_ path: String) throws(SystemError) {
     var prefix = path.hasPrefix("/") ? "/" : ""

@@ -14,6 +14,8 @@ public struct PollEvents: OptionSet, Sendable {
   public static let error = PollEvents(rawValue: Int16(POLLERR))
   /// The descriptor is not open.
   public static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
+  /// There is room to write.
+  public static let writable = PollEvents(rawValue: Int16(POLLOUT))
 }
 
 /// Something the run loop watches: descriptors to read, and optionally a
@@ -23,6 +25,8 @@ public struct PollEvents: OptionSet, Sendable {
 public protocol EventSource: AnyObject {
   /// The descriptors to watch for reading, now.
   var descriptors: [FileDescriptor] { get }
+  /// The descriptors to watch for room to write, now (output waiting to go).
+  var writeDescriptors: [FileDescriptor] { get }
   /// When the source wants to be woken even if nothing is readable; nil for never.
   var wakeTime: Double? { get }
   /// Called before every wait, for work that is pending without its
@@ -35,6 +39,7 @@ public protocol EventSource: AnyObject {
 }
 
 extension EventSource {
+  public var writeDescriptors: [FileDescriptor] { [] }
   public var wakeTime: Double? { nil }
   public func prepareToWait() {}
   public func wake() {}
@@ -85,9 +90,15 @@ public final class RunLoop {
     var polled: [pollfd] = []
     var wake = deadline
     for source in watching {
+      let writing = source.writeDescriptors
       for descriptor in source.descriptors {
         owners.append((source, descriptor))
-        polled.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0))
+        let events = writing.contains(descriptor) ? POLLIN | POLLOUT : POLLIN
+        polled.append(pollfd(fd: descriptor.rawValue, events: Int16(events), revents: 0))
+      }
+      for descriptor in writing where !source.descriptors.contains(descriptor) {
+        owners.append((source, descriptor))
+        polled.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLOUT), revents: 0))
       }
       if let time = source.wakeTime { wake = min(wake, time) }
     }

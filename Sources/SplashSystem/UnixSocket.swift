@@ -106,6 +106,16 @@ public enum UnixSocket {
 extension FileDescriptor {
   /// Sends `text` on a socket without blocking or raising SIGPIPE; false
   /// when it could not all be sent.
+  /// Sends as much of `bytes` as the socket takes now; returns how many
+  /// (0 when it is full), nil when the connection failed.
+  public func sendAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
+    let sent = bytes.withUnsafeBytes {
+      send(rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+    }
+    if sent >= 0 { return sent }
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
+  }
+
   public func sendWithoutBlocking(_ text: String) -> Bool {
     var bytes = Array(text.utf8)
     let sent = send(rawValue, &bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))

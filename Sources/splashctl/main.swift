@@ -21,6 +21,12 @@ let usage = """
                   ends without it
     rotate ANGLE  turn a splash that still holds to 0, 90, 180 or 270
                   degrees (refused once the doors move)
+    progress N    show the progress bar at N percent (0 to 100; beyond is
+                  clamped)
+    message TEXT  show TEXT as the message line (the rest of the command
+                  line, spaces and all); message alone clears it
+    snapshot FILE write what the display shows now, as the screen sees it,
+                  to FILE as PNG (- for standard output)
 
   Options:
     --control PATH   the control socket [default: $SPLASHD_CONTROL, else
@@ -53,6 +59,16 @@ if arguments.first == "--control" {
   arguments.removeFirst()
 }
 guard !arguments.isEmpty else { fail(2, "no command given (see splashctl --help)") }
+// The snapshot's file is splashctl's to write, with its user's rights and
+// in its directory: splashd only sends the bytes.
+var snapshotFile: String?
+if arguments.first == "snapshot" {
+  guard arguments.count == 2, !arguments[1].isEmpty else {
+    fail(2, "snapshot needs one FILE, or - for standard output (see splashctl --help)")
+  }
+  snapshotFile = arguments[1]
+  arguments.removeLast()
+}
 let line = arguments.joined(separator: " ")
 let command: ControlCommand
 switch ControlCommand.parse(line) {
@@ -72,23 +88,52 @@ do {
   fail(1, "cannot send to splashd at \(path): \(error.phrase)")
 }
 
-// One reply line, however long splashd takes (wait can take the whole splash).
-var input = LineBuffer()
-var reply: String?
-while reply == nil {
-  var buffer = [UInt8](repeating: 0, count: 4096)
+/// Reads more from splashd onto `received`; false at the end of its output.
+func receive(into received: inout [UInt8]) -> Bool {
+  var buffer = [UInt8](repeating: 0, count: 65536)
   let count =
     (try? buffer.withUnsafeMutableBytes { raw in
       Result { () throws(SystemError) in try socket.read(into: raw) }
     }.get()) ?? 0
-  guard count > 0 else {
+  received += buffer[..<count]
+  return count > 0
+}
+
+// One reply line, however long splashd takes (wait can take the whole splash).
+var received: [UInt8] = []
+var newline = received.firstIndex(of: UInt8(ascii: "\n"))
+while newline == nil {
+  guard received.count < ControlCommand.maxLineBytes, receive(into: &received) else {
     if case .wait(let event) = command { fail(1, "splashd ended without \(event.rawValue)") }
     fail(1, "splashd closed the connection without a reply")
   }
-  if case .success(let lines) = input.append(buffer[..<count]) { reply = lines.first }
+  newline = received.firstIndex(of: UInt8(ascii: "\n"))
 }
-guard let reply, reply == "ok" || reply.hasPrefix("ok ") else {
-  fail(1, String((reply ?? "").dropFirst("error ".count)))
-}
+let reply = String(decoding: received[..<newline!], as: UTF8.self)
+guard reply == "ok" || reply.hasPrefix("ok ") else { fail(1, String(reply.dropFirst("error ".count))) }
 if command == .status { try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n") }
+if let snapshotFile {
+  let words = reply.split(separator: " ")
+  guard words.count == 3, words[1] == "png", let length = Int(words[2]), length >= 0 else {
+    fail(1, "splashd's reply to snapshot is not \"ok png LENGTH\": \(printable(reply))")
+  }
+  var png = Array(received[(newline! + 1)...])
+  while png.count < length {
+    guard receive(into: &png) else { fail(1, "splashd ended the snapshot after \(png.count) of \(length) bytes") }
+  }
+  do {
+    if snapshotFile == "-" {
+      try png[..<length].withUnsafeBytes { raw in
+        Result { () throws(SystemError) in try FileDescriptor.standardOutput.writeAll(raw) }
+      }.get()
+    } else {
+      try Files.write(Array(png[..<length]), to: snapshotFile)
+    }
+  } catch {
+    fail(
+      1,
+      "cannot write the snapshot to \(snapshotFile == "-" ? "standard output" : printable(snapshotFile)): \(error.phrase)"
+    )
+  }
+}
 exit(0)

@@ -154,6 +154,60 @@ func appearedAt(_ log: String) -> Double {
   fatalError("no appeared line in: \(log)")
 }
 
+/// Writes `count` frames of a `size`×`size` spinner into `folder` (1.png, 2.png, …).
+func writeAnimation(_ folder: String, count: Int, size: Int) {
+  precondition(mkdir(folder, 0o755) == 0, "cannot make \(folder)")
+  for frame in 0..<count {
+    let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(size), Int32(size), 32, SDL_PIXELFORMAT_ARGB8888.rawValue)!
+    defer { SDL_FreeSurface(surface) }
+    let angle = Double(frame) / Double(count) * 2 * Double.pi
+    for y in 0..<size {
+      let row = (surface.pointee.pixels! + y * Int(surface.pointee.pitch)).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<size {
+        let (dx, dy) = (Double(x - size / 2), Double(y - size / 2))
+        let lit = abs(atan2(dy, dx) - angle + Double.pi).truncatingRemainder(dividingBy: 2 * Double.pi) < 1
+        let inside = dx * dx + dy * dy < Double(size * size / 4)
+        row[x] = inside ? (lit ? 0xFFFF_C000 : 0x8040_4040) : 0
+      }
+    }
+    precondition(IMG_SavePNG(surface, folder + "/\(frame + 1).png") == 0)
+  }
+}
+
+/// Milliseconds from sending `progress N` on the control socket of a held
+/// splash to its `ok`, which comes once the frame with the new bar is
+/// shown: the median of `rounds`.
+func statusRoundTrips(_ splashd: String, _ arguments: [String], control: String, rounds: Int) throws -> Double {
+  let child = try ChildProcess.spawn(splashd, ["splashd"] + arguments, stdoutPath: "/dev/null", stderrPath: log)
+  var socket: FileDescriptor?
+  for _ in 0..<2000 where socket == nil {
+    socket = try? UnixSocket.connect(to: control)
+    if socket == nil { usleep(5000) }
+  }
+  guard let socket else { fatalError("no control socket at \(control)") }
+  func ask(_ line: String) throws -> String {
+    try socket.writeAll(line + "\n")
+    var reply: [UInt8] = []
+    while !reply.contains(UInt8(ascii: "\n")) {
+      let bytes = try socket.read(upTo: 1)
+      guard !bytes.isEmpty else { fatalError("splashd hung up on \(line)") }
+      reply += bytes
+    }
+    return String(decoding: reply.dropLast(), as: UTF8.self)
+  }
+  _ = try ask("wait appeared")
+  var samples: [Double] = []
+  for round in 0..<rounds {
+    let start = clock.now()
+    guard try ask("progress \(round % 100)") == "ok" else { fatalError("progress refused") }
+    samples.append((clock.now() - start) * 1000)
+  }
+  _ = try ask("reveal")
+  try? socket.close()
+  _ = try child.wait()
+  return median(samples)
+}
+
 guard CommandLine.arguments.count == 3 else {
   print("usage: splashd-bench PATH-TO-splashd ARTWORK-PNG")
   exit(2)
@@ -206,6 +260,20 @@ do {
   let (held, _, _) = try runSplashd(splashd, playArguments + ["--hold", "10"], log: log)
   let (bare, _, _) = try runSplashd(splashd, playArguments + ["--hold", "0"], log: log)
   report("hold_cpu_s", max(0, held.cpuSeconds - bare.cpuSeconds))
+  // The same with a 64x64 animation at 30 frames a second playing during the hold.
+  let spinner = work + "/spinner"
+  writeAnimation(spinner, count: 30, size: 64)
+  let animated = playArguments + ["--animation", spinner, "--animation-fps", "30"]
+  let (heldAnimated, _, _) = try runSplashd(splashd, animated + ["--hold", "10"], log: log)
+  let (bareAnimated, _, _) = try runSplashd(splashd, animated + ["--hold", "0"], log: log)
+  report("hold_animation_cpu_s", max(0, heldAnimated.cpuSeconds - bareAnimated.cpuSeconds))
+  // A status change on a held 1080p splash, from the client's side.
+  let control = work + "/control"
+  report(
+    "status_update_ms",
+    try statusRoundTrips(
+      splashd, playArguments + ["--until-reveal", "--timeout", "0", "--control", control, "--progress", "0"],
+      control: control, rounds: 200))
 
   let decodedMB = Double(1920 * 1080 * 4) / 1_048_576
   report("peak_rss_mb", Double(max(peakBytes, held.peakResidentBytes)) / 1_048_576, decimals: 1)

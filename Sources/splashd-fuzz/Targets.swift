@@ -13,6 +13,7 @@ enum FuzzTargets {
     "settings": settings,
     "config-file": configFile,
     "shell-words": shellWords,
+    "gif-structure": gifStructure,
   ]
 
   /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).
@@ -80,6 +81,13 @@ enum FuzzTargets {
       fatalError("the printed settings do not read back: \(error)\n\(printed)")
     }
     guard SettingsTable.configText(again) == printed else { fatalError("the printed settings read back otherwise") }
+  }
+
+  /// The bytes as an animated GIF, sized and counted from its blocks
+  /// before anything decodes it.
+  static func gifStructure(_ data: UnsafeRawBufferPointer) {
+    guard let structure = GIFStructure(Array(data)) else { return }
+    precondition(structure.frameCount >= 0 && structure.width >= 0 && structure.height >= 0)
   }
 
   /// The bytes as an `exec =` line; words that split quote back to the same words.

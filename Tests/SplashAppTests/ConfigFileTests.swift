@@ -99,4 +99,22 @@ import Testing
     #expect(
       apply(big, name: "big.conf").1 == "--config \(dir.path)/big.conf: is larger than 1 MiB, expected an INI file")
   }
+
+  /// A message prints (for --check) as a value the file reads back the same:
+  /// quoted when blanks at its ends or quotes around it would change it.
+  @Test func aMessagePrintsAsAValueTheFileReadsBack() throws {
+    #expect(quotedForFile("Starting…") == "Starting…")
+    #expect(quotedForFile(" padded ") == "\" padded \"")
+    #expect(quotedForFile("\"quoted\"") == "'\"quoted\"'")
+    // As given on the command line: one pair of quotes around it all is taken off there too.
+    for given in ["'  padded'", "'\"double\"'", "\"'single'\"", "plain; semicolon", "tab\tinside "] {
+      var settings = Settings()
+      try settings.apply(key: "message", value: given, from: .commandLine)
+      let printed = SettingsTable.configText(settings)
+      var again = Settings()
+      try ConfigFile.apply(contents: Array(printed.utf8), path: "printed.conf", directory: "/", to: &again)
+      #expect(
+        again.message.text == settings.message.text, "\(given) read back as \(String(describing: again.message.text))")
+    }
+  }
 }

@@ -155,13 +155,17 @@ final class ScreenStub: Output {
   let clock: TestClock
   let cost: (Int) -> Double
   var note: (String) -> Void = { _ in }
+  /// Whether it keeps what was painted between frames (as offscreen and an
+  /// unflipped framebuffer do).
+  let retainsFrame: Bool
   private(set) var presents = 0
   /// How it was released: nil while it holds the screen.
   private(set) var keptLastFrame: Bool?
 
-  init(size: PixelSize, clock: TestClock, cost: @escaping (Int) -> Double) throws {
+  init(size: PixelSize, clock: TestClock, retainsFrame: Bool, cost: @escaping (Int) -> Double) throws {
     canvas = try OffscreenOutput(size: size)
     self.clock = clock
+    self.retainsFrame = retainsFrame
     self.cost = cost
   }
 
@@ -181,6 +185,12 @@ final class ScreenStub: Output {
     return vsync
   }
 
+  /// Like a screen that keeps no copy of what it showed: the frame is painted again, then read.
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+    repaintLast()
+    return try canvas.pngData()
+  }
+
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
 }
 
@@ -189,6 +199,7 @@ final class Screens: @unchecked Sendable {
   var opened: [ScreenStub] = []
   var cost: (Int) -> Double = { _ in 0.004 }
   var size = PixelSize(width: 640, height: 480)
+  var retainFrames = false
 
   /// A back end named "screen" that opens a `ScreenStub`.
   var backEnd: BackEnd {
@@ -197,7 +208,7 @@ final class Screens: @unchecked Sendable {
       open: { [self] request throws(RenderError) in
         guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
         do {
-          let screen = try ScreenStub(size: size, clock: clock, cost: cost)
+          let screen = try ScreenStub(size: size, clock: clock, retainsFrame: retainFrames, cost: cost)
           opened.append(screen)
           return screen
         } catch {
@@ -303,6 +314,12 @@ final class TestClient {
       break
     }
     return (String(decoding: data, as: UTF8.self), closed)
+  }
+
+  /// Every byte received so far.
+  var bytes: [UInt8] {
+    _ = received()
+    return data
   }
 
   /// The reply lines received so far.

@@ -15,7 +15,10 @@ import Testing
   @Test func refusesWithAReason() {
     #expect(
       ControlCommand.parse("")
-        == .failure(ControlError("empty command; known: reveal, quit, status, wait EVENT, rotate ANGLE")))
+        == .failure(
+          ControlError(
+            "empty command; known: reveal, quit, status, wait EVENT, rotate ANGLE, progress PERCENT, message [TEXT], snapshot"
+          )))
     #expect(ControlCommand.parse("rotate 45") == .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270")))
     #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))
     #expect(

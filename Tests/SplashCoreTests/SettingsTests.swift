@@ -192,7 +192,11 @@ import Testing
       ("control-group", "kiosk"), ("sources", "switch cmdline"), ("switch", "/dev/input/event5"),
       ("switch-map", "SW_TABLET_MODE=90, KEY_F13=180"), ("mount-matrix", "0, -1, 0; -1, 0, 0; 0, 0, 1"),
       ("settle", "1.5"), ("follow", "no"), ("cmdline", "/tmp/cmdline"), ("iio", "/sys/x"), ("panel", "/dev/dri/card1"),
-      ("evdev", "/dev/input/event2"),
+      ("evdev", "/dev/input/event2"), ("progress", "12.5"), ("progress-rect", "0.1, 0.9, 0.8, 0.02"),
+      ("progress-color", "#00FF00"), ("progress-track", "none"), ("message", "Starting… \"the\" kiosk"),
+      ("message-font", "/f.ttf"), ("message-size", "0.05"), ("message-color", "#123456"),
+      ("message-center", "0.5, 0.1"), ("animation", "/spin.gif"), ("animation-rect", "0, 0, 1, 1"),
+      ("animation-fps", "12"),
     ]
     for (key, value) in given { try original.apply(key: key, value: value, from: .commandLine) }
     let text = SettingsTable.configText(original)
@@ -204,9 +208,10 @@ import Testing
         continue
       }
       guard let equals = line.firstRange(of: " = ") else { continue }
-      let key = String(line[..<equals.lowerBound])
-      #expect(SettingsTable.spec(key)?.section.rawValue == section, "\(key) printed in [\(section)]")
-      try read.apply(key: key, value: String(line[equals.upperBound...]), from: .commandLine)
+      let fileKey = String(line[..<equals.lowerBound])
+      let spec = SettingsSection(rawValue: section).flatMap { SettingsTable.spec(in: $0, fileKey: fileKey) }
+      #expect(spec != nil, "\(fileKey) printed in [\(section)], where it does not belong")
+      try read.apply(key: spec?.key ?? fileKey, value: String(line[equals.upperBound...]), from: .commandLine)
     }
     var expected = original
     expected.origins = [:]
@@ -214,8 +219,12 @@ import Testing
     #expect(read == expected)
     // Every key is there, set or not.
     for spec in SettingsTable.all {
-      #expect(text.contains("\n\(spec.key) = ") || text.contains("\n; \(spec.key): not set"), "\(spec.key)")
+      #expect(
+        text.contains("\n\(spec.fileKey) = ") || text.contains("\n; \(spec.fileKey): not set"), "\(spec.key)")
     }
+    // A bar that is not shown keeps its value to itself, so it reads back hidden.
+    let hidden = SettingsTable.configText(Settings())
+    #expect(hidden.contains("\n; value: not set\nshow = no\n"))
   }
 
   @Test func theSynopsisAndHelpListEveryOption() {
@@ -227,7 +236,7 @@ import Testing
         #expect(help.contains("  --\(spec.key)"), "--help lacks --\(spec.key)")
       } else {
         #expect(!synopsis.contains("--\(spec.key) "), "--\(spec.key) is in the file only")
-        #expect(help.contains("    \(spec.key) = "), "--help lacks the file's \(spec.key)")
+        #expect(help.contains("    \(spec.fileKey) = "), "--help lacks the file's \(spec.fileKey)")
       }
     }
     #expect(synopsis.contains("[--display auto|window|fbdev]"))

@@ -84,12 +84,13 @@ extension DisplayTests {
           #!/bin/sh
           echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
           \(splashdPath) --config /dev/null --display fbdev --rotate 90 \(leaves) --until-file /run/rig/go --timeout 120 --duration 4 \\
-            --easing linear \\
+            --easing linear --control /run/splashd.control \\
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
           \(awaitFirstFrame())
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
+          \(splashctlPath) --control /run/splashd.control snapshot /run/rig/held-snapshot.png
           touch /run/rig/go
           i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
           sleep 1
@@ -112,6 +113,7 @@ extension DisplayTests {
       held.keep(as: name + "-held")
       #expect(held.width == 800 && held.height == 480)
       expectClosedDoors(held, turned: true, log)
+      expectSnapshot(in: dir, equals: held, log)
       // Mid-transition: down every column, red, then the background, then
       // green; the leaves have moved apart from the middle row.
       let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "no screendump mid-transition: \(log)")
@@ -193,6 +195,23 @@ extension DisplayTests {
         sleep 0.1; i=$((i+1))
       done
       """
+    }
+
+    /// `splashctl snapshot` of the held splash, taken in the guest into
+    /// held-snapshot.png, is pixel for pixel the QMP screendump `held`.
+    func expectSnapshot(in dir: TemporaryDirectory, equals held: Screendump, _ log: String) {
+      let ppm = dir.path + "/held-snapshot.ppm"
+      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [dir.path + "/held-snapshot.png", ppm], environment: [:])
+      guard let snapshot = Screendump(path: ppm) else {
+        Issue.record("no snapshot of the held splash: \(log)")
+        return
+      }
+      #expect(snapshot.width == held.width && snapshot.height == held.height)
+      var differing = 0
+      for y in 0..<min(snapshot.height, held.height) {
+        for x in 0..<min(snapshot.width, held.width) where snapshot.at(x, y) != held.at(x, y) { differing += 1 }
+      }
+      #expect(differing == 0, "\(differing) pixels of the snapshot differ from the screendump")
     }
 
     /// The red (left) and green (right) door leaves of the guest splashes,
@@ -332,12 +351,13 @@ extension DisplayTests {
         script: """
           #!/bin/sh
           \(splashdPath) --config /dev/null --display kmsdrm --device /dev/dri/card0 \(leaves) --transition crossfade --until-file /run/rig/go \\
-            --timeout 200 --duration 0.3 \\
+            --timeout 200 --duration 0.3 --control /run/splashd.control \\
             -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
             2>/run/rig/splashd.log &
           \(awaitFirstFrame(seconds: 180))
           echo RIG-SCREENDUMP held
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
+          \(splashctlPath) --control /run/splashd.control snapshot /run/rig/held-snapshot.png
           touch /run/rig/go
           wait $pid
           """, size: "\(width)x\(height)", gpu: gpu)
@@ -350,6 +370,7 @@ extension DisplayTests {
       held.keep(as: "kmsdrm-\(gpu)-held")
       #expect(held.width == width && held.height == height)
       expectClosedDoors(held, turned: false, log)
+      expectSnapshot(in: dir, equals: held, log)
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
       after.keep(as: "kmsdrm-\(gpu)-after")
       for y in stride(from: 0, to: height, by: height / 10) {
@@ -439,6 +460,11 @@ extension DisplayTests {
         [handoff]
         until-reveal = yes
         timeout = 120
+        [progress]
+        source = \(oneUnit ? "time" : "systemd")
+        rect = 0, 0.9, 1, 0.04
+        color = #FFFFFF
+        track = #000000
 
         """)
       let buildDirectory = URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
@@ -473,6 +499,21 @@ extension DisplayTests {
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done\(oneUnit ? "; splashctl reveal" : "")'
 
         """)
+      // With splashd.service, a screendump early in the boot too: the bar
+      // that follows systemd's jobs has further to go then.
+      put(
+        "/etc/systemd/system/rig-early.service",
+        """
+        [Unit]
+        Description=QEMU rig: screendump of the splash early in the boot
+        DefaultDependencies=no
+        After=splashd.service
+        Before=sysinit.target
+        [Service]
+        Type=oneshot
+        ExecStart=/bin/sh -c 'echo RIG-SCREENDUMP early > /dev/ttyS0; while [ ! -e /run/rig/early.done ]; do sleep 0.1; done'
+
+        """)
       put(
         "/etc/systemd/system/rig-final.service",
         """
@@ -489,6 +530,7 @@ extension DisplayTests {
           journalctl -b -u \(splashUnit) -o cat > /run/rig/splashd-journal.txt; \\
           journalctl -b -u \(kioskUnit) -o json --output-fields=_PID,MESSAGE > /run/rig/kiosk-journal.json; \\
           systemctl is-active \(kioskUnit) > /run/rig/kiosk-state; \\
+          cp /var/lib/splashd/boot-duration /run/rig/ 2>/dev/null; \\
           echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
 
         """)
@@ -497,6 +539,7 @@ extension DisplayTests {
         ? [("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-with-splash.service")]
         : [
           ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
+          ("sysinit.target.wants", "/etc/systemd/system/rig-early.service"),
           ("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-revealed-by-splashctl.service"),
         ]
       for (target, unit) in enabled + [
@@ -534,6 +577,25 @@ extension DisplayTests {
       for y in [0, 240, 479] {
         #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y); \(journal)")
         #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y)")
+      }
+      // The progress bar along rows 432 to 451: white as far as it is filled, black after.
+      func filled(_ dump: Screendump) -> Int { (0..<800).filter { dump.at($0, 440) == 0xFFFFFF }.count }
+      let heldFill = filled(held)
+      #expect((0..<800).allSatisfy { [0xFFFFFF, 0x000000].contains(held.at($0, 440)) }, "\(journal)")
+      if oneUnit {
+        // source = time, on a first boot: moving against the assumed 20 s, and
+        // this boot's time recorded at the reveal for the next one.
+        #expect(heldFill > 0 && heldFill < 800, "\(heldFill) columns; \(journal)")
+        let recorded = (try? String(contentsOfFile: work + "/boot-duration", encoding: .utf8)) ?? ""
+        #expect(Double(recorded.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 > 0 } == true, "\(recorded)")
+        #expect(journal.contains("splashd: progress: no boot time recorded yet"), "\(journal)")
+      } else {
+        // source = systemd: the bar grew with the jobs between the two screendumps.
+        let early = try #require(Screendump(path: work + "/early.ppm"), "\(journal)")
+        early.keep(as: "systemd-early")
+        #expect(filled(early) < heldFill, "early \(filled(early)), held \(heldFill) columns; \(journal)")
+        #expect(heldFill > 400, "\(heldFill) columns; \(journal)")
+        #expect(!journal.contains("progress: source systemd:"), "\(journal)")
       }
       // The kiosk program, started once the splash was gone, owns the screen.
       let final = try #require(Screendump(path: work + "/final.ppm"), "\(journal)")

@@ -96,7 +96,7 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
   /// splashd's end of each connection to the socket at `path`, and its
   /// listener (the kernel's list of Unix sockets names their path).
   func connections(to path: String) -> Int {
-    let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+    let table = readProcFile("/proc/net/unix") ?? ""
     return table.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
   }
 
@@ -109,5 +109,78 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
     #expect(bad.stderr.hasPrefix("splashctl: wait needs one event"))
     let none = try run(splashctlPath, [], environment: ProcessInfo.processInfo.environment)
     #expect(none.status == 2)
+  }
+
+  /// `splashctl progress` and `message` change the held splash, and
+  /// `snapshot` writes what it shows, to a file or standard output; a path
+  /// splashctl cannot write is its error, and the splash goes on.
+  @Test func progressAndSnapshotThroughSplashctl() throws {
+    var outcomes: [String: Outcome] = [:]
+    let file = dir.path + "/shot.png"
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "200x100", "--until-reveal", "--timeout", "0", "--control", socketPath,
+        "--progress-rect", "0, 0.45, 1, 0.1", "--progress-color", "#FF0000", "--progress-track", "#0000FF",
+        "--progress", "30",
+      ], in: dir,
+      whileRunning: { _ in
+        guard waitForTheSplash() else { return }
+        for (name, arguments) in [
+          ("progress", ["progress", "70"]), ("message", ["message", "Starting", "the", "kiosk"]),
+          ("file", ["snapshot", file]),
+          ("unwritable", ["snapshot", dir.path + "/no/such/dir/shot.png"]), ("garbage", ["progress", "lots"]),
+          ("status", ["status"]),
+        ] {
+          outcomes[name] = try? splashctl(arguments)
+        }
+        outcomes["stdout"] = try? run(
+          "/bin/sh", ["-c", "\"$0\" --control \"$1\" snapshot - > \"$2\"", splashctlPath, socketPath, file + ".out"],
+          environment: [:])
+        _ = try? splashctl(["reveal"])
+      })
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcomes["progress"]?.status == 0 && outcomes["message"]?.status == 0)
+    #expect(outcomes["file"]?.status == 0, "\(String(describing: outcomes["file"]))")
+    let ppm = dir.path + "/shot.ppm"
+    _ = try run(packageRoot + "/tools/png-to-ppm.py", [file, ppm], environment: [:])
+    let shot = try #require(Screendump(path: ppm))
+    #expect(shot.width == 200 && shot.height == 100)
+    #expect((0..<200).filter { shot.at($0, 50) == 0xFF0000 }.count == 140)
+    #expect(shot.at(140, 50) == 0x0000FF && shot.at(199, 50) == 0x0000FF)
+    // The message drew white text around its centre (0.5, 0.82).
+    #expect((0..<200).contains { x in (75..<90).contains { shot.at(x, $0) == 0xFFFFFF } })
+    // The same frame on standard output, byte for byte.
+    let written = try Data(contentsOf: URL(fileURLWithPath: file))
+    #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    #expect(outcomes["stdout"]?.status == 0)
+    #expect(FileManager.default.contents(atPath: file + ".out") == written)
+    #expect(outcomes["unwritable"]?.status == 1)
+    #expect(
+      outcomes["unwritable"]?.stderr
+        == "splashctl: cannot write the snapshot to \(dir.path)/no/such/dir/shot.png: no such file or directory\n")
+    #expect(outcomes["garbage"]?.status == 2)
+    #expect(outcomes["garbage"]?.stderr == "splashctl: progress needs one number, 0 to 100 (see splashctl --help)\n")
+    #expect(outcomes["status"]?.stdout.hasPrefix("phase=waiting ") == true)
+  }
+
+  /// The text library is mapped for the first message, not at start.
+  @Test func theTextLibraryIsLoadedForTheFirstMessageOnly() throws {
+    var before: String?
+    var after: String?
+    var reply: Outcome?
+    let (_, outcome) = try spawnSplashd(held + ["--control", socketPath], in: dir) { splash in
+      guard waitForTheSplash() else { return }
+      before = readProcFile("/proc/\(splash.pid)/maps")
+      reply = try? splashctl(["message", "Hello"])
+      after = readProcFile("/proc/\(splash.pid)/maps")
+      _ = try? splashctl(["reveal"])
+    }
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(reply?.status == 0, "\(String(describing: reply))")
+    #expect(before?.contains("libSDL2-2.0") == true, "no maps were read")
+    for library in ["libSDL2_ttf", "libfreetype"] {
+      #expect(before?.contains(library) == false, "\(library) was mapped at start")
+      #expect(after?.contains(library) == true, "\(library) was not mapped for the message")
+    }
   }
 }

@@ -71,6 +71,25 @@ import Testing
       if check.outcome.status == 0 && !appeared { shownExtra.append("--check accepted it but it did not show") }
       if check.outcome.status == 2 && appeared { shownExtra.append("--check refused it but it showed") }
       record(name, shown, handsOff: true, shownExtra)
+      // Each file as the message's font, and each GIF as the animation:
+      // refused with one line (2) or taken (0), never more.
+      var attempts = [["--message", "Hi", "--message-font", path]]
+      if name.hasSuffix(".gif") {
+        attempts.append(["--animation", path])
+        let played = try splashd(
+          [
+            "--config", "/dev/null", "--animation", path, "--display", "offscreen", "--size", "320x180", "--hold",
+            "0.2", "--duration", "0.1",
+          ] + Self.program)
+        record(name + " as the animation", played, handsOff: true)
+      }
+      for attempt in attempts {
+        let taken = try splashd(["--config", "/dev/null", "--check"] + attempt)
+        var extra: [String] = []
+        if ![0, 2].contains(taken.outcome.status) { extra.append("--check exit \(taken.outcome.status)") }
+        if taken.outcome.status == 2 && taken.outcome.stderrLines.count != 1 { extra.append("not one line") }
+        record("\(name) as \(attempt[attempt.count - 2]) --check", taken, handsOff: false, extra)
+      }
     }
 
     // Config files: mutations of the sample. Options on the command line
@@ -275,7 +294,7 @@ final class ReplyCounter: @unchecked Sendable {
 
 /// CPU seconds a process has used (user and system), from /proc.
 func cpuSeconds(of pid: Int32) -> Double {
-  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+  guard let stat = readProcFile("/proc/\(pid)/stat"),
     let close = stat.lastIndex(of: ")")
   else { return 0 }
   let fields = stat[stat.index(after: close)...].split(separator: " ")

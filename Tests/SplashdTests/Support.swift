@@ -36,7 +36,7 @@ struct RunningSplashd {
 
   /// Whether it has ended (gone, or a zombie waiting for its parent).
   var ended: Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    guard let stat = readProcFile("/proc/\(pid)/stat"),
       let close = stat.lastIndex(of: ")")
     else { return true }
     return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")

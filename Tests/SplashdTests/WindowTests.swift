@@ -120,6 +120,15 @@ final class VirtualScreen {
     return splash
   }
 
+  /// The first dump of splashd's 320×240 window, within 10 s, that `matches`.
+  func splashdWindow(where matches: (WindowDump) -> Bool) -> WindowDump? {
+    for _ in 0..<100 {
+      if let d = dump(windowNamed: "splashd"), d.width == 320, d.height == 240, matches(d) { return d }
+      usleep(100_000)
+    }
+    return nil
+  }
+
   /// Dumps the window named `name`, or nil while it is not mapped.
   func dump(windowNamed name: String) -> WindowDump? {
     let xwd = Process()
@@ -224,20 +233,12 @@ extension DisplayTests {
       }
       defer { if splash.isRunning { splash.terminate() } }
 
-      /// The first dump within 10 s that `matches`.
-      func dump(where matches: (WindowDump) -> Bool) -> WindowDump? {
-        for _ in 0..<100 {
-          if let d = screen.dump(windowNamed: "splashd"), d.width == 320, d.height == 240, matches(d) { return d }
-          usleep(100_000)
-        }
-        return nil
-      }
-      let upright = dump { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
+      let upright = screen.splashdWindow { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
       #expect(upright != nil, "no upright dump; \(screen.failures)")
       let turn = try run(splashctlPath, ["--control", control, "rotate", "90"], environment: environment)
       #expect(turn.status == 0, "\(turn.stderr)")
       // Turned a quarter clockwise: the left leaf is now on top, the right one below.
-      let turned = dump { $0.at(160, 10) == 0xFF0000 && $0.at(160, 230) == 0x00FF00 }
+      let turned = screen.splashdWindow { $0.at(160, 10) == 0xFF0000 && $0.at(160, 230) == 0x00FF00 }
       #expect(turned != nil, "no turned dump; \(screen.failures)")
       if let turned {
         #expect(turned.at(5, 119) == 0xFF0000 && turned.at(315, 119) == 0xFF0000)
@@ -248,6 +249,42 @@ extension DisplayTests {
       splash.waitUntilExit()
       #expect(splash.terminationStatus == 0)
       #expect(rotation == "90\n")  // the program hears of the new angle
+    }
+
+    /// In a window, `splashctl progress` redraws the held splash, and the
+    /// snapshot (read back from the renderer) is what the window shows.
+    @Test func aSnapshotOfAWindowIsWhatTheWindowShows() throws {
+      let screen = try VirtualScreen()
+      let dir = try TemporaryDirectory()
+      let picture = dir.solidPNG("blue.png", width: 32, height: 24, rgb: (0, 0, 128))
+      let control = dir.path + "/control"
+      let environment = screen.environment
+      let splash = try screen.launchSplashd(
+        [
+          "--image", picture, "--until-reveal", "--timeout", "0", "--control", control, "--progress", "30",
+          "--progress-rect", "0, 0.45, 1, 0.1", "--progress-color", "#FF0000", "--progress-track", "#00FF00",
+        ], in: dir
+      ) { $0.standardError = FileHandle.nullDevice }
+      defer { if splash.isRunning { splash.terminate() } }
+      func filled(_ d: WindowDump) -> Int { (0..<320).filter { d.at($0, 120) == 0xFF0000 }.count }
+      #expect(screen.splashdWindow { filled($0) == 96 } != nil, "no dump with the bar at 30%; \(screen.failures)")
+      let progress = try run(splashctlPath, ["--control", control, "progress", "70"], environment: environment)
+      #expect(progress.status == 0, "\(progress.stderr)")
+      let shown = screen.splashdWindow { filled($0) == 224 }
+      #expect(shown != nil, "no dump with the bar at 70%; \(screen.failures)")
+      let file = dir.path + "/window.png"
+      let snapshot = try run(splashctlPath, ["--control", control, "snapshot", file], environment: environment)
+      #expect(snapshot.status == 0, "\(snapshot.stderr)")
+      _ = try run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/window.ppm"], environment: [:])
+      let shot = try #require(Screendump(path: dir.path + "/window.ppm"))
+      if let shown {
+        #expect(shot.width == 320 && shot.height == 240)
+        let differing = (0..<240).flatMap { y in (0..<320).filter { shot.at($0, y) != shown.at($0, y) } }
+        #expect(differing.isEmpty, "\(differing.count) pixels differ from the window dump")
+      }
+      _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
+      splash.waitUntilExit()
+      #expect(splash.terminationStatus == 0)
     }
 
     @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {

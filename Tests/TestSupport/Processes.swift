@@ -88,3 +88,12 @@ public func waitUntil(_ seconds: Double = 30, _ condition: () -> Bool) -> Bool {
   }
   return true
 }
+
+/// The whole of a /proc file. Foundation's `String(contentsOfFile:)` trusts
+/// the size stat reports, 0 for /proc, and returns only the first read: this
+/// reads to the end.
+public func readProcFile(_ path: String) -> String? {
+  guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+  defer { try? handle.close() }
+  return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+}

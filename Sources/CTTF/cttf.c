@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cttf.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+/* SDL_Color, passed by value to the render call. */
+typedef struct {
+  unsigned char r, g, b, a;
+} color_t;
+
+static struct {
+  int tried;
+  int ok;
+  char error[256];
+  int (*init)(void);
+  void *(*open)(const char *, int);
+  int (*height)(const void *);
+  int (*size)(void *, const char *, int *, int *);
+  void *(*render)(void *, const char *, color_t);
+  void (*close)(void *);
+} ttf;
+
+static void *symbol(void *library, const char *name) {
+  void *address = dlsym(library, name);
+  if (!address && !ttf.error[0]) snprintf(ttf.error, sizeof ttf.error, "libSDL2_ttf has no %s", name);
+  return address;
+}
+
+int splashd_ttf_load(char *error, size_t capacity) {
+  if (!ttf.tried) {
+    ttf.tried = 1;
+    void *library = dlopen("libSDL2_ttf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      snprintf(ttf.error, sizeof ttf.error, "cannot load SDL2_ttf (Debian's libsdl2-ttf-2.0-0): %s",
+               why ? why : "not found");
+    } else {
+      ttf.init = (int (*)(void))symbol(library, "TTF_Init");
+      ttf.open = (void *(*)(const char *, int))symbol(library, "TTF_OpenFont");
+      ttf.height = (int (*)(const void *))symbol(library, "TTF_FontHeight");
+      ttf.size = (int (*)(void *, const char *, int *, int *))symbol(library, "TTF_SizeUTF8");
+      ttf.render = (void *(*)(void *, const char *, color_t))symbol(library, "TTF_RenderUTF8_Blended");
+      ttf.close = (void (*)(void *))symbol(library, "TTF_CloseFont");
+      if (!ttf.error[0] && ttf.init() != 0) snprintf(ttf.error, sizeof ttf.error, "TTF_Init failed");
+      ttf.ok = !ttf.error[0];
+    }
+  }
+  if (!ttf.ok && capacity > 0) snprintf(error, capacity, "%s", ttf.error);
+  return ttf.ok ? 0 : -1;
+}
+
+void *splashd_ttf_open(const char *path, int points) { return ttf.ok ? ttf.open(path, points) : NULL; }
+
+int splashd_ttf_height(void *font) { return ttf.height(font); }
+
+int splashd_ttf_size(void *font, const char *text, int *width, int *height) {
+  return ttf.size(font, text, width, height);
+}
+
+void *splashd_ttf_render(void *font, const char *text, unsigned char red, unsigned char green, unsigned char blue) {
+  color_t color = {red, green, blue, 255};
+  return ttf.render(font, text, color);
+}
+
+void splashd_ttf_close(void *font) { ttf.close(font); }

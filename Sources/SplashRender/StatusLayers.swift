@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+
+/// The status layers of one scene: the progress bar, the message (rendered
+/// again when it changes) and the animation's frames, prepared for the
+/// scene's painter and rotation.
+public final class StatusLayers {
+  public let layout: StatusLayout
+  public private(set) var status: BootStatus
+  /// The scene these layers belong to (which holds them).
+  private unowned let renderer: SceneRenderer
+  private let textColor: Color
+  /// Opens the message's font when the first message is shown.
+  private let openFont: () throws(RenderError) -> Font
+  private var font: Font?
+  /// Where the rendered message goes; nil while there is none.
+  private var messageRect: PixelRect?
+  /// The animation's timeline and where it plays; nil without one.
+  public let animation: (timeline: AnimationTimeline, rect: PixelRect)?
+
+  /// Prepares `animation`'s frames for `renderer` and shows `status`.
+  public init(
+    _ settings: Settings, renderer: SceneRenderer, status: BootStatus, font: @escaping () throws(RenderError) -> Font,
+    animation decoded: DecodedAnimation?
+  ) throws(RenderError) {
+    self.renderer = renderer
+    layout = StatusLayout(settings, canvas: renderer.layout.canvas)
+    textColor = settings.message.color
+    openFont = font
+    self.status = BootStatus()
+    if let decoded {
+      let rect = layout.animationRect(frameSize: decoded.size)
+      for (index, frame) in decoded.frames.enumerated() {
+        try renderer.adopt(frame, as: .animationFrame(index), size: rect.size, opaque: false)
+      }
+      animation = (decoded.timeline, rect)
+    } else {
+      animation = nil
+    }
+    try show(status)
+  }
+
+  /// Shows `status`; the message is rendered again when it changed. On an
+  /// error the message stays as it was.
+  public func show(_ status: BootStatus) throws(RenderError) {
+    if status.message != self.status.message {
+      if let text = status.message {
+        let font: Font
+        if let opened = self.font { font = opened } else { font = try openFont() }
+        self.font = font
+        if let pixels = try font.render(text, color: textColor, maxWidth: layout.textMaxWidth) {
+          let size = PixelSize(width: pixels.width, height: pixels.height)
+          try renderer.adopt(pixels, as: .message, size: size, opaque: false)
+          messageRect = layout.messageRect(size: size)
+        } else {
+          messageRect = nil
+        }
+      } else {
+        messageRect = nil
+      }
+    }
+    self.status = status
+  }
+
+  /// The layers at `time` seconds after the first frame, at opacity `alpha`.
+  public func layers(time: Double, alpha: Double) -> [Layer] {
+    var layers: [Layer] = []
+    if let progress = status.progress { layers += layout.barLayers(percent: progress, alpha: alpha) }
+    if let messageRect {
+      let whole = PixelRect(x: 0, y: 0, width: messageRect.width, height: messageRect.height)
+      layers.append(Layer(content: .image(.message, source: whole), destination: messageRect.rect, alpha: alpha))
+    }
+    if let (timeline, rect) = animation {
+      let whole = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
+      let frame = timeline.frame(at: time)
+      layers.append(Layer(content: .image(.animationFrame(frame), source: whole), destination: rect.rect, alpha: alpha))
+    }
+    return layers
+  }
+}
