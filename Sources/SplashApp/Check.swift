@@ -56,6 +56,9 @@ enum Check {
     }
     let control = settings.handoff.controlPath(runtimeDirectory: dependencies.environment["RUNTIME_DIRECTORY"])
     lines.append("; control socket: \(control ?? "none")")
+    if settings.handoff.compat.contains(.psplash) {
+      lines.append("; psplash FIFO: \(PsplashFIFO.path(environment: dependencies.environment))")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -25,6 +25,8 @@ public final class Log {
   public func info(_ text: String) { line(6, text) }
   /// Something that went wrong.
   public func error(_ text: String) { line(3, text) }
+  /// A detail for whoever debugs a boot (an ignored command, say).
+  public func debug(_ text: String) { line(7, text) }
 
   private func line(_ priority: Int, _ text: String) {
     write((toJournal ? "<\(priority)>splashd: " : "splashd: ") + text + "\n")

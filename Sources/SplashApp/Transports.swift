@@ -25,6 +25,7 @@ struct TransportContext {
 /// one file (its `ControlTransport` and its `open`) and one line here.
 enum Transports {
   static let all: [@Sendable (TransportContext) -> ControlTransport?] = [
-    ControlServer.open
+    ControlServer.open,
+    PsplashFIFO.open,
   ]
 }

@@ -27,6 +27,13 @@ public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
   case cmdline
 }
 
+/// A peer's client protocol splashd answers too, so that scripts written
+/// for that peer work unchanged.
+public enum CompatClient: String, CaseIterable, Equatable, Sendable {
+  /// psplash's FIFO (`psplash-write "PROGRESS 50"`, `MSG …`, `QUIT`).
+  case psplash
+}
+
 /// The angle asked for: a fixed one, or `auto` (from the orientation sources).
 public enum RotationSetting: Equatable, Sendable {
   case fixed(Rotation)
@@ -115,6 +122,8 @@ public struct HandoffSettings: Equatable, Sendable {
   public var control: String?
   /// The group allowed to use the control socket besides its owner.
   public var controlGroup: String?
+  /// The peers' client protocols answered too.
+  public var compat: [CompatClient] = []
 
   public init() {}
 

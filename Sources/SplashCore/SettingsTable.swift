@@ -392,6 +392,29 @@ public enum SettingsTable {
       "control-group", .handoff, .option(placeholder: "NAME"), .control,
       help: "Lets this group use the control socket too (mode 0660 instead of 0600).",
       parse: { $0.handoff.controlGroup = try $1.word("a group name") }, show: { $0.handoff.controlGroup }),
+    SettingSpec(
+      "compat", .handoff, .option(placeholder: "CLIENTS"), .control,
+      help: "Answers a peer's clients too, so that boot scripts written for it work unchanged: psplash (its FIFO, "
+        + "$PSPLASH_FIFO_DIR/psplash_fifo, /run by default: psplash-write's PROGRESS, MSG and QUIT). A name "
+        + "another program holds is left to it, with a log line. Names separated by spaces or commas; none for "
+        + "none.",
+      default: "none", values: CompatClient.allCases.map(\.rawValue),
+      parse: { settings, value in
+        let names = value.text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+        let expected = "client names among \(listing(CompatClient.allCases.map(\.rawValue), last: "and")), or none"
+        if names == ["none"] {
+          settings.handoff.compat = []
+          return
+        }
+        let clients = names.map { CompatClient(rawValue: $0) }
+        guard !clients.isEmpty, clients.allSatisfy({ $0 != nil }) else { throw value.fail(expected) }
+        var unique: [CompatClient] = []
+        for client in clients.map({ $0! }) where !unique.contains(client) { unique.append(client) }
+        settings.handoff.compat = unique
+      },
+      show: { settings in
+        settings.handoff.compat.isEmpty ? "none" : settings.handoff.compat.map(\.rawValue).joined(separator: " ")
+      }),
   ]
 
   private static let orientation: [SettingSpec] = [

@@ -460,6 +460,7 @@ extension DisplayTests {
         [handoff]
         until-reveal = yes
         timeout = 120
+        compat = psplash
         [progress]
         source = \(oneUnit ? "time" : "systemd")
         rect = 0, 0.9, 1, 0.04
@@ -497,6 +498,20 @@ extension DisplayTests {
         Type=oneshot
         ExecStart=/bin/sh -c 'splashctl status > /run/rig/held-status; echo RIG-SCREENDUMP held > /dev/ttyS0; \\
           while [ ! -e /run/rig/held.done ]; do sleep 0.1; done\(oneUnit ? "; splashctl reveal" : "")'
+
+        """)
+      // A boot script's message through psplash's FIFO, written as
+      // psplash-write writes it (non-blocking, the text and its NUL).
+      put(
+        "/etc/systemd/system/rig-psplash.service",
+        """
+        [Unit]
+        Description=QEMU rig: a message written to psplash's FIFO
+        After=\(splashUnit)
+        Before=rig-held.service
+        [Service]
+        Type=oneshot
+        ExecStart=/bin/sh -c 'printf "MSG From psplash-write\\000" | dd of=/run/psplash_fifo oflag=nonblock status=none'
 
         """)
       // With splashd.service, a screendump early in the boot too: the bar
@@ -544,6 +559,7 @@ extension DisplayTests {
         ]
       for (target, unit) in enabled + [
         ("multi-user.target.wants", "/etc/systemd/system/rig-held.service"),
+        ("multi-user.target.wants", "/etc/systemd/system/rig-psplash.service"),
         ("multi-user.target.wants", "/etc/systemd/system/rig-final.service"),
       ] {
         try fileManager.createSymbolicLink(
@@ -578,6 +594,9 @@ extension DisplayTests {
         #expect(held.at(0, y) == 0xFF0000 && held.at(399, y) == 0xFF0000, "row \(y); \(journal)")
         #expect(held.at(400, y) == 0x00FF00 && held.at(799, y) == 0x00FF00, "row \(y)")
       }
+      // The message psplash-write sent, white text around row 394 (0.82 of 480), nowhere near the rows above.
+      let text = (380..<410).flatMap { y in (0..<800).filter { held.at($0, y) == 0xFFFFFF } }
+      #expect(text.count > 20, "\(text.count) white pixels where the message goes; \(journal)")
       // The progress bar along rows 432 to 451: white as far as it is filled, black after.
       func filled(_ dump: Screendump) -> Int { (0..<800).filter { dump.at($0, 440) == 0xFFFFFF }.count }
       let heldFill = filled(held)

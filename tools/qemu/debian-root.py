@@ -24,6 +24,8 @@ PACKAGES = [
     "systemd-sysv", "udev", "kmod",
     # What splashd and splashctl link (ldd .build/release/splashd).
     "libsdl2-2.0-0", "libsdl2-image-2.0-0", "libinih1", "libpng16-16",
+    # What splashd loads for its message line (dlopen, so not in ldd's list).
+    "libsdl2-ttf-2.0-0", "fonts-dejavu-core",
 ]
 
 
