@@ -59,6 +59,9 @@ enum Check {
     if settings.handoff.compat.contains(.psplash) {
       lines.append("; psplash FIFO: \(PsplashFIFO.path(environment: dependencies.environment))")
     }
+    if settings.handoff.compat.contains(.plymouth) {
+      lines.append("; Plymouth socket: @\(settings.handoff.plymouthSocket) (abstract)")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -10,6 +10,9 @@ protocol HeldScene: AnyObject {
   func show(_ status: BootStatus) -> String?
   /// What the display shows now, as a PNG file's bytes.
   func snapshot() -> Result<[UInt8], ControlError>
+  /// Lets another program have the screen (`active` false), or takes it
+  /// back and draws the held splash again, whole.
+  func setActive(_ active: Bool)
 }
 
 /// What a control command gets back.
@@ -46,6 +49,12 @@ final class Controller {
   private(set) var status: BootStatus
   /// The scene; nil until there is one.
   weak var scene: HeldScene?
+  /// Plymouth's `quit --retain-splash`: the last frame stays on the display
+  /// when splashd lets go of it, even with no program to follow.
+  private(set) var retainsSplash = false
+  /// Plymouth's `deactivate`: the held splash is not drawn again until
+  /// `reactivate` (its status still changes).
+  private(set) var drawingPaused = false
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
   var onRotation: (Rotation) -> Void = { _ in }
   private let log: Log
@@ -67,6 +76,22 @@ final class Controller {
   /// The first reason is kept.
   func reveal(because reason: String) {
     if revealReason == nil { revealReason = reason }
+  }
+
+  /// Reveals, and keeps the last frame on the display at the end when
+  /// `retaining`. While another program has the screen (deactivated), the
+  /// splash ends without its transition: nothing more may be drawn.
+  func quit(retaining: Bool, because reason: String) {
+    if retaining { retainsSplash = true }
+    if drawingPaused { stop(because: reason) } else { reveal(because: reason) }
+  }
+
+  /// Lets another program have the screen and stops drawing, or takes the
+  /// screen back and draws the held splash again, whole.
+  func pauseDrawing(_ paused: Bool) {
+    guard paused != drawingPaused else { return }
+    drawingPaused = paused
+    scene?.setActive(!paused)
   }
 
   /// Ends the splash now, without its transition. The first reason is kept.

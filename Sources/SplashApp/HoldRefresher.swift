@@ -27,7 +27,7 @@ final class HoldRefresher: EventSource {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {}
 
   var wakeTime: Double? {
-    guard controller.phase.isHolding, let start = controller.appearedAt,
+    guard controller.phase.isHolding, !controller.drawingPaused, let start = controller.appearedAt,
       let next = sink.scene.status?.animation?.timeline.nextChange(after: drawnAt)
     else { return nil }
     return start + next
@@ -41,7 +41,7 @@ final class HoldRefresher: EventSource {
   func statusChanged(area: PixelRect?) { redraw(area: area) }
 
   private func redraw(area: PixelRect?) {
-    guard controller.phase.isHolding, let start = controller.appearedAt else { return }
+    guard controller.phase.isHolding, !controller.drawingPaused, let start = controller.appearedAt else { return }
     let time = controller.now() - start
     drawnAt = time
     do {

@@ -109,7 +109,7 @@ final class Run {
   /// when it was spawned.
   func finish() -> Ending {
     if let ending { return ending }
-    session?.finish(keepingLastFrame: handOff != nil)
+    session?.finish(keepingLastFrame: handOff != nil || session?.controller.retainsSplash == true)
     lifecycle.finish(status: outcome)
     if let session, let spawned = session.spawned {
       return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))

@@ -251,6 +251,16 @@ final class Session: HeldScene {
     return nil
   }
 
+  func setActive(_ active: Bool) {
+    guard let sink else { return }
+    if active {
+      sink.output.reactivate()
+      refresher?.statusChanged(area: nil)
+    } else {
+      sink.output.deactivate()
+    }
+  }
+
   func snapshot() -> Result<[UInt8], ControlError> {
     guard let sink else { return .failure(ControlError("the display has been let go of")) }
     do {

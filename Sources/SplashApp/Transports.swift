@@ -27,5 +27,6 @@ enum Transports {
   static let all: [@Sendable (TransportContext) -> ControlTransport?] = [
     ControlServer.open,
     PsplashFIFO.open,
+    PlymouthSocket.open,
   ]
 }

@@ -32,6 +32,8 @@ public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
 public enum CompatClient: String, CaseIterable, Equatable, Sendable {
   /// psplash's FIFO (`psplash-write "PROGRESS 50"`, `MSG …`, `QUIT`).
   case psplash
+  /// Plymouth's socket (`plymouth --ping`, `display-message`, `system-update`, `quit`, …).
+  case plymouth
 }
 
 /// The angle asked for: a fixed one, or `auto` (from the orientation sources).
@@ -124,6 +126,11 @@ public struct HandoffSettings: Equatable, Sendable {
   public var controlGroup: String?
   /// The peers' client protocols answered too.
   public var compat: [CompatClient] = []
+  /// The abstract socket name Plymouth's clients connect to.
+  public var plymouthSocket = HandoffSettings.defaultPlymouthSocket
+
+  /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
+  public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
 
   public init() {}
 

@@ -395,9 +395,10 @@ public enum SettingsTable {
     SettingSpec(
       "compat", .handoff, .option(placeholder: "CLIENTS"), .control,
       help: "Answers a peer's clients too, so that boot scripts written for it work unchanged: psplash (its FIFO, "
-        + "$PSPLASH_FIFO_DIR/psplash_fifo, /run by default: psplash-write's PROGRESS, MSG and QUIT). A name "
-        + "another program holds is left to it, with a log line. Names separated by spaces or commas; none for "
-        + "none.",
+        + "$PSPLASH_FIFO_DIR/psplash_fifo, /run by default: psplash-write's PROGRESS, MSG and QUIT); plymouth "
+        + "(its socket: plymouth --ping, display-message, system-update --progress, quit, ...; root's requests "
+        + "only, as Plymouth). A name another program holds is left to it, with a log line. Names separated by "
+        + "spaces or commas; none for none.",
       default: "none", values: CompatClient.allCases.map(\.rawValue),
       parse: { settings, value in
         let names = value.text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
@@ -415,6 +416,17 @@ public enum SettingsTable {
       show: { settings in
         settings.handoff.compat.isEmpty ? "none" : settings.handoff.compat.map(\.rawValue).joined(separator: " ")
       }),
+    SettingSpec(
+      "plymouth-socket", .handoff, .option(placeholder: "NAME"), .control,
+      help: "The abstract socket name Plymouth's clients connect to (a client built with another name, or tests).",
+      default: HandoffSettings.defaultPlymouthSocket,
+      parse: { settings, value in
+        let name = try value.word("an abstract socket name such as /org/freedesktop/plymouthd")
+        guard name.utf8.count < 100, !name.utf8.contains(0) else {
+          throw value.fail("an abstract socket name of at most 99 bytes")
+        }
+        settings.handoff.plymouthSocket = name
+      }, show: { $0.handoff.plymouthSocket }),
   ]
 
   private static let orientation: [SettingSpec] = [

@@ -63,6 +63,11 @@ public final class FramebufferOutput: Output {
     return display.show(clock: clock.now)
   }
 
+  /// The VT goes back to text mode, as a program that takes the screen expects.
+  public func deactivate() { console?.restore() }
+
+  public func reactivate() { console?.enterGraphics() }
+
   public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try display.shownPagePNG() }
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {

@@ -48,6 +48,11 @@ public protocol Output: AnyObject {
   /// file's bytes. An output that cannot read its screen back paints the
   /// last frame again with `repaintLast`, unpresented, and reads that.
   func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8]
+  /// Lets another program have the screen for now (Plymouth's
+  /// `deactivate`); nothing is presented until `reactivate`.
+  func deactivate()
+  /// Takes the screen back; the caller then draws the frame again.
+  func reactivate()
   /// Lets go of the screen; nothing is presented after. With
   /// `keepingLastFrame` (a program follows), the last frame stays on it
   /// until that program draws. `repaintLast` paints the last frame again
@@ -57,6 +62,8 @@ public protocol Output: AnyObject {
 }
 
 extension Output {
+  public func deactivate() {}
+  public func reactivate() {}
   public var retainsFrame: Bool { false }
   public var eventDescriptors: [FileDescriptor] { [] }
   public func handleEvents() -> OutputEvents { [] }

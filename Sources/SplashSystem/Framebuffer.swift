@@ -209,6 +209,11 @@ public final class GraphicsConsole {
     }
   }
 
+  /// Graphics mode again, after `restore`.
+  public func enterGraphics() {
+    _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), call: "KDSETMODE /dev/tty0")
+  }
+
   /// Text mode back.
   public func restore() {
     _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_TEXT), call: "KDSETMODE /dev/tty0")

@@ -76,6 +76,31 @@ public enum UnixSocket {
     return (descriptor, replaced)
   }
 
+  /// Listens on the abstract socket `@name` (no file: the name lives in
+  /// the network namespace); one that another program listens on is an
+  /// error (EADDRINUSE).
+  public static func listen(abstract name: String) throws(SystemError) -> FileDescriptor {
+    guard let (address, length) = unixAddress("@" + name) else {
+      throw SystemError("socket @\(name)", code: ENAMETOOLONG)
+    }
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw SystemError("socket", code: errno) }
+    let descriptor = FileDescriptor(rawValue: fd)
+    guard withSocketAddress(address, { bind(fd, $0, length) }) == 0, Glibc.listen(fd, 16) == 0 else {
+      let error = SystemError("bind @\(name)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
+    return descriptor
+  }
+
+  /// The user id of the process at the other end of `connection` (SO_PEERCRED).
+  public static func peerUser(of connection: FileDescriptor) -> uid_t? {
+    var uid: UInt32 = 0
+    return splashd_peer_uid(connection.rawValue, &uid) == 0 ? uid : nil
+  }
+
   /// Accepts one waiting client, non-blocking; nil when none is waiting.
   public static func accept(_ listener: FileDescriptor) -> FileDescriptor? {
     let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)

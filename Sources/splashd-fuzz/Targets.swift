@@ -14,6 +14,7 @@ enum FuzzTargets {
     "config-file": configFile,
     "shell-words": shellWords,
     "gif-structure": gifStructure,
+    "plymouth-requests": plymouthRequests,
   ]
 
   /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).
@@ -81,6 +82,21 @@ enum FuzzTargets {
       fatalError("the printed settings do not read back: \(error)\n\(printed)")
     }
     guard SettingsTable.configText(again) == printed else { fatalError("the printed settings read back otherwise") }
+  }
+
+  /// The bytes as what a Plymouth client sends, in pieces of the sizes the
+  /// first bytes say; every request taken must hold what its framing said.
+  static func plymouthRequests(_ data: UnsafeRawBufferPointer) {
+    var buffer = PlymouthRequestBuffer()
+    var rest = Array(data)
+    while !rest.isEmpty {
+      let piece = max(1, Int(rest[0]))
+      let chunk = Array(rest.dropFirst().prefix(piece))
+      rest = Array(rest.dropFirst(1 + chunk.count))
+      let (requests, problem) = buffer.append(chunk)
+      for request in requests { precondition((request.argument?.count ?? 0) < 256) }
+      if problem != nil { return }
+    }
   }
 
   /// The bytes as an animated GIF, sized and counted from its blocks

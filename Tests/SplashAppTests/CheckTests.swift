@@ -40,6 +40,7 @@ import Testing
       Array(handoff) == [
         "exec = sh -c 'echo hi'", "ready = notify", "; until-file: not set", "until-reveal = yes", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",
+        "plymouth-socket = /org/freedesktop/plymouthd",
       ])
     #expect(lines.contains("; program: /usr/bin/sh, spawned first (ready = notify) (\(config):2: exec)"))
     #expect(lines.contains("; control socket: /run/x/control"))

@@ -251,6 +251,7 @@ final class Harness {
 
   /// Runs splashd with `arguments`, with the empty config unless they name one.
   func run(_ arguments: [String]) -> Ending {
+    SDLThreadCleanup.register()
     var dependencies = Dependencies(
       clock: clock, environment: environment,
       log: Log { [weak self] line in self?.log.append((self?.clock.now() ?? 0, String(line.dropLast()))) },

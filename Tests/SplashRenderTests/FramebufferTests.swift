@@ -137,6 +137,7 @@ extension RenderTests {
     }
 
     @Test func aPaletteScreenIsRefusedByName() throws {
+      SDLThreadCleanup.register()
       let length = 64 * 40
       let mode = FramebufferMode(
         width: 64, height: 40, bitsPerPixel: 8, lineLength: 64, red: FakeMode.bits(0, 8), green: FakeMode.bits(0, 8),
@@ -151,6 +152,7 @@ extension RenderTests {
     }
 
     @Test func aModeLargerThanItsMemoryIsRefused() throws {
+      SDLThreadCleanup.register()
       let mode = FramebufferMode(
         width: 64, height: 40, bitsPerPixel: 32, lineLength: 256, yOffset: 40, red: FakeMode.bits(16, 8),
         green: FakeMode.bits(8, 8), blue: FakeMode.bits(0, 8), memoryLength: 256 * 60)

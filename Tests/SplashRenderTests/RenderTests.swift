@@ -41,6 +41,7 @@ import Testing
   }
 
   @Test func firstFrameShowsTheSplashPixelForPixel() throws {
+    SDLThreadCleanup.register()
     let image = pattern("exact", width: 320, height: 180)
     let frame = try render([.splash: image], display: display, progress: 0)
     for y in 0..<180 {
@@ -121,6 +122,7 @@ import Testing
   }
 
   @Test func transparentPixelsShowTheBackground() throws {
+    SDLThreadCleanup.register()
     let path = "\(dir.path)/alpha.png"
     // Left half opaque white, right half fully transparent.
     writePNG(path, width: 320, height: 180) { x, _ in x < 160 ? 0xFFFF_FFFF : 0x00FF_FFFF }

@@ -20,6 +20,7 @@ import Testing
     transition: TransitionKind = .doors, progress: Double = 0, time: Double = 0, status: BootStatus? = nil,
     animation: DecodedAnimation? = nil
   ) throws -> Frame {
+    SDLThreadCleanup.register()
     let dir = try TemporaryDirectory()
     let path = dir.path + "/splash.png"
     writePNG(path, width: 40, height: 20) { _, _ in 0xFF00_0000 | Self.splashColor }
@@ -45,6 +46,7 @@ import Testing
   }
 
   @Test func theBarFillsItsShareOfItsRectInTheFillColourAndTheRestIsTrack() throws {
+    SDLThreadCleanup.register()
     let frame = try frame([("progress", "40"), ("progress-rect", "0.1, 0.5, 0.5, 0.1")])
     // The rect is 200x20 at (40, 100): filled 80 pixels, track 120.
     for y in 100..<120 {
@@ -58,6 +60,7 @@ import Testing
   }
 
   @Test func aHiddenBarAndNoTrackDrawNothing() throws {
+    SDLThreadCleanup.register()
     let plain = try frame([])
     #expect(plain.pixels.allSatisfy { $0 == Self.splashColor })
     let untracked = try frame([("progress", "0"), ("progress-track", "none")])
@@ -65,6 +68,7 @@ import Testing
   }
 
   @Test func turnedTheBarIsTheUprightRenderTurned() throws {
+    SDLThreadCleanup.register()
     let settings = [("progress", "40"), ("progress-rect", "0.1, 0.5, 0.5, 0.1"), ("progress-color", "#FF8000")]
     let upright = try frame(settings, display: PixelSize(width: 200, height: 400))
     for rotation in [Rotation.quarter, .half, .threeQuarters] {
@@ -75,6 +79,7 @@ import Testing
   }
 
   @Test func theBarFadesWithTheTransition() throws {
+    SDLThreadCleanup.register()
     let settings = [("progress", "100"), ("progress-rect", "0.1, 0.5, 0.5, 0.1")]
     // Cross-fade at 0.5: the bar at half over the picture at half over black.
     let half = try frame(settings, transition: .crossfade, progress: 0.5)
@@ -92,6 +97,7 @@ import Testing
   }
 
   @Test func theMessageRendersInsideItsBoxAndNowhereElse() throws {
+    SDLThreadCleanup.register()
     let settings = [("message", "Hello, kiosk"), ("message-center", "0.5, 0.5"), ("message-size", "0.2")]
     let shown = try frame(settings)
     let plain = try frame([])
@@ -106,6 +112,7 @@ import Testing
   }
 
   @Test func aMessageTooWideIsCutWithAnEllipsis() throws {
+    SDLThreadCleanup.register()
     let font = try Font(path: MessageSettings.defaultFont, pixels: 20, what: "font")
     let long = String(repeating: "Mounting the data partition ", count: 20)
     let cut = font.fitted(long, maxWidth: 300)
@@ -118,6 +125,7 @@ import Testing
   }
 
   @Test func aMissingOrBadFontIsAClearError() throws {
+    SDLThreadCleanup.register()
     #expect(throws: RenderError(call: "--message-font /nope.ttf", reason: "no such file or directory")) {
       _ = try Font(path: "/nope.ttf", pixels: 20, what: "--message-font /nope.ttf")
     }
@@ -134,6 +142,7 @@ import Testing
   }
 
   @Test func theAnimationShowsItsFramesInOrderAtTheirTimes() throws {
+    SDLThreadCleanup.register()
     let dir = try TemporaryDirectory()
     let colors: [UInt32] = [0xFF_0000, 0x00_FF00, 0x00_00FF]
     // Numbered out of lexical order: 10 comes after 9.
@@ -152,6 +161,7 @@ import Testing
   }
 
   @Test func animationsAreSizedBeforeTheyAreDecoded() throws {
+    SDLThreadCleanup.register()
     let dir = try TemporaryDirectory()
     // A GIF whose canvas claims 16384x16384: refused from its blocks.
     var huge: [UInt8] = Array("GIF89a".utf8) + [0x00, 0x40, 0x00, 0x40, 0x00, 0, 0]
@@ -194,6 +204,7 @@ import Testing
   }
 
   @Test func aFolderOfFramesIsCheckedFromTheirHeadersFirst() throws {
+    SDLThreadCleanup.register()
     func refusal(_ files: [String: Data]) throws -> String {
       let dir = try TemporaryDirectory()
       for (name, data) in files { try data.write(to: URL(fileURLWithPath: dir.path + "/" + name)) }
@@ -223,6 +234,7 @@ import Testing
   }
 
   @Test func anAnimatedGIFDecodesWithItsDelays() throws {
+    SDLThreadCleanup.register()
     let dir = try TemporaryDirectory()
     let path = dir.path + "/spin.gif"
     // Two 2x2 frames, red then green, 50 and 200 ms (hand-built: LZW of four pixels).

@@ -8,6 +8,7 @@ import SplashTestSupport
 
 /// Writes a PNG of `width`×`height` whose pixel (x, y) is `color(x, y)` as 0xAARRGGBB.
 func writePNG(_ path: String, width: Int, height: Int, color: (Int, Int) -> UInt32) {
+  SDLThreadCleanup.register()
   let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(width), Int32(height), 32, SDL_PIXELFORMAT_ARGB8888.rawValue)!
   defer { SDL_FreeSurface(surface) }
   for y in 0..<height {
@@ -59,6 +60,7 @@ func render(
   _ paths: [AssetID: String], display: PixelSize, rotation: Rotation = .none, transition: TransitionKind = .doors,
   fit: Fit = .cover, background: Color = .black, progress: Double
 ) throws -> Frame {
+  SDLThreadCleanup.register()
   var budget = PixelBudget(limit: 64_000_000)
   let images = try paths.mapValues { try DecodedImage(path: $0, what: "test", budget: &budget) }
   let artwork: Artwork =

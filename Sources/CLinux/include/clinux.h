@@ -8,6 +8,20 @@
 
 /* Declared by <sys/socket.h> only under _GNU_SOURCE. */
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/* The user id of a Unix socket's peer (SO_PEERCRED's struct ucred, also
+   _GNU_SOURCE only): its three fields pid, uid, gid. 0 on success. */
+static inline int splashd_peer_uid(int fd, unsigned int *uid) {
+  struct {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+  } credentials;
+  socklen_t size = sizeof credentials;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+  *uid = credentials.uid;
+  return 0;
+}
 #include <sys/pidfd.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
