@@ -22,12 +22,10 @@ public struct PlymouthRequest: Equatable, Sendable {
   public static let nak: UInt8 = 0x15
 }
 
-/// Cuts a Plymouth client's bytes into requests, keeping a partial one.
+/// Cuts a Plymouth client's bytes into requests, keeping a partial one
+/// (at most 258 bytes: the length is one byte).
 public struct PlymouthRequestBuffer: Sendable {
   private var pending: [UInt8] = []
-
-  /// The longest request taken.
-  public static let maxRequestBytes = 4096
 
   public init() {}
 
@@ -35,8 +33,6 @@ public struct PlymouthRequestBuffer: Sendable {
     /// Neither a NUL nor 0x02 after the command, a length of 0, or no NUL
     /// after the argument.
     case malformed
-    /// A request longer than `maxRequestBytes`.
-    case tooLong
   }
 
   /// Adds `bytes` and returns the complete requests they finish, and the
@@ -63,6 +59,6 @@ public struct PlymouthRequestBuffer: Sendable {
         return (requests, .malformed)
       }
     }
-    return (requests, pending.count > Self.maxRequestBytes ? .tooLong : nil)
+    return (requests, nil)
   }
 }
