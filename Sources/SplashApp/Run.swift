@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashRender
 import SplashSystem
 
 /// The steps of one run, each a no-op once the run has ended or failed.
@@ -56,7 +57,7 @@ final class Run {
         return
       }
       if commandLine.version {
-        dependencies.print("splashd \(splashdVersion)\n")
+        dependencies.print("splashd \(splashdVersion)\n\(libraryVersions())\n")
         ending = .exit(ExitStatus.done)
         return
       }

@@ -6,6 +6,15 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
   case help
   case version
 
+  /// The usual short form (`-h`, `-V`), for those that have one.
+  public var shortName: String? {
+    switch self {
+    case .help: return "-h"
+    case .version: return "-V"
+    case .config, .check: return nil
+    }
+  }
+
   /// The value's placeholder, for the one that takes a value.
   public var placeholder: String? { self == .config ? "FILE" : nil }
 
@@ -17,7 +26,7 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
       return "Validates the settings, decodes the pictures, finds the program, and prints the resolved settings "
         + "as a config file (with what was derived as comments); opens no display and runs nothing."
     case .help: return "Prints this help."
-    case .version: return "Prints the version."
+    case .version: return "Prints the version, and those of the SDL2, SDL2_image and libpng it runs with."
     }
   }
 
@@ -62,7 +71,9 @@ public struct ParsedCommandLine: Equatable, Sendable {
   public static func asksOnlyForInformation(_ options: [String]) -> Bool {
     let informative: [CommandLineAction] = [.check, .help, .version]
     return options.contains { option in
-      informative.contains { option == "--\($0.rawValue)" || option.hasPrefix("--\($0.rawValue)=") }
+      informative.contains {
+        option == "--\($0.rawValue)" || option.hasPrefix("--\($0.rawValue)=") || option == $0.shortName
+      }
     }
   }
 
@@ -77,8 +88,11 @@ public struct ParsedCommandLine: Equatable, Sendable {
     }
     var index = 0
     while index < arguments.count {
-      let argument = arguments[index]
+      var argument = arguments[index]
       index += 1
+      if let action = CommandLineAction.allCases.first(where: { $0.shortName == argument }) {
+        argument = "--" + action.rawValue
+      }
       guard argument.hasPrefix("--") else {
         throw SettingsError(
           "unexpected argument \"\(printable(argument))\" (options start with --, a program to run follows '--'; "

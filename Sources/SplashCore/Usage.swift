@@ -65,7 +65,9 @@ public enum Usage {
     out += "\nOther:\n"
     for action in CommandLineAction.allCases {
       out += entry(
-        "--\(action.rawValue)" + (action.placeholder.map { " " + $0 } ?? ""), action.help, action.defaultText)
+        (action.shortName.map { $0 + ", " } ?? "") + "--\(action.rawValue)"
+          + (action.placeholder.map { " " + $0 } ?? ""),
+        action.help, action.defaultText)
     }
     out += "\n" + wrap("Options take their value as the next argument or after '=' (--hold=2).", indent: 0) + "\n"
     out += "\n" + wrap(configIntro, indent: 0) + "\n"

@@ -31,7 +31,8 @@ let usage = """
   Options:
     --control PATH   the control socket [default: $SPLASHD_CONTROL, else
                      /run/splashd/control]
-    --help           print this help
+    -h, --help       print this help
+    -V, --version    print the version
 
   Exit status: 0 done; 1 splashd refused the command, could not be reached, or
   ended first; 2 bad usage.
@@ -46,8 +47,12 @@ func fail(_ status: Int32, _ message: String) -> Never {
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 var path = Environment.value("SPLASHD_CONTROL") ?? "/run/splashd/control"
-if arguments.first == "--help" {
+if arguments.first == "--help" || arguments.first == "-h" {
   try? FileDescriptor.standardOutput.writeAll(usage + "\n")
+  exit(0)
+}
+if arguments.first == "--version" || arguments.first == "-V" {
+  try? FileDescriptor.standardOutput.writeAll("splashctl \(splashdVersion)\n")
   exit(0)
 }
 if arguments.first == "--control" {

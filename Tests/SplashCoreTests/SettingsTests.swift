@@ -241,7 +241,8 @@ import Testing
     }
     #expect(synopsis.contains("[--display auto|window|fbdev]"))
     #expect(help.contains("    fbdev                   A framebuffer."))
-    for action in CommandLineAction.allCases { #expect(help.contains("  --\(action.rawValue)")) }
+    for action in CommandLineAction.allCases { #expect(help.contains("--\(action.rawValue)")) }
+    #expect(help.contains("  -h, --help ") && help.contains("  -V, --version "))
   }
 }
 
@@ -263,6 +264,13 @@ import Testing
     #expect(ParsedCommandLine.asksOnlyForInformation(["--check", "--bogus"]))
     #expect(ParsedCommandLine.asksOnlyForInformation(["--help=x"]))
     #expect(!ParsedCommandLine.asksOnlyForInformation(["--image", "a.png"]))
+    #expect(ParsedCommandLine.asksOnlyForInformation(["-V"]) && ParsedCommandLine.asksOnlyForInformation(["-h", "-x"]))
+  }
+
+  @Test func shortFormsOfHelpAndVersion() throws {
+    #expect(try ParsedCommandLine.parse(["-h"]).help)
+    #expect(try ParsedCommandLine.parse(["-V"]).version)
+    #expect(throws: SettingsError.self) { try ParsedCommandLine.parse(["-x"]) }
   }
 
   @Test func splitsOptionsAndValues() throws {

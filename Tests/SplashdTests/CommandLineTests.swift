@@ -207,7 +207,12 @@ import Testing
     }
     let version = try splashd(["--version"], in: dir)
     #expect(version.status == 0)
-    #expect(version.stdout.hasPrefix("splashd "))
+    let lines = version.stdout.split(separator: "\n")
+    #expect(lines.first == "splashd 0.1.0", "\(version.stdout)")
+    #expect(lines.count == 2 && lines[1].hasPrefix("SDL2 2.") && lines[1].contains(", SDL2_image 2."))
+    #expect(lines.last?.contains(", libpng 1.") == true)
+    #expect(try splashd(["-V"], in: dir).stdout == version.stdout)
+    #expect(try splashd(["-h"], in: dir).stdout == help.stdout)
   }
 }
 

@@ -109,6 +109,12 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
     #expect(bad.stderr.hasPrefix("splashctl: wait needs one event"))
     let none = try run(splashctlPath, [], environment: ProcessInfo.processInfo.environment)
     #expect(none.status == 2)
+    for (arguments, start) in [
+      (["-V"], "splashctl 0.1.0\n"), (["--version"], "splashctl 0.1.0\n"), (["-h"], "Usage: splashctl"),
+    ] {
+      let asked = try run(splashctlPath, arguments, environment: [:])
+      #expect(asked.status == 0 && asked.stdout.hasPrefix(start), "\(arguments): \(asked.stdout)")
+    }
   }
 
   /// `splashctl progress` and `message` change the held splash, and
