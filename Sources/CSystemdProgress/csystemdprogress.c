@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@ typedef struct {
 typedef int (*handler_t)(sd_bus_message *, void *, sd_bus_error *);
 
 static struct {
-  int tried;
   char error[256];
   int (*bus_new)(sd_bus **);
   int (*set_address)(sd_bus *, const char *);
@@ -58,14 +58,15 @@ static const char destination[] = "org.freedesktop.systemd1";
 static const char object[] = "/org/freedesktop/systemd1";
 static const char manager[] = "org.freedesktop.systemd1.Manager";
 
-static int load(void) {
-  if (sd.tried) return sd.error[0] ? -1 : 0;
-  sd.tried = 1;
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+/* Loads libsystemd and its symbols, once. */
+static void load_library(void) {
   void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
     snprintf(sd.error, sizeof sd.error, "cannot load libsystemd: %s", why ? why : "not found");
-    return -1;
+    return;
   }
 #define SYMBOL(field, name)                                                                          \
   do {                                                                                               \
@@ -86,6 +87,10 @@ static int load(void) {
   SYMBOL(close, "sd_bus_close");
   SYMBOL(unref, "sd_bus_unref");
 #undef SYMBOL
+}
+
+static int load(void) {
+  pthread_once(&loaded, load_library);
   return sd.error[0] ? -1 : 0;
 }
 

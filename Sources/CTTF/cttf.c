@@ -2,8 +2,15 @@
 #include "cttf.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+/* SDL2_ttf (and FreeType's one library object behind it) is not safe to use
+   from two threads at once: every call here holds this lock, and the
+   library is loaded once (splashd draws from one thread; its tests do not). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 /* SDL_Color, passed by value to the render call. */
 typedef struct {
@@ -11,7 +18,6 @@ typedef struct {
 } color_t;
 
 static struct {
-  int tried;
   int ok;
   char error[256];
   int (*init)(void);
@@ -28,40 +34,62 @@ static void *symbol(void *library, const char *name) {
   return address;
 }
 
-int splashd_ttf_load(char *error, size_t capacity) {
-  if (!ttf.tried) {
-    ttf.tried = 1;
-    void *library = dlopen("libSDL2_ttf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      const char *why = dlerror();
-      snprintf(ttf.error, sizeof ttf.error, "cannot load SDL2_ttf (Debian's libsdl2-ttf-2.0-0): %s",
-               why ? why : "not found");
-    } else {
-      ttf.init = (int (*)(void))symbol(library, "TTF_Init");
-      ttf.open = (void *(*)(const char *, int))symbol(library, "TTF_OpenFont");
-      ttf.height = (int (*)(const void *))symbol(library, "TTF_FontHeight");
-      ttf.size = (int (*)(void *, const char *, int *, int *))symbol(library, "TTF_SizeUTF8");
-      ttf.render = (void *(*)(void *, const char *, color_t))symbol(library, "TTF_RenderUTF8_Blended");
-      ttf.close = (void (*)(void *))symbol(library, "TTF_CloseFont");
-      if (!ttf.error[0] && ttf.init() != 0) snprintf(ttf.error, sizeof ttf.error, "TTF_Init failed");
-      ttf.ok = !ttf.error[0];
-    }
+static void load(void) {
+  void *library = dlopen("libSDL2_ttf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    snprintf(ttf.error, sizeof ttf.error, "cannot load SDL2_ttf (Debian's libsdl2-ttf-2.0-0): %s",
+             why ? why : "not found");
+    return;
   }
+  ttf.init = (int (*)(void))symbol(library, "TTF_Init");
+  ttf.open = (void *(*)(const char *, int))symbol(library, "TTF_OpenFont");
+  ttf.height = (int (*)(const void *))symbol(library, "TTF_FontHeight");
+  ttf.size = (int (*)(void *, const char *, int *, int *))symbol(library, "TTF_SizeUTF8");
+  ttf.render = (void *(*)(void *, const char *, color_t))symbol(library, "TTF_RenderUTF8_Blended");
+  ttf.close = (void (*)(void *))symbol(library, "TTF_CloseFont");
+  if (!ttf.error[0] && ttf.init() != 0) snprintf(ttf.error, sizeof ttf.error, "TTF_Init failed");
+  ttf.ok = !ttf.error[0];
+}
+
+int splashd_ttf_load(char *error, size_t capacity) {
+  pthread_once(&loaded, load);
   if (!ttf.ok && capacity > 0) snprintf(error, capacity, "%s", ttf.error);
   return ttf.ok ? 0 : -1;
 }
 
-void *splashd_ttf_open(const char *path, int points) { return ttf.ok ? ttf.open(path, points) : NULL; }
+void *splashd_ttf_open(const char *path, int points) {
+  if (!ttf.ok) return NULL;
+  pthread_mutex_lock(&lock);
+  void *font = ttf.open(path, points);
+  pthread_mutex_unlock(&lock);
+  return font;
+}
 
-int splashd_ttf_height(void *font) { return ttf.height(font); }
+int splashd_ttf_height(void *font) {
+  pthread_mutex_lock(&lock);
+  int height = ttf.height(font);
+  pthread_mutex_unlock(&lock);
+  return height;
+}
 
 int splashd_ttf_size(void *font, const char *text, int *width, int *height) {
-  return ttf.size(font, text, width, height);
+  pthread_mutex_lock(&lock);
+  int result = ttf.size(font, text, width, height);
+  pthread_mutex_unlock(&lock);
+  return result;
 }
 
 void *splashd_ttf_render(void *font, const char *text, unsigned char red, unsigned char green, unsigned char blue) {
   color_t color = {red, green, blue, 255};
-  return ttf.render(font, text, color);
+  pthread_mutex_lock(&lock);
+  void *surface = ttf.render(font, text, color);
+  pthread_mutex_unlock(&lock);
+  return surface;
 }
 
-void splashd_ttf_close(void *font) { ttf.close(font); }
+void splashd_ttf_close(void *font) {
+  pthread_mutex_lock(&lock);
+  ttf.close(font);
+  pthread_mutex_unlock(&lock);
+}

@@ -7,8 +7,9 @@
    Fonts are TTF_Font pointers and rendered text SDL_Surface pointers, both
    opaque here. */
 
-/* Loads libSDL2_ttf-2.0.so.0 and initialises it; 0 on success, else -1
-   with the reason in `error`. Later calls return the first result. */
+/* Loads libSDL2_ttf-2.0.so.0 and initialises it, once; 0 on success, else
+   -1 with the reason in `error`. Later calls return the first result. Every
+   call here may come from any thread: they take turns. */
 int splashd_ttf_load(char *error, size_t capacity);
 
 /* TTF_OpenFont: the font at `path`, `points` high; NULL on error (SDL_GetError). */
