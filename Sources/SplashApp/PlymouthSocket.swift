@@ -151,10 +151,7 @@ final class PlymouthSocket: ControlTransport {
 
   /// One byte; a client that cannot take it is dropped.
   private func reply(_ client: Client, _ byte: UInt8) {
-    guard client.descriptor.sendAvailable([byte][...]) == 1 else {
-      drop(client)
-      return
-    }
+    if client.descriptor.sendAvailable([byte][...]) != 1 { drop(client) }
   }
 
   private func drop(_ client: Client) {
