@@ -151,7 +151,10 @@ final class PlymouthSocket: ControlTransport {
 
   /// One byte; a client that cannot take it is dropped.
   private func reply(_ client: Client, _ byte: UInt8) {
-    if client.descriptor.sendAvailable([byte][...]) != 1 { drop(client) }
+    guard client.descriptor.sendAvailable([byte][...]) == 1 else {
+      drop(client)
+      return
+    }
   }
 
   private func drop(_ client: Client) {

@@ -31,26 +31,15 @@ enum FuzzTargets {
   /// first bytes say; every complete line is parsed as a command.
   static func controlLines(_ data: UnsafeRawBufferPointer) {
     var buffer = LineBuffer()
-    forEachPiece(of: data) { chunk in
-      switch buffer.append(chunk) {
-      case .success(let lines):
-        for line in lines { _ = ControlCommand.parse(line) }
-        return true
-      case .failure: return false
-      }
-    }
-  }
-
-  /// Calls `body` with the pieces a client's bytes arrive in, as `data`
-  /// says: each piece is the size its first byte gives (at least 1), read
-  /// after that byte; until the data ends or `body` returns false.
-  private static func forEachPiece(of data: UnsafeRawBufferPointer, _ body: ([UInt8]) -> Bool) {
     var rest = Array(data)
     while !rest.isEmpty {
       let piece = max(1, Int(rest[0]))
       let chunk = Array(rest.dropFirst().prefix(piece))
       rest = Array(rest.dropFirst(1 + chunk.count))
-      if !body(chunk) { return }
+      switch buffer.append(chunk) {
+      case .success(let lines): for line in lines { _ = ControlCommand.parse(line) }
+      case .failure: return
+      }
     }
   }
 
@@ -99,10 +88,14 @@ enum FuzzTargets {
   /// first bytes say; every request taken must hold what its framing said.
   static func plymouthRequests(_ data: UnsafeRawBufferPointer) {
     var buffer = PlymouthRequestBuffer()
-    forEachPiece(of: data) { chunk in
+    var rest = Array(data)
+    while !rest.isEmpty {
+      let piece = max(1, Int(rest[0]))
+      let chunk = Array(rest.dropFirst().prefix(piece))
+      rest = Array(rest.dropFirst(1 + chunk.count))
       let (requests, problem) = buffer.append(chunk)
       for request in requests { precondition((request.argument?.count ?? 0) < 256) }
-      return problem == nil
+      if problem != nil { return }
     }
   }
 
