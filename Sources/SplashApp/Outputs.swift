@@ -8,6 +8,7 @@ import SplashRender
 public enum Outputs {
   public static let registry: [BackEnd] = [
     WindowOutput.backEnd,
+    KMSOutput.backEnd,
     SDLKMSOutput.backEnd,
     FramebufferOutput.backEnd,
     OffscreenOutput.backEnd,

@@ -189,7 +189,11 @@ final class Session: HeldScene {
     }
     do {
       let report = try player.play(on: sink, clock: clock)
-      log.info("\(sink.output.name): \(report.frames.count) frames, \(report.skippedVsyncs) skipped")
+      let vsyncs = report.medianVsyncInterval.map {
+        "; vsyncs \(formatFixed($0 * 1000, decimals: 1)) ms apart (median), the mode's refresh "
+          + formatFixed(sink.refreshPeriod * 1000, decimals: 1) + " ms"
+      }
+      log.info("\(sink.output.name): \(report.frames.count) frames, \(report.skippedVsyncs) skipped" + (vsyncs ?? ""))
     } catch let interrupted as PlaybackInterrupted {
       log.info("ended early: \(interrupted.reason)")
     } catch {

@@ -58,6 +58,16 @@ public struct PlaybackReport: Equatable, Sendable {
   /// Vsyncs that passed with no new frame during the transition (dropped
   /// frames), from the times frames were really shown.
   public var skippedVsyncs = 0
+  /// The vsync times the display reported for the transition's frames
+  /// (none when it reports none).
+  public var transitionVsyncs: [Double] = []
+
+  /// The median time between the transition's vsyncs, nil under two.
+  public var medianVsyncInterval: Double? {
+    guard transitionVsyncs.count >= 2 else { return nil }
+    let intervals = zip(transitionVsyncs.dropFirst(), transitionVsyncs).map { $0 - $1 }.sorted()
+    return intervals[intervals.count / 2]
+  }
 }
 
 /// What the held splash waits for before its transition may start.
@@ -140,6 +150,7 @@ public struct Player {
         report.skippedVsyncs += Int(((shown - last) / pacer.period).rounded()) - 1
       }
       pacer.didPresent(at: shown)
+      if !report.frames.isEmpty, let vsync { report.transitionVsyncs.append(vsync) }
       report.frames.append(frame)
     }
 

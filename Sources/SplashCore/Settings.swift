@@ -71,7 +71,7 @@ public struct SplashSettings: Equatable, Sendable {
   /// are the output registry's (checked when the display is chosen).
   public var display = "auto"
   /// The display device: the framebuffer for fbdev (nil: /dev/fb0), the
-  /// DRM card for kmsdrm (nil: the first with a connected connector).
+  /// DRM card for kms and kmsdrm (nil: the first with a connected connector).
   public var device: String?
   /// The KMS mode to set; nil keeps the connector's preferred mode.
   public var mode: DisplayModeRequest?

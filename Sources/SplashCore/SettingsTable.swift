@@ -269,8 +269,8 @@ public enum SettingsTable {
         }, show: { $0.splash.display }),
       SettingSpec(
         "device", .splash, .option(placeholder: "PATH"), .display,
-        help: "The DRM card for kmsdrm (/dev/dri/cardN or a link to one), or the framebuffer for fbdev.",
-        default: "kmsdrm: the first card with a connected connector; fbdev: /dev/fb0",
+        help: "The DRM card for kms and kmsdrm (/dev/dri/cardN or a link to one), or the framebuffer for fbdev.",
+        default: "kms, kmsdrm: the first card with a connected connector; fbdev: /dev/fb0",
         parse: { $0.splash.device = try $1.path() }, show: { $0.splash.device }),
       SettingSpec(
         "mode", .splash, .option(placeholder: "WxH[@HZ]"), .display,
@@ -284,7 +284,7 @@ public enum SettingsTable {
         }, show: { $0.splash.mode?.description }),
       SettingSpec(
         "size", .splash, .option(placeholder: "WxH"), .display,
-        help: "The display's size in pixels: the window's inner size, or offscreen's; kmsdrm and fbdev use their "
+        help: "The display's size in pixels: the window's inner size, or offscreen's; kms, kmsdrm and fbdev use their "
           + "mode's. At most 3840x2160's pixels in all.",
         default: "1280x720",
         parse: { settings, value in

@@ -41,9 +41,9 @@ public enum PanelOrientation {
       }
       defer { drmModeFreeConnector(connector) }
       guard connector.pointee.connection == DRM_MODE_CONNECTED else { continue }
-      let type = drmModeGetConnectorTypeName(connector.pointee.connector_type).map { String(cString: $0) } ?? "Unknown"
-      let name = "\(type)-\(connector.pointee.connector_type_id)"
-      if let value = enumProperty("panel orientation", of: connector.pointee.connector_id, on: descriptor) {
+      let name = DRMDevice.connectorName(
+        type: connector.pointee.connector_type, number: connector.pointee.connector_type_id)
+      if let value = orientation(ofConnector: connector.pointee.connector_id, on: descriptor.rawValue) {
         return Answer(connector: name, value: value, rotation: panelOrientationRotation(value))
       }
       if first == nil { first = Answer(connector: name, value: nil, rotation: nil) }
@@ -52,26 +52,8 @@ public enum PanelOrientation {
     return first
   }
 
-  /// The current value's name of the enum property `name` of a connector.
-  private static func enumProperty(_ name: String, of connector: UInt32, on descriptor: FileDescriptor) -> String? {
-    guard
-      let properties = drmModeObjectGetProperties(descriptor.rawValue, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR))
-    else { return nil }
-    defer { drmModeFreeObjectProperties(properties) }
-    for index in 0..<Int(properties.pointee.count_props) {
-      guard let property = drmModeGetProperty(descriptor.rawValue, properties.pointee.props[index]) else { continue }
-      defer { drmModeFreeProperty(property) }
-      let propertyName = withUnsafeBytes(of: property.pointee.name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      guard propertyName == name else { continue }
-      let value = properties.pointee.prop_values[index]
-      for item in 0..<Int(property.pointee.count_enums) where property.pointee.enums[item].value == value {
-        return withUnsafeBytes(of: property.pointee.enums[item].name) {
-          String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-        }
-      }
-    }
-    return nil
+  /// The "panel orientation" property's value of connector `id`, if it has one.
+  public static func orientation(ofConnector id: UInt32, on fd: Int32) -> String? {
+    DRMDevice.enumProperty("panel orientation", of: id, kind: UInt32(DRM_MODE_OBJECT_CONNECTOR), on: fd)
   }
 }

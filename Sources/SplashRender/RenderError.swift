@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
+import SplashDevices
 import SplashSystem
 
 /// What went wrong in the render layer (a picture, SDL, a display device),
@@ -24,6 +25,12 @@ public struct RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   public init(_ error: SystemError) {
     call = error.call
     reason = error.phrase
+  }
+
+  /// A device that cannot be used, in its own words (it names itself).
+  public init(_ error: DeviceError) {
+    call = ""
+    reason = error.message
   }
 
   /// Why something cannot be used at all, with nothing more to name.

@@ -24,27 +24,9 @@ public final class SDLKMSOutput: Output {
     name: "kmsdrm",
     help: "Full screen on a DRM card through SDL's KMSDRM driver (needs Mesa's EGL and GLES), presented with "
       + "vsync; --device picks the card, --mode the mode.",
-    probe: { request in
-      if let device = request.device {
-        guard let card = DRMCards.cardNumber(ofDevice: device) else {
-          return .skipped("\(request.deviceOrigin) \(device) is not a DRM card")
-        }
-        return .tried("\(request.deviceOrigin) \(device) is /dev/dri/card\(card)")
-      }
-      guard let found = DRMCards.firstConnected() else { return .skipped("no DRM card with a connected connector") }
-      return .tried("/dev/dri/card\(found.card) has a connected connector (\(found.connector))")
-    },
+    probe: { request in DRMCards.probe(request) },
     open: { request throws(RenderError) in
-      var card: Int?
-      if let device = request.device {
-        let named = "\(request.deviceOrigin) \(device)"
-        guard Files.exists(device) else { throw RenderError("no such device", named: named) }
-        guard let number = DRMCards.cardNumber(ofDevice: device) else {
-          throw RenderError("not a DRM card (/dev/dri/cardN)", named: named)
-        }
-        card = number
-      }
-      return try SDLKMSOutput(card: card, mode: request.mode, clock: request.clock)
+      try SDLKMSOutput(card: try DRMCards.requestedCard(request), mode: request.mode, clock: request.clock)
     })
 
   /// Takes the screen of DRM card `card` (nil lets SDL pick the first with

@@ -92,6 +92,9 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
       #expect(abs(frame.presentationTime - vsync) < 1e-9)
     }
     #expect(abs(display.shown.last!.vsync - report.firstFrameShown - 1.2) < 1e-9)
+    // The transition's vsyncs, as the display reported them, one refresh apart.
+    #expect(report.transitionVsyncs == display.shown.dropFirst().map(\.vsync))
+    #expect(abs(report.medianVsyncInterval! - 1.0 / 60) < 1e-9)
   }
 
   @Test func jitteredTimestampsStillTrackTheClock() throws {
@@ -193,6 +196,8 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     // The grid starts when the first frame was really shown (after its 2 ms of drawing).
     #expect(abs(report.firstFrameShown - start - 0.002) < 1e-9)
     #expect(abs(report.frames.last!.presentationTime - report.firstFrameShown - 1.0) < 1e-6)
+    // The clock's times are not the display's vsyncs: none are reported.
+    #expect(report.transitionVsyncs.isEmpty && report.medianVsyncInterval == nil)
   }
 }
 

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: Apache-2.0
+import CDRM
+import Glibc
+import SplashCore
+import SplashSystem
+
+/// A DRM card opened for modesetting through libdrm: its connectors and
+/// CRTCs, dumb buffers (memory the CPU paints and the display scans out),
+/// modesets and page flips, atomic where the driver offers it, and the
+/// flip events with the kernel's vblank time. Every libdrm call splashd
+/// makes to drive a screen is here.
+public final class DRMDevice {
+  public let path: String
+  public let descriptor: FileDescriptor
+  /// Whether modesets and flips go through atomic commits (the driver
+  /// offers `DRM_CLIENT_CAP_ATOMIC`), rather than SetCrtc and PageFlip.
+  public private(set) var atomic: Bool
+  /// Where libdrm's event handler (a C function, which cannot capture)
+  /// puts the flip events it reads: each flip carries its address.
+  private let inbox = Inbox()
+  /// Property ids by object and name, looked up once.
+  private var propertyIDs: [UInt32: [String: UInt32]] = [:]
+
+  /// A page flip that completed: on which CRTC, at which vblank (seconds on
+  /// CLOCK_MONOTONIC).
+  public struct FlipEvent: Equatable, Sendable {
+    public var crtc: UInt32
+    public var time: Double
+    public var sequence: UInt32
+  }
+
+  /// Opens `path` (read-write, not inherited by programs it starts) and
+  /// checks it is a KMS device that offers dumb buffers and monotonic
+  /// vblank times. Atomic is used when `allowAtomic` and the driver agrees.
+  public init(path: String, allowAtomic: Bool = true) throws(DeviceError) {
+    do {
+      descriptor = try FileDescriptor.open(path, O_RDWR)
+    } catch {
+      throw DeviceError("\(path): \(error.phrase)")
+    }
+    self.path = path
+    atomic = false
+    func capability(_ cap: Int32) -> UInt64? {
+      var value: UInt64 = 0
+      return drmGetCap(descriptor.rawValue, UInt64(cap), &value) == 0 ? value : nil
+    }
+    guard capability(DRM_CAP_DUMB_BUFFER) ?? 0 != 0 else {
+      try? descriptor.close()
+      throw DeviceError("\(path): not a KMS device with dumb buffers")
+    }
+    guard capability(DRM_CAP_TIMESTAMP_MONOTONIC) ?? 0 != 0 else {
+      try? descriptor.close()
+      throw DeviceError("\(path): vblank times are not on the monotonic clock")
+    }
+    // Universal planes: the primary plane and its formats are listed.
+    _ = drmSetClientCap(descriptor.rawValue, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+    if allowAtomic { atomic = drmSetClientCap(descriptor.rawValue, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0 }
+  }
+
+  deinit { try? descriptor.close() }
+
+  /// What the log calls the way frames reach the screen.
+  public var modesetting: String {
+    atomic ? "atomic modesetting" : "legacy modesetting (SetCrtc, PageFlip)"
+  }
+
+  // MARK: Master
+
+  /// Takes DRM master (the right to set modes): the first opener of a card
+  /// has it already; otherwise only while no other program holds it.
+  public func becomeMaster() throws(DeviceError) {
+    guard drmIsMaster(descriptor.rawValue) == 0 else { return }
+    guard drmSetMaster(descriptor.rawValue) == 0 else {
+      let code = errno
+      let reason =
+        code == EBUSY || code == EINVAL
+        ? "another program (a compositor, a display server) is DRM master"
+        : SystemError("", code: code).phrase
+      throw DeviceError("\(path): cannot become DRM master: \(reason)")
+    }
+  }
+
+  /// Lets another program become master; what is on the screen stays.
+  public func dropMaster() { _ = drmDropMaster(descriptor.rawValue) }
+
+  /// Keeps the card open in the program this process `exec`s (clears
+  /// FD_CLOEXEC): the kernel removes a closed file's framebuffers and turns
+  /// off the planes that show them, so the last frame lasts only while the
+  /// descriptor does.
+  public func keepOpenAcrossExec() {
+    let flags = fcntl(descriptor.rawValue, F_GETFD)
+    if flags >= 0 { _ = fcntl(descriptor.rawValue, F_SETFD, flags & ~FD_CLOEXEC) }
+  }
+
+  // MARK: What the card has
+
+  /// A connector of the card, with what it is plugged into.
+  public struct Connector: Sendable {
+    public var id: UInt32
+    /// As the kernel names it: "HDMI-A-1", "Virtual-1", "DSI-1".
+    public var name: String
+    public var connected: Bool
+    /// Its modes, the card's order (the preferred one flagged).
+    public var modes: [Mode]
+    /// The CRTC driving it now, if any.
+    public var currentCRTC: UInt32?
+    /// The CRTCs its encoders can use.
+    public var possibleCRTCs: [UInt32]
+  }
+
+  /// A display mode as the kernel gives it, kept whole for the modeset.
+  public struct Mode: Sendable {
+    public var info: drmModeModeInfo
+    public var size: PixelSize { PixelSize(width: Int(info.hdisplay), height: Int(info.vdisplay)) }
+    /// Whole hertz, as the kernel rounds them.
+    public var refreshRate: Int { Int(info.vrefresh) }
+    /// Seconds between vblanks, from the pixel clock and the totals.
+    public var refreshPeriod: Double {
+      let total = Double(info.htotal) * Double(info.vtotal)
+      guard info.clock > 0, total > 0 else { return 1 / Double(max(info.vrefresh, 60)) }
+      return total / (Double(info.clock) * 1000)
+    }
+    public var preferred: Bool { info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 }
+    public var description: String { "\(size.description)@\(refreshRate)" }
+  }
+
+  /// The card's CRTCs, in its order, and its connectors.
+  public func layout() throws(DeviceError) -> (crtcs: [UInt32], connectors: [Connector]) {
+    let fd = descriptor.rawValue
+    guard let resources = drmModeGetResources(fd) else {
+      throw DeviceError("\(path): not a KMS device (\(SystemError("", code: errno).phrase))")
+    }
+    defer { drmModeFreeResources(resources) }
+    let crtcs = (0..<Int(resources.pointee.count_crtcs)).map { resources.pointee.crtcs[$0] }
+    var connectors: [Connector] = []
+    for index in 0..<Int(resources.pointee.count_connectors) {
+      guard let connector = drmModeGetConnector(fd, resources.pointee.connectors[index]) else { continue }
+      defer { drmModeFreeConnector(connector) }
+      let c = connector.pointee
+      var possible: [UInt32] = []
+      var current: UInt32?
+      for slot in 0..<Int(c.count_encoders) {
+        guard let encoder = drmModeGetEncoder(fd, c.encoders[slot]) else { continue }
+        defer { drmModeFreeEncoder(encoder) }
+        for (bit, crtc) in crtcs.enumerated() where encoder.pointee.possible_crtcs & (1 << UInt32(bit)) != 0 {
+          if !possible.contains(crtc) { possible.append(crtc) }
+        }
+        if encoder.pointee.encoder_id == c.encoder_id && encoder.pointee.crtc_id != 0 {
+          current = encoder.pointee.crtc_id
+        }
+      }
+      connectors.append(
+        Connector(
+          id: c.connector_id, name: Self.connectorName(type: c.connector_type, number: c.connector_type_id),
+          connected: c.connection == DRM_MODE_CONNECTED,
+          modes: (0..<Int(c.count_modes)).map { Mode(info: c.modes[$0]) }, currentCRTC: current,
+          possibleCRTCs: possible))
+    }
+    return (crtcs, connectors)
+  }
+
+  /// "HDMI-A-1": the connector type's name and its number.
+  public static func connectorName(type: UInt32, number: UInt32) -> String {
+    let name = drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "Unknown"
+    return "\(name)-\(number)"
+  }
+
+  /// The primary plane that can show CRTC `crtc` (at index `index` of the
+  /// card's CRTCs) and the pixel formats it scans out; nil when the driver
+  /// lists no planes.
+  public func primaryPlane(forCRTCAt index: Int) -> (id: UInt32, formats: [UInt32])? {
+    let fd = descriptor.rawValue
+    guard let planes = drmModeGetPlaneResources(fd) else { return nil }
+    defer { drmModeFreePlaneResources(planes) }
+    for slot in 0..<Int(planes.pointee.count_planes) {
+      guard let plane = drmModeGetPlane(fd, planes.pointee.planes[slot]) else { continue }
+      defer { drmModeFreePlane(plane) }
+      let p = plane.pointee
+      guard p.possible_crtcs & (1 << UInt32(index)) != 0,
+        Self.enumProperty("type", of: p.plane_id, kind: UInt32(DRM_MODE_OBJECT_PLANE), on: fd) == "Primary"
+      else { continue }
+      return (p.plane_id, (0..<Int(p.count_formats)).map { p.formats[$0] })
+    }
+    return nil
+  }
+
+  /// The current value's name of the enum property `name` of a DRM object.
+  public static func enumProperty(_ name: String, of object: UInt32, kind: UInt32, on fd: Int32) -> String? {
+    guard let properties = drmModeObjectGetProperties(fd, object, kind) else { return nil }
+    defer { drmModeFreeObjectProperties(properties) }
+    for index in 0..<Int(properties.pointee.count_props) {
+      guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
+      defer { drmModeFreeProperty(property) }
+      guard text(property.pointee.name) == name else { continue }
+      let value = properties.pointee.prop_values[index]
+      for item in 0..<Int(property.pointee.count_enums) where property.pointee.enums[item].value == value {
+        return text(property.pointee.enums[item].name)
+      }
+    }
+    return nil
+  }
+
+  /// A fixed-size C character array as a string.
+  private static func text<T>(_ characters: T) -> String {
+    withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+  }
+
+  // MARK: Buffers
+
+  /// A dumb buffer mapped into this process, registered as a framebuffer.
+  public final class DumbBuffer {
+    public let handle: UInt32
+    public let framebuffer: UInt32
+    public let size: PixelSize
+    /// Bytes a row.
+    public let pitch: Int
+    public let pixels: UnsafeMutableRawPointer
+    let length: Int
+
+    init(handle: UInt32, framebuffer: UInt32, size: PixelSize, pitch: Int, pixels: UnsafeMutableRawPointer, length: Int)
+    {
+      self.handle = handle
+      self.framebuffer = framebuffer
+      self.size = size
+      self.pitch = pitch
+      self.pixels = pixels
+      self.length = length
+    }
+  }
+
+  /// A dumb buffer of `size` in `format` (a DRM fourcc of `bitsPerPixel`),
+  /// mapped and registered as a framebuffer.
+  public func makeBuffer(_ size: PixelSize, format: UInt32, bitsPerPixel: Int) throws(DeviceError) -> DumbBuffer {
+    let fd = descriptor.rawValue
+    var handle: UInt32 = 0
+    var pitch: UInt32 = 0
+    var length: UInt64 = 0
+    guard
+      drmModeCreateDumbBuffer(
+        fd, UInt32(size.width), UInt32(size.height), UInt32(bitsPerPixel), 0, &handle, &pitch, &length)
+        == 0
+    else { throw failure("cannot make a \(size.description) dumb buffer") }
+    var offset: UInt64 = 0
+    guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
+      let mapped = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), mapped != MAP_FAILED
+    else {
+      let error = failure("cannot map a dumb buffer")
+      _ = drmModeDestroyDumbBuffer(fd, handle)
+      throw error
+    }
+    var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+    var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+    var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    var framebuffer: UInt32 = 0
+    let added = withUnsafeMutablePointer(to: &handles) { h in
+      withUnsafeMutablePointer(to: &pitches) { p in
+        withUnsafeMutablePointer(to: &offsets) { o in
+          h.withMemoryRebound(to: UInt32.self, capacity: 4) { h in
+            p.withMemoryRebound(to: UInt32.self, capacity: 4) { p in
+              o.withMemoryRebound(to: UInt32.self, capacity: 4) { o in
+                drmModeAddFB2(fd, UInt32(size.width), UInt32(size.height), format, h, p, o, &framebuffer, 0)
+              }
+            }
+          }
+        }
+      }
+    }
+    guard added == 0 else {
+      let error = failure("cannot register a framebuffer (AddFB2)")
+      munmap(mapped, Int(length))
+      _ = drmModeDestroyDumbBuffer(fd, handle)
+      throw error
+    }
+    return DumbBuffer(
+      handle: handle, framebuffer: framebuffer, size: size, pitch: Int(pitch), pixels: mapped, length: Int(length))
+  }
+
+  /// Unmaps `buffer` and removes its framebuffer, which turns off a plane
+  /// that shows it.
+  public func free(_ buffer: DumbBuffer) {
+    munmap(buffer.pixels, buffer.length)
+    _ = drmModeRmFB(descriptor.rawValue, buffer.framebuffer)
+    _ = drmModeDestroyDumbBuffer(descriptor.rawValue, buffer.handle)
+  }
+
+  /// Unmaps `buffer`, which stays on the screen: its framebuffer is freed
+  /// without turning off the plane that shows it (CLOSEFB, Linux 6.8), so it
+  /// outlives this file; true when the kernel could. Otherwise the
+  /// framebuffer stays until the card's file is closed.
+  public func release(keepingShown buffer: DumbBuffer) -> Bool {
+    munmap(buffer.pixels, buffer.length)
+    let closed = splashd_drm_close_fb(descriptor.rawValue, buffer.framebuffer) == 0
+    // The framebuffer holds the memory; the handle is not needed for it.
+    _ = drmModeDestroyDumbBuffer(descriptor.rawValue, buffer.handle)
+    return closed
+  }
+
+  // MARK: Modesets and flips
+
+  /// What a CRTC showed before: put back when splashd lets go without a
+  /// program to follow.
+  public struct SavedCRTC {
+    var crtc: drmModeCrtc
+  }
+
+  /// The state of CRTC `id` now.
+  public func save(crtc id: UInt32) -> SavedCRTC? {
+    guard let crtc = drmModeGetCrtc(descriptor.rawValue, id) else { return nil }
+    defer { drmModeFreeCrtc(crtc) }
+    return SavedCRTC(crtc: crtc.pointee)
+  }
+
+  /// Puts back what `saved` showed on `connector`; false when it showed nothing.
+  @discardableResult
+  public func restore(_ saved: SavedCRTC, connector: UInt32) -> Bool {
+    var crtc = saved.crtc
+    guard crtc.buffer_id != 0, crtc.mode_valid != 0 else { return false }
+    var connectorID = connector
+    return drmModeSetCrtc(
+      descriptor.rawValue, crtc.crtc_id, crtc.buffer_id, crtc.x, crtc.y, &connectorID, 1, &crtc.mode)
+      == 0
+  }
+
+  /// One screen's pipe: a connector, the CRTC driving it, its primary plane.
+  public struct Pipe: Sendable {
+    public var connector: UInt32
+    public var crtc: UInt32
+    public var plane: UInt32?
+    public var mode: Mode
+
+    public init(connector: UInt32, crtc: UInt32, plane: UInt32?, mode: Mode) {
+      self.connector = connector
+      self.crtc = crtc
+      self.plane = plane
+      self.mode = mode
+    }
+  }
+
+  /// Lights `pipe` with `buffer` at its mode; returns when it is on the
+  /// screen. An atomic modeset the driver refuses falls back to SetCrtc
+  /// (and stays there), with the reason returned as a note.
+  public func modeset(_ pipe: Pipe, showing buffer: DumbBuffer) throws(DeviceError) -> String? {
+    var note: String?
+    if atomic {
+      if let refused = atomicModeset(pipe, buffer) {
+        atomic = false
+        note = "the atomic modeset was refused (\(refused)): using \(modesetting)"
+      } else {
+        return nil
+      }
+    }
+    var connector = pipe.connector
+    var mode = pipe.mode.info
+    guard drmModeSetCrtc(descriptor.rawValue, pipe.crtc, buffer.framebuffer, 0, 0, &connector, 1, &mode) == 0 else {
+      throw failure("cannot set the mode \(pipe.mode.description) (SetCrtc)")
+    }
+    return note
+  }
+
+  /// Nil when the atomic modeset went through, else why not.
+  private func atomicModeset(_ pipe: Pipe, _ buffer: DumbBuffer) -> String? {
+    let fd = descriptor.rawValue
+    guard let plane = pipe.plane else { return "no primary plane" }
+    var blob: UInt32 = 0
+    var mode = pipe.mode.info
+    guard drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
+      return "MODE_ID blob: \(SystemError("", code: errno).phrase)"
+    }
+    defer { _ = drmModeDestroyPropertyBlob(fd, blob) }
+    let connector = UInt32(DRM_MODE_OBJECT_CONNECTOR)
+    let crtc = UInt32(DRM_MODE_OBJECT_CRTC)
+    let width = UInt64(buffer.size.width)
+    let height = UInt64(buffer.size.height)
+    let values: [(UInt32, UInt32, String, UInt64)] =
+      [
+        (pipe.connector, connector, "CRTC_ID", UInt64(pipe.crtc)),
+        (pipe.crtc, crtc, "MODE_ID", UInt64(blob)),
+        (pipe.crtc, crtc, "ACTIVE", 1),
+      ] + planeValues(plane, pipe.crtc, buffer.framebuffer, width, height)
+    return commit(values, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), token: nil)
+  }
+
+  /// The primary plane's properties that show framebuffer `fb` whole on `crtc`.
+  private func planeValues(_ plane: UInt32, _ crtc: UInt32, _ fb: UInt32, _ width: UInt64, _ height: UInt64) -> [(
+    UInt32, UInt32, String, UInt64
+  )] {
+    let kind = UInt32(DRM_MODE_OBJECT_PLANE)
+    return [
+      (plane, kind, "FB_ID", UInt64(fb)), (plane, kind, "CRTC_ID", UInt64(crtc)),
+      (plane, kind, "SRC_X", 0), (plane, kind, "SRC_Y", 0),
+      (plane, kind, "SRC_W", width << 16), (plane, kind, "SRC_H", height << 16),
+      (plane, kind, "CRTC_X", 0), (plane, kind, "CRTC_Y", 0),
+      (plane, kind, "CRTC_W", width), (plane, kind, "CRTC_H", height),
+    ]
+  }
+
+  /// Commits `values` (object, its kind, property name, value) atomically;
+  /// nil when it went through, else why not.
+  private func commit(_ values: [(UInt32, UInt32, String, UInt64)], flags: UInt32, token: UnsafeMutableRawPointer?)
+    -> String?
+  {
+    guard let request = drmModeAtomicAlloc() else { return "out of memory" }
+    defer { drmModeAtomicFree(request) }
+    for (object, kind, name, value) in values {
+      guard let property = propertyID(name, of: object, kind: kind) else { return "no property \(name)" }
+      guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else { return "cannot add \(name)" }
+    }
+    guard drmModeAtomicCommit(descriptor.rawValue, request, flags, token) == 0 else {
+      return SystemError("", code: errno).phrase
+    }
+    return nil
+  }
+
+  private func propertyID(_ name: String, of object: UInt32, kind: UInt32) -> UInt32? {
+    if let known = propertyIDs[object] { return known[name] }
+    var ids: [String: UInt32] = [:]
+    let fd = descriptor.rawValue
+    if let properties = drmModeObjectGetProperties(fd, object, kind) {
+      for index in 0..<Int(properties.pointee.count_props) {
+        guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
+        ids[Self.text(property.pointee.name)] = property.pointee.prop_id
+        drmModeFreeProperty(property)
+      }
+      drmModeFreeObjectProperties(properties)
+    }
+    propertyIDs[object] = ids
+    return ids[name]
+  }
+
+  /// Whether CRTC `crtc` (lit) has a vblank interrupt. Drivers without one
+  /// (bochs, virtio-gpu, many SPI panels) complete a flip at once and time
+  /// its event then, not at a vblank.
+  public func hasVblank(crtc: UInt32) -> Bool {
+    var sequence: UInt64 = 0
+    var nanoseconds: Int64 = 0
+    return drmCrtcGetSequence(descriptor.rawValue, crtc, &sequence, &nanoseconds) == 0
+  }
+
+  /// Queues a flip of `pipe` to `buffer` at the next vblank; its event
+  /// arrives on the descriptor (`readEvents`).
+  public func flip(_ pipe: Pipe, to buffer: DumbBuffer) throws(DeviceError) {
+    let token = Unmanaged.passUnretained(inbox).toOpaque()
+    if atomic, let plane = pipe.plane {
+      let values = planeValues(
+        plane, pipe.crtc, buffer.framebuffer, UInt64(buffer.size.width), UInt64(buffer.size.height))
+      let flags = UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK)
+      if let refused = commit(values, flags: flags, token: token) {
+        throw DeviceError("\(path): the flip was refused: \(refused)")
+      }
+      return
+    }
+    guard
+      drmModePageFlip(descriptor.rawValue, pipe.crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), token)
+        == 0
+    else { throw failure("the flip was refused (PageFlip)") }
+  }
+
+  /// Reads the flip events that have arrived, without waiting.
+  public func readEvents() -> [FlipEvent] {
+    var poller = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+    while poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLIN) != 0 {
+      var context = drmEventContext()
+      context.version = 3
+      context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, token in
+        guard let token else { return }
+        Unmanaged<Inbox>.fromOpaque(token).takeUnretainedValue().events.append(
+          FlipEvent(crtc: crtc, time: Double(seconds) + Double(microseconds) / 1e6, sequence: sequence))
+      }
+      guard drmHandleEvent(descriptor.rawValue, &context) == 0 else { break }
+      poller.revents = 0
+    }
+    defer { inbox.events = [] }
+    return inbox.events
+  }
+
+  /// Waits until the flip events of `crtcs` have all arrived or `timeout`
+  /// seconds have passed; returns the events read.
+  public func waitForFlips(of crtcs: Set<UInt32>, timeout: Double, clock: () -> Double) -> [FlipEvent] {
+    var pending = crtcs
+    var read: [FlipEvent] = []
+    let deadline = clock() + timeout
+    while !pending.isEmpty {
+      let left = deadline - clock()
+      guard left > 0 else { break }
+      var poller = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, Int32((left * 1000).rounded(.up)))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { break }
+      for event in readEvents() {
+        read.append(event)
+        pending.remove(event.crtc)
+      }
+    }
+    return read
+  }
+
+  /// The flip events read and not yet returned.
+  private final class Inbox {
+    var events: [FlipEvent] = []
+  }
+
+  private func failure(_ what: String) -> DeviceError {
+    DeviceError("\(path): \(what): \(SystemError("", code: errno).phrase)")
+  }
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashDevices
+import SplashSystem
+
+/// The DRM card an output request means, for the back ends that drive one
+/// (`kms`, `kmsdrm`).
+extension DRMCards {
+  /// Whether `auto` tries a KMS back end: when `--device` names a card, or
+  /// a card has a connected connector.
+  public static func probe(_ request: OutputRequest) -> Probe {
+    if let device = request.device {
+      guard let card = cardNumber(ofDevice: device) else {
+        return .skipped("\(request.deviceOrigin) \(device) is not a DRM card")
+      }
+      return .tried("\(request.deviceOrigin) \(device) is /dev/dri/card\(card)")
+    }
+    guard let found = firstConnected() else { return .skipped("no DRM card with a connected connector") }
+    return .tried("/dev/dri/card\(found.card) has a connected connector (\(found.connector))")
+  }
+
+  /// The number N of the card (/dev/dri/cardN) `--device` names; nil without one.
+  public static func requestedCard(_ request: OutputRequest) throws(RenderError) -> Int? {
+    guard let device = request.device else { return nil }
+    let named = "\(request.deviceOrigin) \(device)"
+    guard Files.exists(device) else { throw RenderError("no such device", named: named) }
+    guard let number = cardNumber(ofDevice: device) else {
+      throw RenderError("not a DRM card (/dev/dri/cardN)", named: named)
+    }
+    return number
+  }
+
+  /// The card to drive: the one `--device` names, else the first with a
+  /// connected connector.
+  public static func card(for request: OutputRequest) throws(RenderError) -> String {
+    if let number = try requestedCard(request) { return "/dev/dri/card\(number)" }
+    guard let found = firstConnected() else { throw RenderError("no DRM card with a connected connector") }
+    return "/dev/dri/card\(found.card)"
+  }
+}
