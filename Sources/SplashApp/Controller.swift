@@ -37,6 +37,9 @@ final class Controller {
   private let started: Double
   /// The back end shown on ("fbdev"), for `status`.
   var display = "none"
+  /// The screens of a back end that drives several, each
+  /// "NAME:MODE:DEGREES" ("HDMI-A-1:1920x1080@60:0"), for `status`.
+  var screens: [String] = []
   private(set) var phase = SplashPhase.starting
   /// The angle the splash is shown at (it may turn while it holds).
   private(set) var rotation: Rotation
@@ -194,6 +197,7 @@ final class Controller {
     ]
     if let appearedAfter { fields.append("appeared_ms=\(formatFixed(appearedAfter * 1000, decimals: 1))") }
     if let progress = status.progress { fields.append("progress=\(formatNumber(progress))") }
+    if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
     return fields.joined(separator: " ")
   }
 }

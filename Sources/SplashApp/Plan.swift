@@ -82,9 +82,11 @@ struct Plan {
 
   /// The request every back end is opened with.
   func outputRequest(_ dependencies: Dependencies) -> OutputRequest {
-    OutputRequest(
+    var request = OutputRequest(
       size: settings.splash.effectiveSize, device: settings.splash.device, deviceOrigin: settings.origin(of: "device"),
       mode: settings.splash.mode, fps: settings.splash.fps, environment: dependencies.environment,
       clock: dependencies.clock)
+    request.screens = settings.screens
+    return request
   }
 }

@@ -8,7 +8,7 @@ import SplashSystem
 /// program, the output's own events), the controller they all feed, and
 /// the scene on the output. `open` takes the display and prepares the
 /// pictures, `play` (or `record`) runs the splash, `finish` lets go.
-final class Session: HeldScene {
+final class Session: HeldScene, DisplayMover {
   let plan: Plan
   let controller: Controller
   let runLoop: RunLoop
@@ -29,10 +29,12 @@ final class Session: HeldScene {
   private var size: PixelSize
   /// The animation's frames as decoded, prepared again when the splash turns.
   private var animation: DecodedAnimation?
-  /// The message's font, opened for the first message.
-  private var font: Font?
+  /// The message's fonts, by text height, opened for the first message.
+  private var fonts: [Int: Font] = [:]
   /// Redraws the held splash when its status changes or its animation steps.
   private var refresher: HoldRefresher?
+  /// The last "staying on" line the display follower caused, not to repeat it.
+  private var lastStay: String?
 
   init(_ plan: Plan, dependencies: Dependencies, lifecycle: Lifecycle, started: Double) {
     self.plan = plan
@@ -92,6 +94,15 @@ final class Session: HeldScene {
     if let followed = plan.followed {
       runLoop.add(OrientationFollower(followed, controller: controller, log: log))
     }
+    if movesBetweenDisplays(from: output) {
+      do {
+        if let events = try dependencies.displayEvents() {
+          runLoop.add(DisplayFollower(events, mover: self, clock: dependencies.clock))
+        }
+      } catch {
+        log.info("display: devices that appear later are not followed: \(error)")
+      }
+    }
     if let path = settings.handoff.untilFile {
       do {
         runLoop.add(try FileGate(path: path, controller: controller))
@@ -111,15 +122,15 @@ final class Session: HeldScene {
     // chosen without one is checked to be there, and opened for the first message.
     do {
       if settings.message.text != nil {
-        font = try Session.messageFont(settings, canvas: controller.rotation.logicalSize(ofPhysical: size))
+        _ = try openFont(canvas: controller.rotation.logicalSize(ofPhysical: size))
       } else if settings.origins["message-font"] != nil {
         try Font.checkFile(settings.message.font, what: Session.fontOrigin(settings))
       }
     } catch {
       throw Failure.badInput(error.description)
     }
-    let (scene, _) = try makeScene(rotation: controller.rotation, painter: output.painter)
-    let sink = OutputSink(output: output, scene: scene)
+    let (scenes, _) = try makeScenes(for: output, rotation: controller.rotation)
+    let sink = OutputSink(output: output, scenes: scenes)
     self.sink = sink
     let events = OutputEventSource(sink, controller: controller, log: log)
     runLoop.add(events)
@@ -133,32 +144,154 @@ final class Session: HeldScene {
     case .systemd: runLoop.add(SystemdProgress(controller: controller, log: log))
     }
     controller.scene = self
+    publishScreens()
   }
 
-  /// The scene for the canvas `rotation` gives, its pictures and status
-  /// layers prepared for `painter`; and the keys of the pictures chosen.
-  private func makeScene(rotation: Rotation, painter: LayerPainter) throws(Failure) -> (SceneRenderer, [String]) {
-    let pictures = try Pictures(settings, canvas: rotation.logicalSize(ofPhysical: size))
-    let scene = try pictures.scene(settings, size: size, rotation: rotation, on: painter)
-    do {
-      // The scene is the session's: it must not keep the session alive.
-      scene.status = try StatusLayers(
-        settings, renderer: scene, status: controller.status,
-        font: { [weak self] () throws(RenderError) in
-          guard let self else { throw RenderError("the splash has ended", named: "message") }
-          return try self.openFont()
-        }, animation: animation)
-    } catch {
-      throw Failure.badInput(error.description)
+  /// Tells the controller the screens of an output that has named ones,
+  /// with each one's mode and turn.
+  private func publishScreens() {
+    guard let sink else { return }
+    let output = sink.output
+    controller.screens =
+      output.screens.count == 1 && output.screens[0].name == output.name
+      ? [] : zip(output.screens, sink.scenes).map { "\($0.name):\($0.mode):\($1.rotation.rawValue)" }
+  }
+
+  /// Whether the splash follows display devices as they come and go: with
+  /// `auto`, unless it plays in a desktop window or is recorded.
+  private func movesBetweenDisplays(from output: Output) -> Bool {
+    settings.splash.display == "auto" && settings.splash.record == nil && output.name != WindowOutput.backEnd.name
+  }
+
+  /// Moves the splash to a better display when one appears (a KMS card,
+  /// while it shows on a framebuffer or offscreen), or away from the card
+  /// it shows on when that goes; the current frame (progress, layers) is
+  /// drawn on the new one at once, and the old one let go of.
+  func displayChanged(_ event: DisplayDeviceEvent?, at time: Double) -> Bool {
+    guard let sink, controller.phase != .done else { return false }
+    let current = sink.output
+    let kms = KMSOutput.backEnd.name
+    var request = plan.outputRequest(dependencies)
+    let candidates: [BackEnd]
+    let reason: String
+    if current.name == kms {
+      guard let event, event.kind == .card else { return false }
+      guard event.change == .removed, event.node == current.deviceNode else {
+        // A screen plugged in or unplugged (or another card): each screen
+        // gets its scene again. A card just added may not be usable yet.
+        guard current.screensChanged(on: event.node) else { return event.change == .added }
+        do {
+          let (scenes, _) = try makeScenes(for: current, rotation: controller.rotation)
+          try sink.move(to: current, scenes: scenes)
+        } catch {
+          log.error("display: \(event.node) \(event.change.rawValue): \(error)")
+          return false
+        }
+        publishScreens()
+        log.info("display: \(event.node) \(event.change.rawValue): the screens are now \(current.description)")
+        return false
+      }
+      // The card drawn on went away: the next back end that opens.
+      let left = [WindowOutput.backEnd.name, kms, SDLKMSOutput.backEnd.name]
+      candidates = dependencies.backEnds.filter { !left.contains($0.name) }
+      reason = "\(event.node) went away"
+    } else {
+      guard current.name != SDLKMSOutput.backEnd.name, let event, event.kind == .card, event.change != .removed,
+        let backEnd = dependencies.backEnds.first(where: { $0.name == kms })
+      else { return false }
+      candidates = [backEnd]
+      request.device = event.node
+      request.deviceOrigin = "the new card"
+      reason = "\(event.node) \(event.change == .added ? "appeared" : "changed")"
     }
-    return (scene, pictures.keys)
+    var opened: Output?
+    var failures: [String] = []
+    for backEnd in candidates {
+      do {
+        opened = try backEnd.open(request)
+        break
+      } catch {
+        failures.append("\(backEnd.name): \(error)")
+      }
+    }
+    guard let output = opened else {
+      // Said once, however often the card is looked at again.
+      let said = "display: \(reason); staying on \(current.name): " + failures.joined(separator: "; ")
+      if said != lastStay { log.info(said) }
+      lastStay = said
+      return current.name != kms
+    }
+    lastStay = nil
+    output.note = { [log, name = output.name] in log.info("\(name): \($0)") }
+    let oldSize = size
+    size = output.size
+    do {
+      let (scenes, _) = try makeScenes(for: output, rotation: controller.rotation)
+      try sink.move(to: output, scenes: scenes)
+    } catch {
+      // What was shown stays where it was.
+      size = oldSize
+      output.release(keepingLastFrame: false) {}
+      log.error("display: \(reason); cannot show the splash on \(output.name): \(error); staying on \(current.name)")
+      return false
+    }
+    // The old device's screen is no longer looked at: let go of it as for a
+    // program that follows (the VT stays in graphics mode).
+    current.release(keepingLastFrame: true) {}
+    controller.display = output.name
+    publishScreens()
+    let delay = formatFixed(max(0, dependencies.clock.now() - time) * 1000, decimals: 0)
+    log.info(
+      "display: moved from \(current.name) to \(output.name) (\(reason)), \(delay) ms later: \(output.description)")
+    return false
   }
 
-  /// The message's font, opened once, at the text height of this display.
-  private func openFont() throws(RenderError) -> Font {
-    if let font { return font }
-    let font = try Session.messageFont(settings, canvas: controller.rotation.logicalSize(ofPhysical: size))
-    self.font = font
+  /// The scene of each of `output`'s screens: its pictures and status
+  /// layers prepared for the screen's canvas, its turn (`rotation`, unless
+  /// the screen has its own) and its painter; and the keys of the first
+  /// screen's pictures.
+  private func makeScenes(for output: Output, rotation: Rotation) throws(Failure) -> ([SceneRenderer], [String]) {
+    var scenes: [SceneRenderer] = []
+    var keys: [String] = []
+    for screen in output.screens {
+      let turn = Session.rotation(of: screen, settings, global: rotation)
+      var screenSettings = settings
+      if let fit = settings.screen(named: screen.name).fit { screenSettings.splash.fit = fit }
+      let canvas = turn.logicalSize(ofPhysical: screen.size)
+      let pictures = try Pictures(screenSettings, canvas: canvas)
+      let scene = try pictures.scene(screenSettings, size: screen.size, rotation: turn, on: screen.painter)
+      do {
+        // The scene is the session's: it must not keep the session alive.
+        scene.status = try StatusLayers(
+          screenSettings, renderer: scene, status: controller.status,
+          font: { [weak self] () throws(RenderError) in
+            guard let self else { throw RenderError("the splash has ended", named: "message") }
+            return try self.openFont(canvas: canvas)
+          }, animation: animation)
+      } catch {
+        throw Failure.badInput(error.description)
+      }
+      if scenes.isEmpty { keys = pictures.keys }
+      scenes.append(scene)
+    }
+    return (scenes, keys)
+  }
+
+  /// The turn of `screen`: its `[screen NAME]` section's; else, when the
+  /// splash's rotate was set explicitly to an angle, that; else the screen's
+  /// panel orientation; else `global` (the splash's rotation, resolved).
+  static func rotation(of screen: OutputScreen, _ settings: Settings, global: Rotation) -> Rotation {
+    if let own = settings.screen(named: screen.name).rotate { return own }
+    if case .fixed = settings.splash.rotate, settings.origins["rotate"] != nil { return global }
+    return screen.panelRotation ?? global
+  }
+
+  /// The message's font at the text height of `canvas`, opened once.
+  private func openFont(canvas: PixelSize) throws(RenderError) -> Font {
+    let height = StatusLayout(settings, canvas: canvas).textHeight
+    if let font = fonts[height] { return font }
+    let font = try Session.messageFont(settings, canvas: canvas)
+    fonts[height] = font
     return font
   }
 
@@ -228,7 +361,7 @@ final class Session: HeldScene {
     guard let sink else { return "this splash cannot turn" }
     let keys: [String]
     do {
-      (sink.scene, keys) = try makeScene(rotation: rotation, painter: sink.output.painter)
+      (sink.scenes, keys) = try makeScenes(for: sink.output, rotation: rotation)
       try sink.redraw()
     } catch let failure as Failure {
       return failure.message
@@ -236,17 +369,18 @@ final class Session: HeldScene {
       return "\(error)"
     }
     let note = settings.splash.shapedArtwork.isEmpty ? "" : "; pictures: " + keys.joined(separator: ", ")
+    publishScreens()
     log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
     return nil
   }
 
   /// Shows `status` on the scene; the held splash is redrawn with it.
   func show(_ status: BootStatus) -> String? {
-    guard let layers = sink?.scene.status else { return nil }
+    guard let sink, let layers = sink.scene.status else { return nil }
     // A bar that was shown and moved changes only inside its rectangle.
     let onlyTheBar = status.message == layers.status.message && status.progress != nil && layers.status.progress != nil
     do {
-      try layers.show(status)
+      for scene in sink.scenes { try scene.status?.show(status) }
     } catch {
       log.error("\(error): the message is not shown")
       return error.description

@@ -46,6 +46,11 @@ public struct Dependencies {
   public var handlesCrashes: Bool
   /// Where `--help`, `--version` and `--check` print.
   public var print: (String) -> Void
+  /// Where display devices' comings and goings are read while the splash
+  /// runs (the kernel's uevents); nil when they cannot be.
+  var displayEvents: () throws(SystemError) -> DisplayDeviceEvents? = { () throws(SystemError) in
+    try KernelDisplayEvents()
+  }
 
   public init(
     clock: EventClock, environment: [String: String], log: Log, backEnds: [BackEnd] = Outputs.registry,

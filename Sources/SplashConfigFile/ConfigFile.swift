@@ -107,8 +107,15 @@ private final class ParseState {
         return nil
       }
       let section = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-      if SettingsSection(rawValue: section) == nil {
-        let known = SettingsSection.allCases.map { "[\($0.rawValue)]" }.joined(separator: ", ")
+      if section.hasPrefix(ScreenSettingsTable.sectionPrefix) {
+        let screen = String(section.dropFirst(ScreenSettingsTable.sectionPrefix.count))
+        guard ScreenSettings.isScreenName(screen) else {
+          error = SettingsError(
+            "\(name):\(line): [\(printable(section))]: expected a connector's name (HDMI-A-1, DSI-1, …) or *")
+          return nil
+        }
+      } else if SettingsSection(rawValue: section) == nil {
+        let known = (SettingsSection.allCases.map { "[\($0.rawValue)]" } + ["[screen NAME]"]).joined(separator: ", ")
         error = SettingsError("\(name):\(line): unknown section [\(printable(section))]; known: \(known)")
         return nil
       }
@@ -122,9 +129,31 @@ private final class ParseState {
     return buffer
   }
 
+  /// Applies one `key = value` pair of a `[screen NAME]` section.
+  private func handle(screen: String, key: String, value: String) -> Bool {
+    let seenKey = ScreenSettingsTable.sectionPrefix + screen + "." + key
+    if let first = seen[seenKey] {
+      error = SettingsError(
+        "\(name):\(line): \(printable(key)) is given twice in [screen \(screen)]; first at line \(first)")
+      return false
+    }
+    seen[seenKey] = line
+    do {
+      try settings.apply(
+        screen: screen, key: key, value: value, from: .configFile(path: path, line: line, directory: directory))
+      return true
+    } catch {
+      self.error = error
+      return false
+    }
+  }
+
   /// Applies one `key = value` pair; returns false to stop the parser.
   func handle(section: String, key: String, value: String) -> Bool {
     guard error == nil else { return false }
+    if section.hasPrefix(ScreenSettingsTable.sectionPrefix) {
+      return handle(screen: String(section.dropFirst(ScreenSettingsTable.sectionPrefix.count)), key: key, value: value)
+    }
     guard let home = SettingsSection(rawValue: section), let spec = SettingsTable.spec(in: home, fileKey: key) else {
       let homes = SettingsTable.all.filter { $0.fileKey == key }.map { "[\($0.section.rawValue)]" }
       if !homes.isEmpty {

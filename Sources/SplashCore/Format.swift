@@ -14,8 +14,9 @@ public func formatFixed(_ value: Double, decimals: Int, trimZeros: Bool = false)
   let negative = value < 0
   let scaled = Int64((abs(value) * Double(scale)).rounded())
   let whole = scaled / scale
-  var fraction = String(scaled % scale)
-  fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+  // No digits at all for no decimals (scaled % 1 is 0, one digit too many).
+  var fraction = decimals > 0 ? String(scaled % scale) : ""
+  fraction = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
   if trimZeros {
     while fraction.last == "0" { fraction.removeLast() }
   }

@@ -170,6 +170,12 @@ public struct Player {
       onEvent(reason.map { .gateOpened(at: now, reason: $0) } ?? .gateTimedOut(at: now))
       played = Timeline(hold: max(timeline.hold, now - start), duration: timeline.duration, easing: timeline.easing)
     }
+    if sink.refreshPeriod != pacer.period {
+      // The splash moved to another display while it held: its refresh paces the transition.
+      let last = pacer.lastVsync
+      pacer = FramePacer(period: sink.refreshPeriod)
+      if let last { pacer.didPresent(at: last) }
+    }
     onEvent(.willDisappear(at: clock.now()))
     while true {
       // The transition's first frame is the first vsync at or after the hold's end.

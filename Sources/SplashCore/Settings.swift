@@ -232,6 +232,8 @@ public struct Settings: Equatable, Sendable {
   public var progress = ProgressSettings()
   public var message = MessageSettings()
   public var animation = AnimationSettings()
+  /// The `[screen NAME]` sections, by name (a connector's, or `*`).
+  public var screens: [String: ScreenSettings] = [:]
   /// How messages name each key that was set: `--image` or `FILE:LINE: image`.
   public var origins: [String: String] = [:]
 

@@ -554,6 +554,7 @@ extension SettingsTable {
         }
       }
     }
-    return lines.joined(separator: "\n") + "\n"
+    let screens = ScreenSettingsTable.configText(settings)
+    return lines.joined(separator: "\n") + "\n" + (screens.isEmpty ? "" : "\n" + screens)
   }
 }

@@ -85,6 +85,9 @@ public enum Usage {
         out += entry("  \(spec.fileKey) = \(spec.form.placeholder ?? "")", spec.help, spec.defaultText)
       }
     }
+    out += "\n  [\(ScreenSettingsTable.sectionPrefix)NAME]\n"
+    out += wrap(screenIntro, indent: 4) + "\n"
+    for spec in ScreenSettingsTable.all { out += entry("  \(spec.key) = \(spec.placeholder)", spec.help, nil) }
     out += "\n" + wrap(exitStatus, indent: 0) + "\n"
     return out
   }
@@ -129,6 +132,11 @@ public enum Usage {
     + "with ; or #, and the rest of a line after \" ;\". Relative paths are taken relative to the file's "
     + "directory. Options on the command line override the file; a program after -- wins over exec. A key "
     + "given twice, an unknown section or key, or a bad value is an error naming the file and line."
+
+  private static let screenIntro =
+    "One screen of the kms back end: NAME is its connector's name as the kernel gives it (HDMI-A-1, DSI-1, "
+    + "eDP-1; card1-HDMI-A-1 for a card after the first), or * for every screen; a screen's own section wins "
+    + "over *."
 
   private static let exitStatus =
     "Exit status without a PROGRAM: 0 done; 1 runtime failure (such as no desktop for --display window); 2 bad "

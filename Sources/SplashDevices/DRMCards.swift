@@ -12,6 +12,18 @@ public enum DRMCards {
   /// The lowest-numbered card with a connected connector, and that
   /// connector's name ("Virtual-1", "HDMI-A-1").
   public static func firstConnected(under root: String = sysfsDirectory) -> (card: Int, connector: String)? {
+    connectedConnectors(under: root).first
+  }
+
+  /// The numbers of the cards with a connected connector, in order.
+  public static func connectedCards(under root: String = sysfsDirectory) -> [Int] {
+    var cards: [Int] = []
+    for found in connectedConnectors(under: root) where !cards.contains(found.card) { cards.append(found.card) }
+    return cards
+  }
+
+  /// Every connected connector of every card, by card number then name.
+  private static func connectedConnectors(under root: String) -> [(card: Int, connector: String)] {
     let names = (try? Files.entries(of: root)) ?? []
     var found: [(card: Int, connector: String)] = []
     for name in names where name.hasPrefix("card") {
@@ -22,7 +34,7 @@ public enum DRMCards {
       else { continue }
       found.append((card, String(parts[1])))
     }
-    return found.min { ($0.card, $0.connector) < ($1.card, $1.connector) }
+    return found.sorted { ($0.card, $0.connector) < ($1.card, $1.connector) }
   }
 
   /// The card number N of `path` when it is /dev/dri/cardN or a link to

@@ -301,6 +301,8 @@ public final class DRMDevice {
   /// program to follow.
   public struct SavedCRTC {
     var crtc: drmModeCrtc
+    /// Whether it showed a framebuffer at a mode (not off).
+    public var showedSomething: Bool { crtc.buffer_id != 0 && crtc.mode_valid != 0 }
   }
 
   /// The state of CRTC `id` now.
@@ -310,11 +312,12 @@ public final class DRMDevice {
     return SavedCRTC(crtc: crtc.pointee)
   }
 
-  /// Puts back what `saved` showed on `connector`; false when it showed nothing.
+  /// Puts back what `saved` showed on `connector`; false when that failed
+  /// (or it showed nothing).
   @discardableResult
   public func restore(_ saved: SavedCRTC, connector: UInt32) -> Bool {
     var crtc = saved.crtc
-    guard crtc.buffer_id != 0, crtc.mode_valid != 0 else { return false }
+    guard saved.showedSomething else { return false }
     var connectorID = connector
     return drmModeSetCrtc(
       descriptor.rawValue, crtc.crtc_id, crtc.buffer_id, crtc.x, crtc.y, &connectorID, 1, &crtc.mode)

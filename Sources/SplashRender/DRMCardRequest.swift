@@ -29,11 +29,12 @@ extension DRMCards {
     return number
   }
 
-  /// The card to drive: the one `--device` names, else the first with a
-  /// connected connector.
-  public static func card(for request: OutputRequest) throws(RenderError) -> String {
-    if let number = try requestedCard(request) { return "/dev/dri/card\(number)" }
-    guard let found = firstConnected() else { throw RenderError("no DRM card with a connected connector") }
-    return "/dev/dri/card\(found.card)"
+  /// The cards to drive: the one `--device` names, else every card with a
+  /// connected connector, in order.
+  public static func cards(for request: OutputRequest) throws(RenderError) -> [String] {
+    if let number = try requestedCard(request) { return ["/dev/dri/card\(number)"] }
+    let numbers = connectedCards()
+    guard !numbers.isEmpty else { throw RenderError("no DRM card with a connected connector") }
+    return numbers.map { "/dev/dri/card\($0)" }
   }
 }

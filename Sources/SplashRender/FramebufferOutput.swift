@@ -50,6 +50,7 @@ public final class FramebufferOutput: Output {
   }
   public var size: PixelSize { display.size }
   public var sizeIsFixed: Bool { true }
+  public var deviceNode: String? { display.device.path }
   public var retainsFrame: Bool { display.retainsFrame }
   public var painter: LayerPainter { display.painter }
   public var refreshPeriod: Double { display.refreshPeriod }

@@ -5,106 +5,239 @@ import SplashCore
 import SplashDevices
 import SplashSystem
 
-/// Full screen on a DRM card through libdrm alone (no GL, no Mesa): two
-/// dumb buffers in the screen's own pixel layout, painted in software by
-/// the same painter as a framebuffer, and flipped on vblank. Each frame's
-/// flip event carries the kernel's vblank time, which is the vsync the
-/// pacer gets. The first connected connector that gets a CRTC is the
-/// screen, at its preferred mode or `--mode`.
+/// Full screen on DRM cards through libdrm alone (no GL, no Mesa): every
+/// connected connector of every card with one (or of the card `--device`
+/// names) that gets a CRTC, and is not switched off by its `[screen NAME]`
+/// section, is a screen at its own mode, with two dumb
+/// buffers in its own pixel layout, painted in software by the same painter
+/// as a framebuffer and flipped on vblank. The first screen's flip events
+/// carry the kernel's vblank time, which is the vsync the pacer gets; the
+/// others flip with it.
 ///
-/// What stays on the screen at the end: without a program to follow, what
-/// the CRTC showed before (the console). With one, the last frame: DRM
+/// What stays on the screens at the end: without a program to follow, what
+/// each CRTC showed before (the console). With one, the last frame: DRM
 /// master is dropped and the card stays open across `exec` (the kernel
 /// turns off a plane whose framebuffer's file is closed), or, where the
 /// kernel frees a framebuffer without turning off its plane (CLOSEFB,
-/// Linux 6.8), it is freed that way. The last frame is also copied into
-/// the card's fbdev emulation, which the kernel shows again once the last
-/// file of the card is closed.
+/// Linux 6.8), it is freed that way. The first screen's last frame is also
+/// copied into the card's fbdev emulation, which the kernel shows again
+/// once the last file of the card is closed.
 public final class KMSOutput: Output {
-  public let device: DRMDevice
-  /// The connector's name, as `[screen NAME]` spells it ("HDMI-A-1").
-  public let connector: String
-  public let mode: DRMDevice.Mode
-  private let surfacePainter: SurfacePainter
+  /// The first card (the first screen's): what `--device` names, or the
+  /// lowest-numbered card with a connected connector.
+  public var device: DRMDevice { lit[0].device }
+  /// Every card driven, the first screen's first.
+  private var cards: [DRMDevice]
+  /// What it was opened with (for screens plugged in later).
+  private let request: OutputRequest
   public var note: (String) -> Void = { _ in }
-  private let pipe: DRMDevice.Pipe
-  private let buffers: [DRMDevice.DumbBuffer]
-  private let surfaces: [UnsafeMutablePointer<SDL_Surface>]
-  private let format: (drm: UInt32, sdl: UInt32, name: String)
-  private let saved: DRMDevice.SavedCRTC?
-  private let console: GraphicsConsole?
+  private var lit: [Screen]
   private let clock: EventClock
-  /// The buffer on the screen; the other is painted.
-  private var shown = 1
-  /// Whether the CRTC shows one of the buffers (after the first modeset).
-  private var lit = false
-  /// Whether a flip was queued and its event has not come.
-  private var flipPending = false
-  /// Whether the CRTC has a vblank interrupt; without one, flips are timed
-  /// by the clock at the mode's refresh. Known once it is lit.
+  /// The VT, in graphics mode while the splash shows.
+  private let console: GraphicsConsole?
+  /// Screens connected but left dark, and why (for the description).
+  private var leftOut: [String]
+  private var active = true
+  /// Whether the CRTCs show the buffers (after the first modeset).
+  private var shown = false
+  /// Whether the first screen's CRTC has a vblank interrupt; without one,
+  /// flips are timed by the clock at its mode's refresh. Known once lit.
   private var vblank = true
   /// Without a vblank interrupt: the timer's last tick.
   private var lastTick = 0.0
-  private var active = true
 
   /// How long a flip event may take: a refresh is 7–33 ms; a stalled
   /// machine (or an emulator) gets far more before the splash gives up.
   static let flipTimeout = 1.0
 
+  /// One lit connector: its pipe, its two buffers and their painter.
+  final class Screen {
+    let device: DRMDevice
+    let name: String
+    let pipe: DRMDevice.Pipe
+    let format: (drm: UInt32, sdl: UInt32, name: String)
+    let buffers: [DRMDevice.DumbBuffer]
+    let surfaces: [UnsafeMutablePointer<SDL_Surface>]
+    let painter: SurfacePainter
+    let saved: DRMDevice.SavedCRTC?
+    let panelRotation: Rotation?
+    /// The buffer on the screen; the other is painted.
+    var front = 1
+    /// Whether a flip was queued and its event has not come.
+    var flipPending = false
+    /// Whether its mode is still to be set (a screen plugged in later, or
+    /// all of them at first and after another program had the card).
+    var needsModeset = true
+
+    init(
+      device: DRMDevice, name: String, pipe: DRMDevice.Pipe, format: (drm: UInt32, sdl: UInt32, name: String),
+      buffers: [DRMDevice.DumbBuffer], surfaces: [UnsafeMutablePointer<SDL_Surface>], saved: DRMDevice.SavedCRTC?,
+      panelRotation: Rotation?
+    ) {
+      self.device = device
+      self.name = name
+      self.pipe = pipe
+      self.format = format
+      self.buffers = buffers
+      self.surfaces = surfaces
+      self.saved = saved
+      self.panelRotation = panelRotation
+      painter = SurfacePainter(target: surfaces[0])
+    }
+
+    deinit { for surface in surfaces { SDL_FreeSurface(surface) } }
+
+    var size: PixelSize { pipe.mode.size }
+    var back: Int { 1 - front }
+  }
+
   /// The registry's entry: tried when a card has a connected connector, or
   /// `--device` names one.
   public static let backEnd = BackEnd(
     name: "kms",
-    help: "Full screen on a DRM card through libdrm alone (no GL): two dumb buffers flipped on vblank, the kernel's "
-      + "vblank time pacing the frames; --device picks the card, --mode the mode.",
+    help: "Full screen on every connected screen of a DRM card through libdrm alone (no GL): two dumb buffers "
+      + "each, flipped on vblank, the kernel's vblank time pacing the frames; --device picks the card, --mode the "
+      + "mode, [screen NAME] sections turn or switch off single screens.",
     probe: { request in DRMCards.probe(request) },
     open: { request throws(RenderError) in
-      try KMSOutput(card: try DRMCards.card(for: request), mode: request.mode, clock: request.clock)
+      try KMSOutput(cards: try DRMCards.cards(for: request), request: request)
     })
 
-  /// Takes the screen of `card` (/dev/dri/cardN): DRM master, the first
-  /// connected connector with a CRTC, its mode, two dumb buffers.
-  public init(card: String, mode request: DisplayModeRequest?, clock: EventClock) throws(RenderError) {
-    self.clock = clock
+  /// Takes the screens of `cards` (/dev/dri/cardN): DRM master of each,
+  /// each connected connector with a CRTC at its mode, two dumb buffers
+  /// each. The first card must give a screen; another that cannot is left
+  /// dark, and said so in the description.
+  public init(cards paths: [String], request: OutputRequest) throws(RenderError) {
+    precondition(!paths.isEmpty, "no card")
+    clock = request.clock
+    self.request = request
+    var cards: [DRMDevice] = []
+    var lit: [Screen] = []
+    var leftOut: [String] = []
+    for path in paths {
+      do {
+        let (card, screens, dark) = try Self.open(path, request: request, first: lit.isEmpty)
+        cards.append(card)
+        lit += screens
+        leftOut += dark
+      } catch {
+        // The first card is the splash's; another that fails stays dark.
+        guard !lit.isEmpty else { throw error }
+        leftOut.append("\(path) (\(error))")
+      }
+    }
+    self.cards = cards
+    self.lit = lit
+    self.leftOut = leftOut
+    console = try? GraphicsConsole()
+  }
+
+  /// Opens `path` as master and lights its screens: the card, its screens,
+  /// and its connected connectors left dark with why.
+  private static func open(_ path: String, request: OutputRequest, first: Bool) throws(RenderError) -> (
+    DRMDevice, [Screen], [String]
+  ) {
+    let device: DRMDevice
     do {
-      device = try DRMDevice(path: card)
+      device = try DRMDevice(path: path)
       try device.becomeMaster()
     } catch {
       throw RenderError(error)
     }
+    let (lit, leftOut) = try screens(of: device, request: request, first: first, plainNames: first, besides: [])
+    guard !lit.isEmpty else { throw RenderError("no screen can be lit", named: path) }
+    return (device, lit, leftOut)
+  }
+
+  /// Lights the connected connectors of `device` that are not among
+  /// `existing` (its screens lit already, whose CRTCs are taken): its new
+  /// screens, and the connectors left dark with why. With `first`, the
+  /// first screen's failure is the whole output's. Screens are named by
+  /// their connectors alone on the first card (`plainNames`), else
+  /// `cardN-NAME`.
+  private static func screens(
+    of device: DRMDevice, request: OutputRequest, first: Bool, plainNames: Bool, besides existing: [Screen]
+  ) throws(RenderError) -> ([Screen], [String]) {
+    let path = device.path
+    let card = path
     let layout: (crtcs: [UInt32], connectors: [DRMDevice.Connector])
     do {
       layout = try device.layout()
     } catch {
       throw RenderError(error)
     }
-    let connected = layout.connectors.filter { $0.connected && !$0.modes.isEmpty }
-    guard !connected.isEmpty else { throw RenderError("no connected connector", named: card) }
-    let crtcs = CRTCAssignment.assign(
-      connected.map { .init(id: $0.id, current: $0.currentCRTC, possible: $0.possibleCRTCs) })
-    guard let chosen = connected.first(where: { crtcs[$0.id] != nil }), let crtc = crtcs[chosen.id] else {
-      throw RenderError("no CRTC can drive \(connected.map(\.name).joined(separator: ", "))", named: card)
+    let taken = Set(existing.map(\.pipe.crtc))
+    let connected = layout.connectors.filter {
+      $0.connected && !$0.modes.isEmpty && !existing.map(\.pipe.connector).contains($0.id)
     }
-    connector = chosen.name
-    let offered = chosen.modes
+    guard !connected.isEmpty else {
+      guard existing.isEmpty else { return ([], []) }
+      throw RenderError("no connected connector", named: card)
+    }
+    /// How the screens of cards after the first are named: "card1-HDMI-A-1".
+    func named(_ connector: DRMDevice.Connector) -> String {
+      guard !plainNames, let number = DRMCards.cardNumber(ofDevice: path) else { return connector.name }
+      return "card\(number)-\(connector.name)"
+    }
+    let wanted = connected.filter { ScreenSettings.named(named($0), in: request.screens).enable != false }
+    guard !wanted.isEmpty || !existing.isEmpty else {
+      throw RenderError(
+        "every connected connector (\(connected.map(\.name).joined(separator: ", "))) has enable = no", named: card)
+    }
+    let crtcs = CRTCAssignment.assign(
+      wanted.map {
+        .init(
+          id: $0.id, current: $0.currentCRTC.flatMap { taken.contains($0) ? nil : $0 },
+          possible: $0.possibleCRTCs.filter { !taken.contains($0) })
+      })
+    var lit: [Screen] = []
+    var leftOut = connected.filter { !wanted.map(\.id).contains($0.id) }.map { "\(named($0)) (enable = no)" }
+    for connector in wanted {
+      guard let crtc = crtcs[connector.id] else {
+        guard !lit.isEmpty || !first else { throw RenderError("no CRTC can drive \(connector.name)", named: card) }
+        leftOut.append("\(named(connector)) (no CRTC left)")
+        continue
+      }
+      do {
+        lit.append(
+          try Self.light(
+            connector, named: named(connector), crtc: crtc, crtcs: layout.crtcs, device: device, mode: request.mode,
+            first: first && lit.isEmpty))
+      } catch {
+        // The first screen is the splash's; another that fails stays dark.
+        guard !lit.isEmpty || !first else { throw error }
+        leftOut.append("\(named(connector)) (\(error))")
+      }
+    }
+    return (lit, leftOut)
+  }
+
+  /// The screen of `connector` driven by `crtc`: its mode (`--mode` on the
+  /// first screen, or on any that offers it; else its preferred one), its
+  /// format, its buffers.
+  private static func light(
+    _ connector: DRMDevice.Connector, named name: String, crtc: UInt32, crtcs: [UInt32], device: DRMDevice,
+    mode request: DisplayModeRequest?,
+    first: Bool
+  ) throws(RenderError) -> Screen {
+    let offered = connector.modes
+    let preferred = offered.first(where: \.preferred) ?? offered[0]
+    var mode = preferred
     if let request {
-      guard let match = offered.first(where: { request.matches($0.size, refreshRate: $0.refreshRate) }) else {
+      if let match = offered.first(where: { request.matches($0.size, refreshRate: $0.refreshRate) }) {
+        mode = match
+      } else if first {
         throw RenderError(
           call: "--mode \(request)",
-          reason: "\(card) \(chosen.name) has no such mode; it offers "
+          reason: "\(device.path) \(connector.name) has no such mode; it offers "
             + offered.map(\.description).joined(separator: ", "))
       }
-      mode = match
-    } else {
-      mode = offered.first(where: \.preferred) ?? offered[0]
     }
-    let crtcIndex = layout.crtcs.firstIndex(of: crtc) ?? 0
-    let plane = device.primaryPlane(forCRTCAt: crtcIndex)
-    format = try Self.format(scannedOutBy: plane?.formats, card: card, connector: chosen.name)
-    pipe = DRMDevice.Pipe(connector: chosen.id, crtc: crtc, plane: plane?.id, mode: mode)
+    let plane = device.primaryPlane(forCRTCAt: crtcs.firstIndex(of: crtc) ?? 0)
+    let format = try Self.format(scannedOutBy: plane?.formats, card: device.path, connector: connector.name)
+    let bitsPerPixel = format.drm == Self.rgb565 ? 16 : 32
     var buffers: [DRMDevice.DumbBuffer] = []
     var surfaces: [UnsafeMutablePointer<SDL_Surface>] = []
-    let bitsPerPixel = format.drm == Self.rgb565 ? 16 : 32
     for _ in 0..<2 {
       do {
         let buffer = try device.makeBuffer(mode.size, format: format.drm, bitsPerPixel: bitsPerPixel)
@@ -118,18 +251,16 @@ public final class KMSOutput: Output {
       } catch {
         for surface in surfaces { SDL_FreeSurface(surface) }
         for buffer in buffers { device.free(buffer) }
-        throw error as? RenderError ?? RenderError("\(error)")
+        if let error = error as? DeviceError { throw RenderError(error) }
+        throw error as? RenderError ?? RenderError("\(error)", named: device.path)
       }
     }
-    self.buffers = buffers
-    self.surfaces = surfaces
-    saved = device.save(crtc: crtc)
-    console = try? GraphicsConsole()
-    surfacePainter = SurfacePainter(target: surfaces[0])
-  }
-
-  deinit {
-    for surface in surfaces { SDL_FreeSurface(surface) }
+    let panel = PanelOrientation.orientation(ofConnector: connector.id, on: device.descriptor.rawValue)
+    return Screen(
+      device: device, name: name,
+      pipe: DRMDevice.Pipe(connector: connector.id, crtc: crtc, plane: plane?.id, mode: mode),
+      format: format, buffers: buffers, surfaces: surfaces, saved: device.save(crtc: crtc),
+      panelRotation: panel.flatMap(panelOrientationRotation))
   }
 
   /// XRGB8888, or RGB565 where that is all the primary plane scans out.
@@ -149,53 +280,122 @@ public final class KMSOutput: Output {
   static let xrgb8888: UInt32 = 0x3432_5258  // "XR24"
   static let rgb565: UInt32 = 0x3631_4752  // "RG16"
 
+  private var first: Screen { lit[0] }
+
   public var name: String { "kms" }
   public var description: String {
-    "\(device.path) \(connector) \(mode.description), \(format.name), \(device.modesetting), "
-      + "two dumb buffers page-flipped"
+    let others = lit.dropFirst().map { "\($0.name) \($0.pipe.mode.description) (\($0.format.name))" }
+    return "\(device.path) \(first.name) \(first.pipe.mode.description), \(first.format.name), "
+      + "\(device.modesetting), two dumb buffers page-flipped"
+      + (others.isEmpty ? "" : "; also " + others.joined(separator: ", "))
+      + (leftOut.isEmpty ? "" : "; dark: " + leftOut.joined(separator: ", "))
   }
-  public var size: PixelSize { mode.size }
+  public var size: PixelSize { first.size }
   public var sizeIsFixed: Bool { true }
-  public var painter: LayerPainter { surfacePainter }
-  public var refreshPeriod: Double { mode.refreshPeriod }
-  public var eventDescriptors: [FileDescriptor] { [device.descriptor] }
+  public var deviceNode: String? { device.path }
+  public var painter: LayerPainter { first.painter }
+  public var refreshPeriod: Double { first.pipe.mode.refreshPeriod }
+  public var eventDescriptors: [FileDescriptor] { cards.map(\.descriptor) }
+  public var screens: [OutputScreen] {
+    lit.map {
+      OutputScreen(
+        name: $0.name, size: $0.size, painter: $0.painter, panelRotation: $0.panelRotation,
+        mode: $0.pipe.mode.description)
+    }
+  }
+
+  /// Looks again at the card `node` after a connector was plugged or
+  /// unplugged, or the card appeared or went: a newly connected connector
+  /// gets a screen (its mode set with the next frame), one unplugged (or
+  /// of a card gone) is let go of. The first screen stays whatever
+  /// happens. True when the screens changed.
+  public func screensChanged(on node: String) -> Bool {
+    let card = cards.first { $0.path == node }
+    guard Files.exists(node) else {
+      guard let card, card !== device else { return false }
+      let gone = lit.filter { $0.device === card }
+      lit.removeAll { $0.device === card }
+      cards.removeAll { $0 === card }
+      return !gone.isEmpty
+    }
+    guard let card else {
+      // A card not driven yet: its screens join.
+      do {
+        let (added, screens, _) = try Self.open(node, request: request, first: false)
+        cards.append(added)
+        lit += screens
+        return true
+      } catch {
+        note("\(node) is not lit: \(error)")
+        return false
+      }
+    }
+    let connected = Set(((try? card.layout())?.connectors ?? []).filter(\.connected).map(\.id))
+    let unplugged = lit.filter { $0.device === card && $0 !== first && !connected.contains($0.pipe.connector) }
+    for screen in unplugged { for buffer in screen.buffers { card.free(buffer) } }
+    lit.removeAll { screen in unplugged.contains { $0 === screen } }
+    let existing = lit.filter { $0.device === card }
+    let added =
+      (try? Self.screens(of: card, request: request, first: false, plainNames: card === device, besides: existing).0)
+      ?? []
+    lit += added
+    return !unplugged.isEmpty || !added.isEmpty
+  }
 
   /// Reads flip events that came after their wait gave up.
   public func handleEvents() -> OutputEvents {
-    if !device.readEvents().isEmpty { flipPending = false }
+    for card in cards { record(card.readEvents(), from: card) }
     return []
   }
 
+  /// Marks the screens of `card` whose flips `events` report as flipped.
+  @discardableResult
+  private func record(_ events: [DRMDevice.FlipEvent], from card: DRMDevice) -> [DRMDevice.FlipEvent] {
+    for event in events {
+      for screen in lit where screen.device === card && screen.pipe.crtc == event.crtc && screen.flipPending {
+        screen.flipPending = false
+        screen.front = screen.back
+      }
+    }
+    return events
+  }
+
+  /// Waits (one timeout in all) for the pending flips' events; returns the
+  /// first screen's, if it came.
+  private func awaitFlips() -> DRMDevice.FlipEvent? {
+    let deadline = clock.now() + Self.flipTimeout
+    var firstEvent: DRMDevice.FlipEvent?
+    for card in cards {
+      let crtcs = Set(lit.filter { $0.device === card && $0.flipPending }.map(\.pipe.crtc))
+      guard !crtcs.isEmpty else { continue }
+      let events = record(
+        card.waitForFlips(of: crtcs, timeout: max(0, deadline - clock.now()), clock: clock.now), from: card)
+      if card === first.device { firstEvent = events.last { $0.crtc == first.pipe.crtc } ?? firstEvent }
+    }
+    return firstEvent
+  }
+
+  /// Draws the first screen only; the others keep what they show.
   public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
+    try presentScreens { if $0 == 0 { draw() } }
+  }
+
+  public func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
     guard active else { return nil }
-    if flipPending {
-      // The last flip's event never came in time: it must land before the
-      // buffer it left on the screen is painted again.
-      guard !device.waitForFlips(of: [pipe.crtc], timeout: Self.flipTimeout, clock: clock.now).isEmpty else {
-        throw RenderError("\(device.path): the display has not completed a page flip in 2 s", named: name)
+    if lit.contains(where: \.flipPending) {
+      // A flip's event never came in time: it must land before the buffer
+      // it left on the screen is painted again.
+      _ = awaitFlips()
+      if let stuck = lit.first(where: \.flipPending) {
+        throw RenderError(
+          "\(stuck.device.path) \(stuck.name): the display has not completed a page flip in 2 s", named: name)
       }
-      flipPending = false
     }
-    let back = 1 - shown
-    surfacePainter.target = surfaces[back]
-    draw()
-    guard lit else {
-      do {
-        if let said = try device.modeset(pipe, showing: buffers[back]) { note(said) }
-      } catch {
-        throw RenderError(error)
-      }
-      lit = true
-      shown = back
-      lastTick = clock.now()
-      vblank = device.hasVblank(crtc: pipe.crtc)
-      if !vblank {
-        note(
-          "\(device.path) has no vblank interrupt (its flips complete at once): flips are timed by a "
-            + "\(formatNumber((1 / refreshPeriod).rounded())) Hz timer")
-      }
-      return lastTick
+    for (index, screen) in lit.enumerated() {
+      screen.painter.target = screen.surfaces[screen.back]
+      draw(index)
     }
+    guard shown else { return try light() }
     if !vblank {
       // The next tick of a timer at the mode's refresh, in step with the first frame.
       let now = clock.now()
@@ -205,80 +405,132 @@ public final class KMSOutput: Output {
       _ = clock.poll(&nothing, until: next)
       lastTick = next
     }
-    do {
-      try device.flip(pipe, to: buffers[back])
-    } catch {
-      throw RenderError(error)
+    for screen in lit {
+      if screen.needsModeset {
+        // Plugged in while the splash shows: its mode is set with this frame.
+        lightUp(screen)
+        continue
+      }
+      do {
+        try screen.device.flip(screen.pipe, to: screen.buffers[screen.back])
+        screen.flipPending = true
+      } catch {
+        // Another screen that refuses a flip keeps its frame; the first one's is the splash's.
+        guard screen === first else { continue }
+        throw RenderError(error)
+      }
     }
-    let events = device.waitForFlips(of: [pipe.crtc], timeout: Self.flipTimeout, clock: clock.now)
-    guard let event = events.last(where: { $0.crtc == pipe.crtc }) else {
-      flipPending = true
+    guard let event = awaitFlips() else {
       note("no page flip event from \(device.path) in \(formatNumber(Self.flipTimeout)) s; pacing by the clock")
       return nil
     }
-    shown = back
     // The event's time is on CLOCK_MONOTONIC; the pacer's clock may be
     // another: the vsync is as long ago on it.
     return clock.now() - max(0, MonotonicClock().now() - event.time)
   }
 
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
-    try pngData(of: surfaces[shown])
+  /// Sets the mode of `screen` (not the first) with its painted buffer;
+  /// a screen that refuses stays dark, said once.
+  private func lightUp(_ screen: Screen) {
+    screen.needsModeset = false
+    do {
+      if let said = try screen.device.modeset(screen.pipe, showing: screen.buffers[screen.back]) { note(said) }
+      screen.front = screen.back
+    } catch {
+      note("\(screen.name) stays dark: \(error)")
+    }
   }
 
-  /// Another program may take the screen: master is dropped.
+  /// The first frame: each screen's mode set with its painted buffer.
+  private func light() throws(RenderError) -> Double {
+    do {
+      if let said = try device.modeset(first.pipe, showing: first.buffers[first.back]) { note(said) }
+    } catch {
+      throw RenderError(error)
+    }
+    first.front = first.back
+    first.needsModeset = false
+    for screen in lit.dropFirst() { lightUp(screen) }
+    shown = true
+    lastTick = clock.now()
+    vblank = device.hasVblank(crtc: first.pipe.crtc)
+    if !vblank {
+      note(
+        "\(device.path) has no vblank interrupt (its flips complete at once): flips are timed by a "
+          + "\(formatNumber((1 / refreshPeriod).rounded())) Hz timer")
+    }
+    return lastTick
+  }
+
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+    try pngData(of: first.surfaces[first.front])
+  }
+
+  /// Another program may take the screens: master is dropped.
   public func deactivate() {
     active = false
-    device.dropMaster()
+    for card in cards { card.dropMaster() }
     console?.restore()
   }
 
-  /// Master again, and the next frame sets the mode again (the other
+  /// Master again, and the next frame sets the modes again (the other
   /// program may have set its own).
   public func reactivate() {
-    do {
-      try device.becomeMaster()
-    } catch {
-      note("\(error): the splash stays off the screen")
-      return
+    for card in cards {
+      do {
+        try card.becomeMaster()
+      } catch {
+        note("\(error): the splash stays off the screen")
+        return
+      }
     }
     console?.enterGraphics()
     active = true
-    lit = false
+    shown = false
+    for screen in lit { screen.needsModeset = true }
   }
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {
-    if flipPending { _ = device.waitForFlips(of: [pipe.crtc], timeout: Self.flipTimeout, clock: clock.now) }
-    guard keepingLastFrame, lit else {
-      if lit, let saved, !device.restore(saved, connector: pipe.connector) {
-        note("what \(connector) showed before the splash cannot be put back")
+    if lit.contains(where: \.flipPending) { _ = awaitFlips() }
+    guard keepingLastFrame, shown else {
+      for screen in lit {
+        if shown, let saved = screen.saved, saved.showedSomething,
+          !screen.device.restore(saved, connector: screen.pipe.connector)
+        {
+          note("what \(screen.name) showed before the splash cannot be put back")
+        }
+        for buffer in screen.buffers { screen.device.free(buffer) }
       }
-      for buffer in buffers { device.free(buffer) }
-      device.dropMaster()
+      for card in cards { card.dropMaster() }
       console?.restore()
       return
     }
     copyLastFrameToFramebufferEmulation()
-    device.free(buffers[1 - shown])
-    let freedKeepingIt = device.release(keepingShown: buffers[shown])
-    device.dropMaster()
-    guard !freedKeepingIt else { return }
-    // Without CLOSEFB the last frame lasts as long as the card's file: it
-    // stays open for the rest of this process and in the program `exec`
-    // makes of it, which may set its own mode (master is free).
-    device.keepOpenAcrossExec()
-    _ = Unmanaged.passRetained(device)
+    for card in cards {
+      var freedKeepingThem = true
+      for screen in lit where screen.device === card {
+        card.free(screen.buffers[screen.back])
+        freedKeepingThem = card.release(keepingShown: screen.buffers[screen.front]) && freedKeepingThem
+      }
+      card.dropMaster()
+      guard !freedKeepingThem else { continue }
+      // Without CLOSEFB the last frame lasts as long as the card's file: it
+      // stays open for the rest of this process and in the program `exec`
+      // makes of it, which may set its own mode (master is free).
+      card.keepOpenAcrossExec()
+      _ = Unmanaged.passRetained(card)
+    }
   }
 
-  /// Paints the last frame into the card's fbdev emulation (/dev/fb0 of the
-  /// same size), which the kernel shows again when the card's last file
-  /// closes: the screen keeps the last frame then too.
+  /// Paints the first screen's last frame into the card's fbdev emulation
+  /// (/dev/fb0 of the same size), which the kernel shows again when the
+  /// card's last file closes: the screen keeps the last frame then too.
   private func copyLastFrameToFramebufferEmulation() {
     let path = Settings.defaultFramebuffer
     guard Files.exists(path), let framebuffer = try? FramebufferDisplay(path: path), framebuffer.size == size else {
       return
     }
-    SDL_UpperBlit(surfaces[shown], nil, framebuffer.painter.target, nil)
+    SDL_UpperBlit(first.surfaces[first.front], nil, framebuffer.painter.target, nil)
     framebuffer.device.flush()
   }
 }

@@ -13,6 +13,29 @@ public struct OutputEvents: OptionSet, Sendable {
   public static let closed = OutputEvents(rawValue: 2)
 }
 
+/// One screen an output drives: the splash is drawn for each at its size,
+/// through its painter, turned its own way.
+public struct OutputScreen {
+  /// The connector's name as the kernel gives it ("HDMI-A-1"); the output's
+  /// name for an output of one screen.
+  public var name: String
+  public var size: PixelSize
+  public var painter: LayerPainter
+  /// The turn its panel needs, from the display (DRM's "panel
+  /// orientation"), when it says.
+  public var panelRotation: Rotation?
+  /// Its mode, for `splashctl status` ("1920x1080@60").
+  public var mode: String
+
+  public init(name: String, size: PixelSize, painter: LayerPainter, panelRotation: Rotation? = nil, mode: String) {
+    self.name = name
+    self.size = size
+    self.painter = painter
+    self.panelRotation = panelRotation
+    self.mode = mode
+  }
+}
+
 /// A display back end, open and ready: where frames are painted and how
 /// they reach the screen. Offscreen, the desktop window, SDL's KMS and the
 /// framebuffer are peers behind it; one `OutputSink` plays on any of them.
@@ -23,6 +46,8 @@ public protocol Output: AnyObject {
   var description: String { get }
   /// The physical size frames are painted at.
   var size: PixelSize { get }
+  /// The device node it draws on (/dev/dri/card0, /dev/fb0); nil for none.
+  var deviceNode: String? { get }
   /// Whether `size` is the screen mode's (KMS, a framebuffer) rather than
   /// the one asked for (a window, offscreen).
   var sizeIsFixed: Bool { get }
@@ -44,10 +69,20 @@ public protocol Output: AnyObject {
   /// Paints a frame with `draw` (through `painter`) and shows it; returns
   /// the time of the vsync it was shown at, when the output knows it.
   func present(_ draw: () -> Void) throws(RenderError) -> Double?
+  /// Every screen it drives; the first is `size` and `painter`'s, and its
+  /// vsyncs pace the frames.
+  var screens: [OutputScreen] { get }
+  /// Paints a frame on every screen (`draw(i)` paints screen `i` through
+  /// its painter) and shows them; returns the first screen's vsync, when known.
+  func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double?
   /// What the screen shows now, in its own orientation and size, as a PNG
   /// file's bytes. An output that cannot read its screen back paints the
   /// last frame again with `repaintLast`, unpresented, and reads that.
   func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8]
+  /// Looks again at the display device `node` (a connector plugged or
+  /// unplugged, a card that appeared or went); true when `screens` changed,
+  /// and the caller then prepares a scene for each again.
+  func screensChanged(on node: String) -> Bool
   /// Lets another program have the screen for now (Plymouth's
   /// `deactivate`); nothing is presented until `reactivate`.
   func deactivate()
@@ -62,6 +97,12 @@ public protocol Output: AnyObject {
 }
 
 extension Output {
+  public var deviceNode: String? { nil }
+  public func screensChanged(on node: String) -> Bool { false }
+  public var screens: [OutputScreen] {
+    [OutputScreen(name: name, size: size, painter: painter, mode: size.description)]
+  }
+  public func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double? { try present { draw(0) } }
   public func deactivate() {}
   public func reactivate() {}
   public var retainsFrame: Bool { false }
@@ -84,6 +125,8 @@ public struct OutputRequest {
   public var environment: [String: String]
   /// The clock vsync times are told on.
   public var clock: EventClock
+  /// The `[screen NAME]` sections, for outputs that drive several screens.
+  public var screens: [String: ScreenSettings] = [:]
 
   public init(
     size: PixelSize, device: String?, deviceOrigin: String, mode: DisplayModeRequest?, fps: Double,
@@ -130,45 +173,61 @@ public struct BackEnd: Sendable {
   }
 }
 
-/// Plays a scene on any output: draws each frame with the scene, shows it
-/// through the output, and keeps the last frame's progress and time for
-/// redraws.
+/// Plays a scene on any output: draws each frame with the scene of each of
+/// its screens, shows it through the output, and keeps the last frame's
+/// progress and time for redraws.
 public final class OutputSink: FrameSink {
-  public let output: Output
-  /// What is drawn; replaced when the splash turns while it holds.
-  public var scene: SceneRenderer
+  /// Where it plays; replaced when the splash moves to another display.
+  public private(set) var output: Output
+  /// What is drawn on each of the output's screens, in its order; replaced
+  /// when the splash turns while it holds.
+  public var scenes: [SceneRenderer]
   private var lastProgress = 0.0
   private var lastTime = 0.0
 
-  public init(output: Output, scene: SceneRenderer) {
+  public init(output: Output, scenes: [SceneRenderer]) {
+    precondition(scenes.count == output.screens.count, "one scene a screen")
     self.output = output
-    self.scene = scene
+    self.scenes = scenes
   }
 
+  /// The first screen's scene (the one snapshots read).
+  public var scene: SceneRenderer { scenes[0] }
+
   public var refreshPeriod: Double { output.refreshPeriod }
+
+  /// Plays on `output` with `scenes` (prepared for its screens) from now
+  /// on, and shows the last frame there; the caller lets go of the old output.
+  public func move(to output: Output, scenes: [SceneRenderer]) throws(RenderError) {
+    precondition(scenes.count == output.screens.count, "one scene a screen")
+    self.output = output
+    self.scenes = scenes
+    try redraw()
+  }
 
   public func present(_ frame: FrameRequest) throws -> Double? {
     lastProgress = frame.progress
     lastTime = frame.time
-    return try output.present { scene.draw(progress: frame.progress, time: frame.time) }
+    return try output.presentScreens { scenes[$0].draw(progress: frame.progress, time: frame.time) }
   }
 
-  /// Draws the last frame again, with the current scene, and shows it.
+  /// Draws the last frame again, with the current scenes, and shows it.
   public func redraw() throws(RenderError) {
-    _ = try output.present { scene.draw(progress: lastProgress, time: lastTime) }
+    _ = try output.presentScreens { scenes[$0].draw(progress: lastProgress, time: lastTime) }
   }
 
   /// Draws the held frame as it is `time` seconds after the first, and
   /// shows it; on an output that keeps its frame, only `area` (logical
-  /// pixels) is painted when given. Returns the vsync it was shown at, when known.
+  /// pixels of the first screen) is painted when given. Returns the vsync
+  /// it was shown at, when known.
   @discardableResult
   public func redrawHeld(at time: Double, area: PixelRect? = nil) throws(RenderError) -> Double? {
     lastTime = time
-    let clip = output.retainsFrame ? area?.rect : nil
-    return try output.present { scene.draw(progress: lastProgress, time: time, clip: clip) }
+    let clip = output.retainsFrame && scenes.count == 1 ? area?.rect : nil
+    return try output.presentScreens { scenes[$0].draw(progress: lastProgress, time: time, clip: clip) }
   }
 
-  /// What the screen shows now, as a PNG file's bytes.
+  /// What the first screen shows now, as a PNG file's bytes.
   public func snapshot() throws(RenderError) -> [UInt8] {
     try output.readBack { scene.draw(progress: lastProgress, time: lastTime) }
   }

@@ -15,6 +15,7 @@ enum FuzzTargets {
     "shell-words": shellWords,
     "gif-structure": gifStructure,
     "plymouth-requests": plymouthRequests,
+    "kernel-uevents": kernelUevents,
   ]
 
   /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).
@@ -97,6 +98,14 @@ enum FuzzTargets {
       for request in requests { precondition((request.argument?.count ?? 0) < 256) }
       if problem != nil { return }
     }
+  }
+
+  /// The bytes as a netlink message: a uevent taken must say what its
+  /// header says, and a display event must name a node under /dev.
+  static func kernelUevents(_ data: UnsafeRawBufferPointer) {
+    guard let event = KernelUevent(Array(data)) else { return }
+    precondition(event.fields["ACTION"] == event.action && event.devicePath.hasPrefix("/"))
+    if let display = event.display { precondition(display.node.hasPrefix("/dev/") && !display.node.contains("..")) }
   }
 
   /// The bytes as an animated GIF, sized and counted from its blocks
