@@ -27,6 +27,39 @@ import Testing
     }
   }
 
+  @Test func screenSectionsSetEachScreenAndStarSetsTheRest() {
+    let (settings, message) = apply(
+      "[screen *]\nfit = contain\n[screen HDMI-A-1]\nrotate = 90\nenable = yes\n[screen DSI-1]\nenable = no\n")
+    #expect(message == nil)
+    #expect(settings.screen(named: "HDMI-A-1") == ScreenSettings(rotate: .quarter, fit: .contain, enable: true))
+    #expect(settings.screen(named: "DSI-1") == ScreenSettings(rotate: nil, fit: .contain, enable: false))
+    #expect(settings.screen(named: "eDP-1") == ScreenSettings(rotate: nil, fit: .contain, enable: nil))
+    // A screen of another card (card1-HDMI-A-1) takes its connector's section unless it has its own.
+    #expect(settings.screen(named: "card1-HDMI-A-1") == settings.screen(named: "HDMI-A-1"))
+    #expect(settings.screen(named: "card-HDMI-A-1") == ScreenSettings(rotate: nil, fit: .contain, enable: nil))
+    #expect(settings.origins["screen HDMI-A-1.rotate"] == "\(dir.path)/c.conf:4: rotate")
+    // As --check prints them, they read back the same.
+    let printed = SettingsTable.configText(settings)
+    #expect(printed.contains("[screen DSI-1]\n; rotate: not set\n; fit: not set\nenable = no\n"), "\(printed)")
+    let (again, problem) = apply(printed, name: "printed.conf")
+    #expect(problem == nil && again.screens == settings.screens, "\(problem ?? "")")
+  }
+
+  @Test func aBadScreenSectionIsOneLine() {
+    #expect(
+      apply("[screen HDMI A]\nrotate = 90\n").1
+        == "\(dir.path)/c.conf:1: [screen HDMI A]: expected a connector's name (HDMI-A-1, DSI-1, …) or *")
+    #expect(
+      apply("[screen eDP-1]\nrotate = 45\n").1 == "\(dir.path)/c.conf:2: rotate: expected 0, 90, 180 or 270, got \"45\""
+    )
+    #expect(
+      apply("[screen eDP-1]\nimage = x.png\n").1
+        == "\(dir.path)/c.conf:2: image: unknown setting; known in [screen eDP-1]: rotate, fit, enable")
+    #expect(
+      apply("[screen eDP-1]\nfit = cover\n\nfit = contain\n").1
+        == "\(dir.path)/c.conf:4: fit is given twice in [screen eDP-1]; first at line 2")
+  }
+
   @Test func aKeyGivenTwiceNamesBothLines() {
     let (_, message) = apply("[splash]\nhold = 1\n\n; again\nhold = 2\n")
     #expect(message == "\(dir.path)/c.conf:5: hold is given twice in [splash]; first at line 2")

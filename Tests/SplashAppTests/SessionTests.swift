@@ -158,12 +158,12 @@ import Testing
 
   @Test func anUnknownBackEndIsNamedWithItsLine() throws {
     let splash = try Harness()
-    let config = splash.dir.file("d.conf", "[splash]\n\ndisplay = kms\n")
+    let config = splash.dir.file("d.conf", "[splash]\n\ndisplay = vulkan\n")
     #expect(splash.run(["--config", config, "--check"]) == .exit(2))
     let names = splash.backEnds.map(\.name).joined(separator: ", ")
     #expect(
       splash.lines == [
-        "splashd: \(config):3: display: expected auto, \(names.replacingOccurrences(of: ", broken", with: " or broken")), got \"kms\""
+        "splashd: \(config):3: display: expected auto, \(names.replacingOccurrences(of: ", broken", with: " or broken")), got \"vulkan\""
       ])
   }
 

@@ -148,6 +148,36 @@ final class PipeAngles: AngleSource {
   }
 }
 
+/// Display devices' events through a pipe, as the kernel's uevents would
+/// bring them.
+final class PipeDisplayEvents: DisplayDeviceEvents {
+  let descriptor: FileDescriptor
+  private let writer: Int32
+  private var queued: [DisplayDeviceEvent?] = []
+
+  init() {
+    (descriptor, writer) = nonBlockingPipe()
+  }
+
+  deinit {
+    close(writer)
+    close(descriptor.rawValue)
+  }
+
+  /// Sends `event`; nil says that events were lost.
+  func send(_ event: DisplayDeviceEvent?) {
+    queued.append(event)
+    var byte: UInt8 = 1
+    _ = write(writer, &byte, 1)
+  }
+
+  func read() -> (events: [DisplayDeviceEvent], lost: Bool) {
+    while case .bytes = descriptor.readAvailable() {}
+    defer { queued = [] }
+    return (queued.compactMap { $0 }, queued.contains { $0 == nil })
+  }
+}
+
 /// A screen with a fixed mode and a vsync every 1/60 s on the test clock;
 /// drawing frame N costs `cost(N)` seconds. It paints into memory.
 final class ScreenStub: Output {
@@ -162,14 +192,22 @@ final class ScreenStub: Output {
   /// How it was released: nil while it holds the screen.
   private(set) var keptLastFrame: Bool?
 
-  init(size: PixelSize, clock: TestClock, retainsFrame: Bool, cost: @escaping (Int) -> Double) throws {
+  /// The back end's name, and the device it draws on.
+  let name: String
+  let deviceNode: String?
+
+  init(
+    size: PixelSize, clock: TestClock, retainsFrame: Bool, name: String = "screen", device: String? = nil,
+    cost: @escaping (Int) -> Double
+  ) throws {
     canvas = try OffscreenOutput(size: size)
+    self.name = name
+    deviceNode = device
     self.clock = clock
     self.retainsFrame = retainsFrame
     self.cost = cost
   }
 
-  var name: String { "screen" }
   var description: String { "\(size.description) stub" }
   var size: PixelSize { canvas.size }
   var sizeIsFixed: Bool { true }
@@ -200,6 +238,30 @@ final class Screens: @unchecked Sendable {
   var cost: (Int) -> Double = { _ in 0.004 }
   var size = PixelSize(width: 640, height: 480)
   var retainFrames = false
+
+  /// A stand-in for the native KMS back end: opens a `ScreenStub` named
+  /// "kms" of `cardSize` on the card asked for, once that card is in
+  /// `cards`, and fails as a card without a connected connector otherwise.
+  var cards: Set<String> = []
+  var cardSize = PixelSize(width: 800, height: 600)
+  var kmsBackEnd: BackEnd {
+    BackEnd(
+      name: "kms", help: "A stand-in KMS card.", probe: { _ in .skipped("no card yet") },
+      open: { [self] request throws(RenderError) in
+        guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
+        guard let card = request.device, cards.contains(card) else {
+          throw RenderError("no connected connector", named: request.device ?? "no card")
+        }
+        do {
+          let screen = try ScreenStub(
+            size: cardSize, clock: clock, retainsFrame: false, name: "kms", device: card, cost: cost)
+          opened.append(screen)
+          return screen
+        } catch {
+          throw RenderError("\(error)")
+        }
+      })
+  }
 
   /// A back end named "screen" that opens a `ScreenStub`.
   var backEnd: BackEnd {
@@ -233,6 +295,8 @@ final class Harness {
   var environment = ["PATH": "/usr/bin:/bin"]
   var backEnds: [BackEnd]
   var resolveRotation: ((OrientationSettings, EventClock) -> ResolvedRotation)?
+  /// Display devices' events, sent by the test; none are followed without.
+  var displayEvents: PipeDisplayEvents?
   /// Each log line with the clock's time when it was written.
   private(set) var log: [(time: Double, line: String)] = []
   private(set) var printed = ""
@@ -260,6 +324,7 @@ final class Harness {
       print: { [weak self] in self?.printed += $0 })
     dependencies.signals = signals
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
+    dependencies.displayEvents = { [weak self] in self?.displayEvents }
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
     defer { clock.discardPending() }
     return Splashd.run((hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments, dependencies)

@@ -316,6 +316,8 @@ import Testing
     #expect(formatNumber(60) == "60")
     #expect(formatFixed(0.0166666, decimals: 6) == "0.016667")
     #expect(formatFixed(1, decimals: 3) == "1.000")
+    // No decimals: rounded to a whole number, no point (this trapped once).
+    #expect(formatFixed(12.6, decimals: 0) == "13" && formatFixed(0, decimals: 0) == "0")
   }
 }
 

@@ -29,10 +29,19 @@ final class FakeDRMSysfs {
     #expect(found?.card == 1 && found?.connector == "HDMI-A-2")
   }
 
+  @Test func everyCardWithAConnectedConnectorIsListedInOrder() throws {
+    let sysfs = try FakeDRMSysfs(connectors: [
+      "card1-HDMI-A-1": "connected", "card0-DP-1": "connected", "card0-eDP-1": "connected",
+      "card2-HDMI-A-2": "disconnected",
+    ])
+    #expect(DRMCards.connectedCards(under: sysfs.path) == [0, 1])
+  }
+
   @Test func noConnectedConnectorMeansNoCard() throws {
     let sysfs = try FakeDRMSysfs(connectors: ["card0-HDMI-A-1": "disconnected"])
     #expect(DRMCards.firstConnected(under: sysfs.path) == nil)
     #expect(DRMCards.firstConnected(under: sysfs.path + "/missing") == nil)
+    #expect(DRMCards.connectedCards(under: sysfs.path).isEmpty)
   }
 
   @Test func cardNumbersComeFromDRIPaths() throws {

@@ -432,6 +432,196 @@ extension DisplayTests {
       print("kms_\(gpu)_skipped_vsyncs: \(Int(skipped)) (TCG)")
     }
 
+    /// Two screens (QEMU's VGA and a virtio-gpu: two cards, one connector
+    /// each), in one boot. A splash with both: both show it, each at its
+    /// mode, the second turned by its `[screen Virtual-2]` section (the
+    /// kernel numbers connectors of a type across cards; the second card's
+    /// screen is card1-Virtual-2); status lists both. Then the second card
+    /// goes away while a splash holds and comes back (its driver unbound from
+    /// the device and bound again, as when a display driver is reloaded or an
+    /// adapter unplugged and plugged in; QEMU has no hot-pluggable display):
+    /// its screens are let go of, and the card that appears gets the splash.
+    /// Read back from each device's screendump.
+    @Test func everyConnectedScreenShowsTheSplashPluggedInLateToo() throws {
+      try requireRig()
+      let dir = try TemporaryDirectory()
+      let leaves = doorLeaves(in: dir)
+      _ = dir.file("screens.conf", "[screen Virtual-2]\nrotate = 90\n")
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          \(splashdPath) --config /run/rig/screens.conf \(leaves) --until-file /run/rig/go --timeout 100 \\
+            --duration 0.3 --control /run/splashd.control 2>/run/rig/splashd.log &
+          \(awaitFirstFrame(seconds: 120))
+          \(splashctlPath) --control /run/splashd.control status > /run/rig/splash-status 2>&1
+          echo RIG-SCREENDUMP first video0
+          while [ ! -e /run/rig/first.done ]; do sleep 0.1; done
+          echo RIG-SCREENDUMP second video1
+          while [ ! -e /run/rig/second.done ]; do sleep 0.1; done
+          touch /run/rig/go
+          wait $pid
+          rm /run/rig/go
+          gpu=$(basename $(ls -d /sys/class/drm/card1/device/virtio*))
+          \(splashdPath) --config /dev/null \(leaves) --until-file /run/rig/go --timeout 100 \\
+            --duration 0.3 --control /run/splashd.control 2>/run/rig/hotplug.log &
+          pid=$!
+          i=0; while ! grep -q appeared /run/rig/hotplug.log && kill -0 $pid && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
+          echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/unbind
+          i=0; while ! grep -q "removed: the screens are now" /run/rig/hotplug.log && [ $i -lt 300 ]; do
+            sleep 0.1; i=$((i+1))
+          done
+          \(splashctlPath) --control /run/splashd.control status > /run/rig/unplugged-status 2>&1
+          echo RIG-SCREENDUMP unplugged video1
+          while [ ! -e /run/rig/unplugged.done ]; do sleep 0.1; done
+          echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/bind
+          i=0; while ! grep -q "added: the screens are now" /run/rig/hotplug.log && [ $i -lt 300 ]; do
+            sleep 0.1; i=$((i+1))
+          done
+          \(splashctlPath) --control /run/splashd.control status > /run/rig/plugged-status 2>&1
+          echo RIG-SCREENDUMP plugged video1
+          while [ ! -e /run/rig/plugged.done ]; do sleep 0.1; done
+          touch /run/rig/go
+          wait $pid
+          """, size: "800x600", gpu: "vga+virtio")
+      func read(_ name: String) -> String {
+        (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
+      }
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      // Both connected from the start, the second turned by its section.
+      let log = read("splashd.log")
+      #expect(
+        log.contains(
+          "splashd: kms: /dev/dri/card0 Virtual-1 800x600@75, XRGB8888, atomic modesetting, two dumb buffers "
+            + "page-flipped; also card1-Virtual-2 800x600@"), "\(log)")
+      let status = read("splash-status")
+      #expect(status.contains(" screens=Virtual-1:800x600@75:0,card1-Virtual-2:800x600@"), "\(status)")
+      #expect(status.hasSuffix(":90\n"), "\(status)")
+      let first = try #require(Screendump(path: dir.path + "/first.ppm"), "\(log)")
+      first.keep(as: "kms-two-cards-first")
+      let second = try #require(Screendump(path: dir.path + "/second.ppm"), "\(log)")
+      second.keep(as: "kms-two-cards-second")
+      #expect(first.width == 800 && first.height == 600 && second.width == 800 && second.height == 600)
+      expectClosedDoors(first, turned: false, log)
+      expectClosedDoors(second, turned: true, log)
+      #expect(log.contains("splashd: did-disappear: transition done"), "\(log)")
+
+      // The second card went away, then a card came back: it got the splash.
+      let hotplug = read("hotplug.log")
+      #expect(
+        hotplug.contains(
+          "splashd: display: /dev/dri/card1 removed: the screens are now /dev/dri/card0 Virtual-1 800x600@75, "
+            + "XRGB8888, atomic modesetting, two dumb buffers page-flipped\n"), "\(hotplug)")
+      #expect(read("unplugged-status").contains(" screens=Virtual-1:800x600@75:0\n"), "\(read("unplugged-status"))")
+      let added = try #require(
+        hotplug.split(separator: "\n").first { $0.contains(" added: the screens are now ") }, "\(hotplug)")
+      #expect(added.contains("; also card") && added.contains("-Virtual-3 800x600@"), "\(added)")
+      #expect(read("plugged-status").contains(",card"), "\(read("plugged-status"))")
+      let unplugged = try #require(Screendump(path: dir.path + "/unplugged.ppm"), "\(hotplug)")
+      unplugged.keep(as: "kms-hotplug-unplugged")
+      #expect(unplugged.at(100, 300) != 0xFF0000 && unplugged.at(700, 300) != 0x00FF00, "the splash stayed")
+      let plugged = try #require(Screendump(path: dir.path + "/plugged.ppm"), "\(hotplug)")
+      plugged.keep(as: "kms-hotplug-plugged")
+      expectClosedDoors(plugged, turned: false, hotplug)
+      #expect(hotplug.contains("splashd: did-disappear: transition done"), "\(hotplug)")
+    }
+
+    /// The real display driver replacing the firmware's framebuffer while
+    /// the splash holds (virtio-vga: vesafb until virtio-gpu loads): splashd
+    /// moves to the new card, holds it as DRM master, and a program that then
+    /// tries to take the screen (a compositor started too early, here one
+    /// that fills it black) cannot blank it; after the reveal the transition
+    /// plays there. QEMU keeps showing the old framebuffer's memory until
+    /// someone sets a mode, so the same boot with the move switched off
+    /// (`--display fbdev` stays where it is) must show the program's black.
+    @Test(arguments: [true, false])
+    func theSplashMovesToTheCardThatReplacesTheFirmwareFramebuffer(moves: Bool) throws {
+      try requireRig(["/usr/bin/gcc"])
+      let dir = try TemporaryDirectory()
+      let leaves = doorLeaves(in: dir)
+      let compile = try run(
+        "/usr/bin/gcc",
+        [
+          "-O2", "-Wall", "-I/usr/include/libdrm", "-o", dir.path + "/kiosk-colour",
+          packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
+        ])
+      try #require(compile.status == 0, "\(compile.stderr)")
+      let (outcome, console) = try runInRig(
+        dir,
+        script: """
+          #!/bin/sh
+          cat /proc/fb > /run/rig/fb-before
+          \(splashdPath) --config /dev/null \(moves ? "" : "--display fbdev") \(leaves) --until-file /run/rig/go \\
+            --timeout 150 --duration 3 --easing linear --control /run/splashd.control 2>/run/rig/splashd.log &
+          \(awaitFirstFrame(seconds: 90))
+          modprobe virtio-gpu
+          i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+          i=0; while ! grep -q "display: moved" /run/rig/splashd.log && [ $i -lt \(moves ? 300 : 30) ]; do
+            sleep 0.1; i=$((i+1))
+          done
+          cat /proc/fb > /run/rig/fb-after
+          \(splashctlPath) --control /run/splashd.control status > /run/rig/splash-status 2>&1
+          ls -l /proc/$pid/fd > /run/rig/fds
+          /run/rig/kiosk-colour 000000 /run/rig/kiosk.drawn > /run/rig/kiosk.log 2>&1 &
+          kiosk=$!
+          i=0; while [ ! -e /run/rig/kiosk.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+          echo RIG-SCREENDUMP compositor
+          while [ ! -e /run/rig/compositor.done ]; do sleep 0.1; done
+          kill $kiosk
+          touch /run/rig/go
+          i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+          sleep 1
+          echo RIG-SCREENDUMP mid
+          while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
+          wait $pid
+          """, size: "1024x768", gpu: "firmware")
+      func read(_ name: String) -> String {
+        (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
+      }
+      let log = read("splashd.log")
+      #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+      // It started on the firmware's framebuffer, which the driver replaced.
+      #expect(
+        read("fb-before").contains("VESA VGA") && read("fb-after").contains("virtio_gpudrmfb"), "\(console.suffix(800))"
+      )
+      #expect(log.contains("splashd: fbdev: /dev/fb0 1024x768, 16 bpp SDL_PIXELFORMAT_RGB565"), "\(log)")
+      let name = moves ? "replaced-driver" : "replaced-driver-unfollowed"
+      let compositor = try #require(Screendump(path: dir.path + "/compositor.ppm"), "\(log)")
+      compositor.keep(as: name + "-compositor")
+      let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "\(log)")
+      mid.keep(as: name + "-mid")
+      guard moves else {
+        // Left on the old framebuffer, the splash is blanked by the first program that sets a mode.
+        #expect(!log.contains("display: moved"), "\(log)")
+        #expect(
+          read("kiosk.log").contains("kiosk-colour: /dev/dri/card0 1024x768 filled with #000000"),
+          "\(read("kiosk.log"))")
+        #expect(compositor.at(100, 384) == 0x000000 && compositor.at(900, 384) == 0x000000, "\(log)")
+        return
+      }
+      let moved = try #require(
+        log.split(separator: "\n").first { $0.hasPrefix("splashd: display: moved from fbdev to kms (/dev/dri/card0 ") },
+        "\(log)")
+      #expect(moved.contains(": /dev/dri/card0 Virtual-1 1024x768@"), "\(moved)")
+      #expect(read("splash-status").hasPrefix("phase=waiting rotation=0 display=kms"), "\(read("splash-status"))")
+      // It holds the new card, and no longer the old framebuffer.
+      let fds = read("fds")
+      #expect(fds.contains("-> /dev/dri/card0") && !fds.contains("/dev/fb"), "\(fds)")
+      // The program that came too early could not take the card and its black never showed.
+      #expect(!read("kiosk.log").contains("/dev/dri/card0"), "\(read("kiosk.log"))")
+      expectClosedDoors(compositor, turned: false, log)
+      // The transition on the new card: red, the background, green along every row.
+      for y in stride(from: 0, to: 768, by: 96) {
+        let colors = (0..<1024).map { mid.at($0, y) }
+        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? 1024
+        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? 1024
+        #expect(redEnd < 512 && blueEnd > 512 && colors[blueEnd...].allSatisfy { $0 == 0x00FF00 }, "row \(y)")
+      }
+      #expect(log.contains("splashd: kms: ") && log.contains(" frames, "), "\(log)")
+      let delay = moved.split(separator: " ").firstIndex(of: "ms").map { moved.split(separator: " ")[$0 - 1] }
+      print("driver_replacement_move_ms: \(delay ?? "?") (from the card's uevent to the frame on it, TCG)")
+    }
+
     /// The figures of the display back ends, in one boot, interleaved: from
     /// exec (the process's start time) to the first frame on the screen
     /// (its `appeared` time, once the frame is shown), the peak RSS and the

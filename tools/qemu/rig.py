@@ -8,7 +8,11 @@ of what it draws.
     rig.py --work DIR --root IMAGE [--size WxH] [--timeout S] [--append ...]
 
 The guest's screen is QEMU's VGA (bochs-drm: /dev/dri/card0 and /dev/fb0) or,
-with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two). vfb (a
+with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two). With --gpu
+firmware it is virtio-vga with only the firmware's framebuffer (vesafb at
+1024x768, 16 bpp: vga=0x317) and no DRM driver, as early in a boot before the
+real display driver loads; the command may load it (modprobe virtio-gpu),
+which replaces vesafb with /dev/dri/card0 and its own /dev/fb0. vfb (a
 framebuffer in memory that can pan) is there as /dev/fb1 when the kernel
 command line says vfb.vfb_enable=1.
 
@@ -23,11 +27,13 @@ a tmpfs on its /run with DIR at /run/rig, and hands over to the image's own
 /sbin/init (systemd), as a real initramfs does. Something in the image then
 prints "RIG-STATUS N" on /dev/ttyS0 and powers the guest off.
 
-Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME" on the
-guest's serial console (its standard output), the rig writes DIR/NAME.ppm
-(QMP screendump) and then creates DIR/NAME.done, which the command may wait
-for. The command's exit status is written to DIR/status, its output (the
-serial console) to DIR/console.log. Exit status: 0 when the guest ran the
+Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME
+[DEVICE]" on the guest's serial console (its standard output), the rig writes
+DIR/NAME.ppm (QMP screendump, of DEVICE's screen: video0, video1) and then
+creates DIR/NAME.done, which the command may wait for. A line "RIG-QMP NAME
+COMMAND {JSON}" runs that QMP command (device_add plugs a display in) and
+writes its reply to DIR/NAME.done. The command's exit status is written to
+DIR/status, its output (the serial console) to DIR/console.log. Exit status: 0 when the guest ran the
 command to the end, 1 otherwise. Needs qemu-system-x86, linux-image-amd64,
 busybox-static, kmod, cpio (make test installs them).
 """
@@ -124,14 +130,15 @@ exec switch_root /newroot /sbin/init
 """
 
 
-def build_initramfs(work, command, boot_image):
+def build_initramfs(work, command, boot_image, left_out=()):
     image, version = kernel()
     root = os.path.join(work, "initramfs")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(os.path.join(root, "bin"))
     shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
     modules = []
-    for path in module_files(version, MODULES + (ROOT_MODULES if boot_image else [])):
+    names = [name for name in MODULES if name not in left_out]
+    for path in module_files(version, names + (ROOT_MODULES if boot_image else [])):
         target = os.path.join(root, path.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(path, target)
@@ -172,8 +179,10 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--size", default="800x480")
     parser.add_argument(
-        "--gpu", choices=["vga", "virtio"], default="vga",
-        help="vga: QEMU's VGA, bochs-drm in the guest (fb0 at --size); virtio: virtio-gpu-pci (its own mode)")
+        "--gpu", choices=["vga", "virtio", "vga+virtio", "firmware"], default="vga",
+        help="vga: QEMU's VGA, bochs-drm in the guest (fb0 at --size); virtio: virtio-gpu-pci (its own mode); "
+        "vga+virtio: both, two cards (card0 bochs, card1 virtio-gpu) as QMP devices video0 and video1; "
+        "firmware: virtio-vga with vesafb only (1024x768), virtio-gpu left for the command to load")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
@@ -188,7 +197,8 @@ def main():
         for pair in args.env:
             name, value = pair.split("=", 1)
             f.write("export %s='%s'\n" % (name, value.replace("'", "'\\''")))
-    image, initramfs = build_initramfs(work, args.command, args.root)
+    firmware = args.gpu == "firmware"
+    image, initramfs = build_initramfs(work, args.command, args.root, ["virtio-gpu"] if firmware else [])
     width, height = args.size.split("x")
     monitor = os.path.join(work, "qmp.sock")
     if os.path.exists(monitor):
@@ -196,13 +206,19 @@ def main():
     qemu = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
-        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 " + args.append,
-        "-vga", "none", "-device",
-        ("VGA,xres=%s,yres=%s" if args.gpu == "vga" else "virtio-gpu-pci,xres=%s,yres=%s") % (width, height),
+        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 "
+        + ("vga=0x317 " if firmware else "") + args.append,
+        "-vga", "none",
         "-display", "none",
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
         "-virtfs", "local,path=%s,mount_tag=rig0,security_model=none" % work,
     ]
+    devices = {
+        "vga": ["VGA"], "virtio": ["virtio-gpu-pci"], "vga+virtio": ["VGA", "virtio-gpu-pci"],
+        "firmware": ["virtio-vga"],
+    }[args.gpu]
+    for index, device in enumerate(devices):
+        qemu += ["-device", "%s,id=video%d,xres=%s,yres=%s" % (device, index, width, height)]
     if args.root:
         qemu += ["-drive", "file=%s,if=virtio,format=raw" % os.path.abspath(args.root)]
     else:
@@ -233,9 +249,20 @@ def main():
             for raw in lines:
                 line = raw.decode(errors="replace").strip()
                 if line.startswith("RIG-SCREENDUMP "):
-                    name = line.split()[1]
-                    qmp(monitor, "screendump", {"filename": os.path.join(work, name + ".ppm")})
+                    words = line.split()
+                    name = words[1]
+                    arguments = {"filename": os.path.join(work, name + ".ppm")}
+                    if len(words) > 2:
+                        arguments["device"] = words[2]
+                    qmp(monitor, "screendump", arguments)
                     open(os.path.join(work, name + ".done"), "w").close()
+                elif line.startswith("RIG-QMP "):
+                    # RIG-QMP NAME COMMAND {JSON arguments}: a QMP command (device_add a
+                    # display, say), then DIR/NAME.done with its reply.
+                    _, name, command, arguments = line.split(" ", 3)
+                    reply = qmp(monitor, command, json.loads(arguments))
+                    with open(os.path.join(work, name + ".done"), "w") as f:
+                        f.write(json.dumps(reply) + "\n")
                 elif line.startswith("RIG-STATUS "):
                     status = int(line.split()[1])
     finally:

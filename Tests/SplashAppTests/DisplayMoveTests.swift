@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashRender
+import Testing
+
+@testable import SplashApp
+
+/// The splash moving to a display that appears while it runs (a KMS card
+/// replacing the firmware's framebuffer), on stand-in back ends; the real
+/// move is tested under QEMU.
+@Suite struct DisplayMoveTests {
+  func harness() throws -> (Harness, PipeDisplayEvents) {
+    let splash = try Harness()
+    let events = PipeDisplayEvents()
+    splash.displayEvents = events
+    splash.backEnds = [splash.screens.kmsBackEnd, splash.screens.backEnd]
+    return (splash, events)
+  }
+
+  let card = DisplayDeviceEvent(change: .added, kind: .card, node: "/dev/dri/card0")
+
+  @Test func aCardThatAppearsWhileTheSplashHoldsGetsTheSplashAtOnce() throws {
+    let (splash, events) = try harness()
+    splash.clock.at(1) { [card] in
+      splash.screens.cards = ["/dev/dri/card0"]
+      events.send(card)
+    }
+    var client: TestClient?
+    // While it holds on the new screen: the status names it, and the frame there has the bar at 30 %
+    // (800x600: the bar from x 240 to 560 on rows 528 to 535, filled up to x 336).
+    var bar: (filled: UInt32, track: UInt32)?
+    splash.clock.at(1.5) {
+      client = TestClient(splash.controlPath)
+      client?.send("status\n")
+      if let moved = splash.screens.opened.last {
+        let pixels = moved.canvas.pixels()
+        bar = (pixels[531 * 800 + 300], pixels[531 * 800 + 500])
+      }
+    }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(
+        [
+          "--duration", "0.5", "--until-reveal", "--timeout", "0", "--control", splash.controlPath, "--progress", "30",
+        ]) == .exit(0))
+    let lines = splash.lines
+    #expect(lines.contains("splashd: screen: 640x480 stub"), "\(lines)")
+    #expect(
+      lines.contains(
+        "splashd: display: moved from screen to kms (/dev/dri/card0 appeared), 17 ms later: 800x600 stub"),
+      "\(lines)")
+    let (first, moved) = (splash.screens.opened[0], splash.screens.opened[1])
+    // The held frame was drawn on the new screen at once, with its bar; the old one was let go of.
+    #expect(moved.presents >= 1 && first.keptLastFrame == true)
+    #expect(bar?.filled == 0xFFFFFF && bar?.track == 0x404040, "\(String(describing: bar))")
+    #expect(
+      client?.replies.first?.hasPrefix("ok phase=waiting rotation=0 display=kms") == true, "\(client?.replies ?? [])")
+    // The transition played there, and the screen is released at the end.
+    #expect(lines.contains { $0.hasPrefix("splashd: kms: ") && $0.contains(" frames, 0 skipped") }, "\(lines)")
+    #expect(moved.keptLastFrame == false)
+  }
+
+  @Test func aCardNotReadyYetIsLookedAtAgainAndTheWaitSaidOnce() throws {
+    let (splash, events) = try harness()
+    splash.clock.at(1) { [card] in events.send(card) }
+    splash.clock.at(1.35) { splash.screens.cards = ["/dev/dri/card0"] }
+    splash.clock.at(3) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(["--duration", "0.1", "--until-reveal", "--timeout", "0", "--control", splash.controlPath])
+        == .exit(0))
+    let stays = splash.lines.filter { $0.hasPrefix("splashd: display: /dev/dri/card0 appeared; staying on screen") }
+    #expect(
+      stays == [
+        "splashd: display: /dev/dri/card0 appeared; staying on screen: kms: /dev/dri/card0: no connected connector"
+      ], "\(splash.lines)")
+    // Looked at again every 100 ms: moved at the first look after the card was ready (1.4 s),
+    // logged once the frame was shown there (at the next of the stand-in's vsyncs).
+    let moved = try #require(splash.time(of: "splashd: display: moved from screen to kms"))
+    #expect(abs(moved - 101.4 - 1.0 / 60) < 0.001, "\(moved)")
+  }
+
+  @Test func aSplashOnACardThatGoesAwayMovesToTheNextBackEnd() throws {
+    let (splash, events) = try harness()
+    splash.screens.cards = ["/dev/dri/card0"]
+    splash.backEnds = [
+      BackEnd(
+        name: "kms", help: "", probe: { _ in .tried("a card") },
+        open: { [screens = splash.screens] request throws(RenderError) in
+          var asked = request
+          asked.device = "/dev/dri/card0"
+          return try screens.kmsBackEnd.open(asked)
+        }),
+      splash.screens.backEnd,
+    ]
+    splash.clock.at(1) { events.send(DisplayDeviceEvent(change: .removed, kind: .card, node: "/dev/dri/card0")) }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(["--duration", "0.1", "--until-reveal", "--timeout", "0", "--control", splash.controlPath])
+        == .exit(0))
+    #expect(
+      splash.lines.contains {
+        $0.hasPrefix("splashd: display: moved from kms to screen (/dev/dri/card0 went away)")
+      }, "\(splash.lines)")
+    #expect(splash.screens.opened.map(\.name) == ["kms", "screen"])
+  }
+
+  @Test func aDisplayNamedOnTheCommandLineStays() throws {
+    let (splash, events) = try harness()
+    splash.clock.at(1) { [card] in
+      splash.screens.cards = ["/dev/dri/card0"]
+      events.send(card)
+    }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(
+        [
+          "--display", "screen", "--duration", "0.1", "--until-reveal", "--timeout", "0", "--control",
+          splash.controlPath,
+        ]
+      ) == .exit(0))
+    #expect(!splash.lines.contains { $0.hasPrefix("splashd: display:") }, "\(splash.lines)")
+    #expect(splash.screens.opened.count == 1)
+  }
+}
+
+/// Which way each screen of a KMS card is turned.
+@Suite struct ScreenRotationTests {
+  func screen(_ name: String, panel: Rotation?) throws -> OutputScreen {
+    OutputScreen(
+      name: name, size: PixelSize(width: 8, height: 8),
+      painter: try OffscreenOutput(size: PixelSize(width: 8, height: 8)).painter,
+      panelRotation: panel, mode: "8x8@60")
+  }
+
+  @Test func aSectionThenAnExplicitRotateThenThePanelThenTheSplashsTurn() throws {
+    var settings = Settings()
+    let panel = try screen("DSI-1", panel: .threeQuarters)
+    let plain = try screen("HDMI-A-1", panel: nil)
+    // Nothing said: the panel's own orientation, else the splash's (resolved) turn.
+    #expect(Session.rotation(of: panel, settings, global: .half) == .threeQuarters)
+    #expect(Session.rotation(of: plain, settings, global: .half) == .half)
+    // rotate = 90 given: it beats the panel's property.
+    try settings.apply(key: "rotate", value: "90", from: .commandLine)
+    #expect(Session.rotation(of: panel, settings, global: .quarter) == .quarter)
+    // A screen's own section beats everything.
+    settings.screens["DSI-1"] = ScreenSettings(rotate: Rotation.none)
+    #expect(Session.rotation(of: panel, settings, global: .quarter) == Rotation.none)
+  }
+}
+
+/// A stand-in for a KMS card whose second screen is plugged in later: each
+/// screen paints into memory; a vsync every 1/60 s on the test clock.
+final class TwoScreenStub: Output {
+  let canvases: [OffscreenOutput]
+  let clock: TestClock
+  var note: (String) -> Void = { _ in }
+  /// Whether the second screen is plugged in.
+  var plugged = false
+  private(set) var presents = 0
+
+  init(clock: TestClock) throws {
+    canvases = [
+      try OffscreenOutput(size: PixelSize(width: 64, height: 48)),
+      try OffscreenOutput(size: PixelSize(width: 48, height: 64)),
+    ]
+    self.clock = clock
+  }
+
+  var name: String { "kms" }
+  var description: String { plugged ? "two stand-in screens" : "one stand-in screen" }
+  var deviceNode: String? { "/dev/dri/card0" }
+  var size: PixelSize { canvases[0].size }
+  var sizeIsFixed: Bool { true }
+  var painter: LayerPainter { canvases[0].painter }
+  var refreshPeriod: Double { 1.0 / 60 }
+  var screens: [OutputScreen] {
+    let all = canvases.enumerated().map { index, canvas in
+      OutputScreen(
+        name: "Virtual-\(index + 1)", size: canvas.size, painter: canvas.painter, mode: canvas.size.description)
+    }
+    return plugged ? all : [all[0]]
+  }
+
+  func screensChanged(on node: String) -> Bool {
+    guard node == "/dev/dri/card0", !plugged else { return false }
+    plugged = true
+    return true
+  }
+
+  func present(_ draw: () -> Void) throws(RenderError) -> Double? { try presentScreens { _ in draw() } }
+
+  func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    for index in screens.indices { draw(index) }
+    presents += 1
+    let vsync = (clock.time / refreshPeriod - 1e-9).rounded(.up) * refreshPeriod + refreshPeriod
+    clock.advance(by: vsync - clock.time)
+    return vsync
+  }
+
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try canvases[0].pngData() }
+  func release(keepingLastFrame: Bool, repaintLast: () -> Void) {}
+}
+
+@Suite struct ScreenPluggedInTests {
+  @Test func aScreenPluggedInWhileTheSplashHoldsGetsItsOwnSceneAtOnce() throws {
+    let splash = try Harness()
+    let events = PipeDisplayEvents()
+    splash.displayEvents = events
+    /// The stand-in the back end opened (back ends are Sendable; the test runs on one thread).
+    final class Opened: @unchecked Sendable { var stub: TwoScreenStub? }
+    let opened = Opened()
+    splash.backEnds = [
+      BackEnd(
+        name: "kms", help: "", probe: { _ in .tried("a stand-in card") },
+        open: { request throws(RenderError) in
+          guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
+          do {
+            let made = try TwoScreenStub(clock: clock)
+            opened.stub = made
+            return made
+          } catch {
+            throw RenderError("\(error)")
+          }
+        })
+    ]
+    var client: TestClient?
+    var secondBar: UInt32?
+    splash.clock.at(1) { events.send(DisplayDeviceEvent(change: .changed, kind: .card, node: "/dev/dri/card0")) }
+    splash.clock.at(1.5) {
+      client = TestClient(splash.controlPath)
+      client?.send("status\n")
+      // The second screen (48x64) got the held frame with its bar at 50 %: x 14 to 33, row 56.
+      secondBar = opened.stub?.canvases[1].pixels()[56 * 48 + 20]
+    }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(
+        ["--duration", "0.1", "--until-reveal", "--timeout", "0", "--control", splash.controlPath, "--progress", "50"])
+        == .exit(0))
+    #expect(
+      splash.lines.contains("splashd: display: /dev/dri/card0 changed: the screens are now two stand-in screens"),
+      "\(splash.lines)")
+    #expect(secondBar == 0xFFFFFF, "\(String(describing: secondBar))")
+    #expect(
+      client?.replies.first?.hasSuffix(" screens=Virtual-1:64x48:0,Virtual-2:48x64:0") == true,
+      "\(client?.replies ?? [])")
+  }
+}
