@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashDevices
 import SplashRender
 import SplashSystem
 
@@ -168,42 +169,63 @@ final class Session: HeldScene, DisplayMover {
   /// it shows on when that goes; the current frame (progress, layers) is
   /// drawn on the new one at once, and the old one let go of.
   func displayChanged(_ event: DisplayDeviceEvent?, at time: Double) -> Bool {
-    guard let sink, controller.phase != .done else { return false }
+    // Events lost: look at the first card that has a screen as if it changed.
+    let event =
+      event
+      ?? DRMCards.firstConnected().map {
+        DisplayDeviceEvent(change: .changed, kind: .card, node: "/dev/dri/card\($0.card)")
+      }
+    guard let sink, controller.phase != .done, let event, event.kind == .card else { return false }
     let current = sink.output
     let kms = KMSOutput.backEnd.name
     var request = plan.outputRequest(dependencies)
-    let candidates: [BackEnd]
-    let reason: String
     if current.name == kms {
-      guard let event, event.kind == .card else { return false }
       guard event.change == .removed, event.node == current.deviceNode else {
-        // A screen plugged in or unplugged (or another card): each screen
-        // gets its scene again. A card just added may not be usable yet.
-        guard current.screensChanged(on: event.node) else { return event.change == .added }
-        do {
-          let (scenes, _) = try makeScenes(for: current, rotation: controller.rotation)
-          try sink.move(to: current, scenes: scenes)
-        } catch {
-          log.error("display: \(event.node) \(event.change.rawValue): \(error)")
-          return false
-        }
-        publishScreens()
-        log.info("display: \(event.node) \(event.change.rawValue): the screens are now \(current.description)")
-        return false
+        // A screen plugged in or unplugged, another card: each screen gets
+        // its scene again. A card just added may not be usable yet.
+        return refreshScreens(of: current, on: sink, after: event) ? false : event.change == .added
       }
       // The card drawn on went away: the next back end that opens.
       let left = [WindowOutput.backEnd.name, kms, SDLKMSOutput.backEnd.name]
-      candidates = dependencies.backEnds.filter { !left.contains($0.name) }
-      reason = "\(event.node) went away"
-    } else {
-      guard current.name != SDLKMSOutput.backEnd.name, let event, event.kind == .card, event.change != .removed,
-        let backEnd = dependencies.backEnds.first(where: { $0.name == kms })
-      else { return false }
-      candidates = [backEnd]
-      request.device = event.node
-      request.deviceOrigin = "the new card"
-      reason = "\(event.node) \(event.change == .added ? "appeared" : "changed")"
+      return move(
+        from: current, to: dependencies.backEnds.filter { !left.contains($0.name) }, request: request, on: sink,
+        because: "\(event.node) went away", at: time)
     }
+    guard current.name != SDLKMSOutput.backEnd.name, event.change != .removed,
+      let backEnd = dependencies.backEnds.first(where: { $0.name == kms })
+    else { return false }
+    request.device = event.node
+    request.deviceOrigin = "the new card"
+    return move(
+      from: current, to: [backEnd], request: request, on: sink,
+      because: "\(event.node) \(event.change == .added ? "appeared" : "changed")", at: time)
+  }
+
+  /// Lets `current` look at its screens again after `event`; when they
+  /// changed, each gets its scene and the frame is drawn on all. Whether
+  /// they changed.
+  private func refreshScreens(of current: Output, on sink: OutputSink, after event: DisplayDeviceEvent) -> Bool {
+    guard current.screensChanged(on: event.node) else { return false }
+    do {
+      let (scenes, _) = try makeScenes(for: current, rotation: controller.rotation)
+      try sink.move(to: current, scenes: scenes)
+    } catch {
+      log.error("display: \(event.node) \(event.change.rawValue): \(error)")
+      return true
+    }
+    publishScreens()
+    log.info("display: \(event.node) \(event.change.rawValue): the screens are now \(current.description)")
+    return true
+  }
+
+  /// Moves the splash from `current` to the first of `candidates` that
+  /// opens, drawing the current frame there before letting go of
+  /// `current`; returns whether to look again shortly (nothing opened, and
+  /// `current` is not a card that went away).
+  private func move(
+    from current: Output, to candidates: [BackEnd], request: OutputRequest, on sink: OutputSink,
+    because reason: String, at time: Double
+  ) -> Bool {
     var opened: Output?
     var failures: [String] = []
     for backEnd in candidates {
@@ -219,7 +241,7 @@ final class Session: HeldScene, DisplayMover {
       let said = "display: \(reason); staying on \(current.name): " + failures.joined(separator: "; ")
       if said != lastStay { log.info(said) }
       lastStay = said
-      return current.name != kms
+      return current.name != KMSOutput.backEnd.name
     }
     lastStay = nil
     output.note = { [log, name = output.name] in log.info("\(name): \($0)") }

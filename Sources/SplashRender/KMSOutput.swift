@@ -45,6 +45,8 @@ public final class KMSOutput: Output {
   private var vblank = true
   /// Without a vblank interrupt: the timer's last tick.
   private var lastTick = 0.0
+  /// Why a card that appeared could not be lit, last time it was looked at.
+  private var lastRefusal: String?
 
   /// How long a flip event may take: a refresh is 7–33 ms; a stalled
   /// machine (or an emulator) gets far more before the splash gives up.
@@ -326,7 +328,10 @@ public final class KMSOutput: Output {
         lit += screens
         return true
       } catch {
-        note("\(node) is not lit: \(error)")
+        // Said once, however often the card is looked at again.
+        let said = "\(node) is not lit: \(error)"
+        if said != lastRefusal { note(said) }
+        lastRefusal = said
         return false
       }
     }
@@ -513,7 +518,8 @@ public final class KMSOutput: Output {
         freedKeepingThem = card.release(keepingShown: screen.buffers[screen.front]) && freedKeepingThem
       }
       card.dropMaster()
-      guard !freedKeepingThem else { continue }
+      // A card that went away has nothing left to show.
+      guard !freedKeepingThem, Files.exists(card.path) else { continue }
       // Without CLOSEFB the last frame lasts as long as the card's file: it
       // stays open for the rest of this process and in the program `exec`
       // makes of it, which may set its own mode (master is free).
