@@ -41,8 +41,10 @@ test-deps:
 
 # The Swift runtime is linked statically: a kiosk image needs only Debian's
 # SDL2, SDL2_image and inih libraries, and start-up maps fewer libraries.
+# No $$ORIGIN RUNPATH: nothing is installed beside the binary, and the loader
+# would look there first for every library at every start.
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 
 # Plays the demo in a window when a desktop is there, else records it.
 run: build
@@ -59,12 +61,15 @@ lint:
 format:
 	swift-format format --in-place --recursive Sources Tests Package.swift
 
-# Every test, then the fuzzers (briefly) and the sanitizer runs.
+# Every test, then the fuzzers (briefly), the sanitizer runs, and the release
+# build as it ships (tools/check-release.sh).
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) fuzz FUZZ_SECONDS=10
 	$(MAKE) sanitize
+	$(MAKE) build
+	tools/check-release.sh
 
 # libFuzzer over what splashd reads from outside (tools/fuzz.sh): each
 # target for FUZZ_SECONDS seconds; fails on any crash, leak or timeout.

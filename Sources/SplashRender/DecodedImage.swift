@@ -95,7 +95,14 @@ public final class DecodedImage {
     image.version = png_uint_32(PNG_IMAGE_VERSION)
     defer { png_image_free(&image) }
     func libpngMessage() -> String { SplashRender.libpngMessage(image) }
-    guard png_image_begin_read_from_file(&image, path) != 0 else {
+    // Mapped whole: libpng's stdio path reads it 4 KiB at a time.
+    let file: MappedFile
+    do {
+      file = try MappedFile(path, limit: Int.max)
+    } catch {
+      throw fail("cannot read it: \(error.phrase)")
+    }
+    guard png_image_begin_read_from_memory(&image, file.bytes.baseAddress, file.bytes.count) != 0 else {
       throw fail("not a picture splashd can decode (libpng: \(libpngMessage()))")
     }
     let hasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
@@ -109,10 +116,15 @@ public final class DecodedImage {
       throw fail("cannot allocate its pixels (\(error))")
     }
     let surface = pixels.surface.pointee
-    guard png_image_finish_read(&image, nil, surface.pixels, surface.pitch, nil) != 0 else {
+    let finished = withExtendedLifetime(file) {
+      png_image_finish_read(&image, nil, surface.pixels, surface.pitch, nil) != 0
+    }
+    guard finished else {
       let message = libpngMessage()
-      // libpng says "Read Error" when the data ends before the picture does.
-      let reason = message == "Read Error" ? "the file is cut short or unreadable" : "not a picture splashd can decode"
+      // libpng says so when the data ends before the picture does.
+      let reason =
+        message == "read beyond end of data"
+        ? "the file is cut short or unreadable" : "not a picture splashd can decode"
       throw fail("\(reason) (libpng: \(message))")
     }
     return (pixels, hasAlpha)

@@ -24,10 +24,42 @@ public final class SDLKMSOutput: Output {
     name: "kmsdrm",
     help: "Full screen on a DRM card through SDL's KMSDRM driver (needs Mesa's EGL and GLES), presented with "
       + "vsync; --device picks the card, --mode the mode.",
-    probe: { request in DRMCards.probe(request) },
+    probe: { request in
+      let card = DRMCards.probe(request)
+      guard card.tried, let missing = missingGLStack() else { return card }
+      return .skipped("\(missing): SDL's KMSDRM cannot start")
+    },
     open: { request throws(RenderError) in
       try SDLKMSOutput(card: try DRMCards.requestedCard(request), mode: request.mode, clock: request.clock)
     })
+
+  /// The library directories the dynamic loader looks in, this machine's
+  /// multiarch one first.
+  public static let libraryDirectories: [String] = {
+    #if arch(x86_64)
+      let multiarch = "x86_64-linux-gnu"
+    #elseif arch(arm64)
+      let multiarch = "aarch64-linux-gnu"
+    #elseif arch(arm)
+      let multiarch = "arm-linux-gnueabihf"
+    #else
+      let multiarch = "unknown"
+    #endif
+    return ["/usr/lib/" + multiarch, "/lib/" + multiarch, "/usr/lib64", "/usr/lib", "/lib"]
+  }()
+
+  /// What SDL's KMSDRM needs at run time and cannot find under `root`:
+  /// libEGL, libgbm and a Mesa DRI driver (GBM's and EGL's back end); nil
+  /// when all are there. Judged by the files alone, so nothing is loaded.
+  public static func missingGLStack(under root: String = "") -> String? {
+    func found(_ name: String) -> Bool { libraryDirectories.contains { Files.exists(root + $0 + "/" + name) } }
+    if !found("libEGL.so.1") { return "no libEGL.so.1 (Debian's libegl1)" }
+    if !found("libgbm.so.1") { return "no libgbm.so.1 (libgbm1)" }
+    let drivers = libraryDirectories.contains { directory in
+      ((try? Files.entries(of: root + directory + "/dri")) ?? []).contains { $0.hasSuffix("_dri.so") }
+    }
+    return drivers ? nil : "no Mesa DRI driver (libgl1-mesa-dri)"
+  }
 
   /// Takes the screen of DRM card `card` (nil lets SDL pick the first with
   /// a connected connector) at the mode asked for, else the connector's

@@ -49,32 +49,12 @@ static inline unsigned long splashd_eviocgkey(unsigned int length) { return EVIO
 static inline unsigned long splashd_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
 static inline unsigned long splashd_eviocgversion(void) { return EVIOCGVERSION; }
 
-#include <errno.h>
-#include <linux/netlink.h>
-#include <unistd.h>
-
 /* A socket that receives the kernel's device events (netlink uevents,
-   multicast group 1), non-blocking and close-on-exec; -1 and errno on failure. */
-static inline int splashd_uevent_socket(void) {
-  int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
-  if (fd < 0) return -1;
-  struct sockaddr_nl address = {.nl_family = AF_NETLINK, .nl_pid = 0, .nl_groups = 1};
-  if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return -1;
-  }
-  return fd;
-}
+   multicast group 1), non-blocking and close-on-exec; -1 and errno on failure.
+   (In clinux.c: <linux/netlink.h> would clash with glibc's socket names here.) */
+int splashd_uevent_socket(void);
 
 /* Receives one message into `buffer`: its length (more than `size` when it
    was cut), or -1 and errno. `*from_kernel` says whether the kernel sent it
    (netlink port 0), not a process. */
-static inline long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_kernel) {
-  struct sockaddr_nl sender;
-  socklen_t length = sizeof sender;
-  long count = recvfrom(fd, buffer, size, MSG_TRUNC, (struct sockaddr *)&sender, &length);
-  *from_kernel = count >= 0 && length == sizeof sender && sender.nl_family == AF_NETLINK && sender.nl_pid == 0;
-  return count;
-}
+long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_kernel);
