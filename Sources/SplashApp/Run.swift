@@ -110,7 +110,9 @@ final class Run {
   /// when it was spawned.
   func finish() -> Ending {
     if let ending { return ending }
-    session?.finish(keepingLastFrame: handOff != nil || session?.controller.retainsSplash == true)
+    // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
+    session?.finish(
+      keepingLastFrame: handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true)
     lifecycle.finish(status: outcome)
     if let session, let spawned = session.spawned {
       return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))

@@ -168,7 +168,7 @@ import Testing
   }
 
   /// A screen's mode decides its size; the last frame is kept for a program
-  /// that follows, and only then.
+  /// that follows (exec'd or spawned), and only then.
   @Test func aScreenKeepsItsModeAndItsLastFrameForTheProgram() throws {
     let splash = try Harness()
     _ = splash.run(["--display", "screen", "--size", "1920x1080", "--duration", "0", "--", "/bin/true"])
@@ -178,5 +178,11 @@ import Testing
     let alone = try Harness()
     #expect(alone.run(["--display", "screen", "--duration", "0"]) == .exit(0))
     #expect(alone.screens.opened.first?.keptLastFrame == false)
+    // A spawned program follows too: it starts with the last frame (this once went back to the console).
+    let spawned = try Harness()
+    #expect(
+      spawned.run(["--display", "screen", "--duration", "0", "--ready", "notify", "--timeout", "0", "--", "/bin/true"])
+        == .exit(0))
+    #expect(spawned.screens.opened.first?.keptLastFrame == true)
   }
 }

@@ -352,6 +352,23 @@ extension DisplayTests {
       try requireRig()
       let dir = try TemporaryDirectory()
       let leaves = doorLeaves(in: dir)
+      // The spawned program: READY=1 to splashd (an abstract socket name starts with @), then, once the
+      // transition is done, a screendump and what its parent holds open.
+      _ = dir.file(
+        "spawned.sh",
+        """
+        python3 -c 'import os, socket
+        name = os.environ["NOTIFY_SOCKET"]
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        s.connect("\\0" + name[1:] if name.startswith("@") else name)
+        s.send(b"READY=1")'
+        i=0; while ! grep -q did-disappear /run/rig/spawn.log && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+        echo RIG-SCREENDUMP spawned
+        while [ ! -e /run/rig/spawned.done ]; do sleep 0.1; done
+        ls -l /proc/$PPID/fd > /run/rig/spawn-fds
+        exit 5
+
+        """)
       let (outcome, console) = try runInRig(
         dir,
         script: """
@@ -372,10 +389,15 @@ extension DisplayTests {
           echo RIG-SCREENDUMP mid
           while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
           wait $pid
+          echo "exit $?" > /run/rig/exec-status
+          # Spawn mode: the program starts first and reveals the splash with READY=1; splashd, its
+          # parent, keeps the card open after the transition, so the last frame stays.
+          \(splashdPath) --config /dev/null --display kms --device /dev/dri/card0 \(leaves) --duration 0.3 \\
+            --ready notify -- /bin/sh /run/rig/spawned.sh 2>/run/rig/spawn.log
           """, size: "\(width)x\(height)", gpu: gpu)
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
-      #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "4\n", "\(log)")
+      #expect((try? String(contentsOfFile: dir.path + "/exec-status", encoding: .utf8)) == "exit 4\n", "\(log)")
       #expect(
         log.contains("splashd: kms: /dev/dri/card0 Virtual-1 \(width)x\(height)@")
           && log.contains("XRGB8888, atomic modesetting, two dumb buffers page-flipped"), "\(log)")
@@ -419,6 +441,19 @@ extension DisplayTests {
       for y in stride(from: 0, to: height, by: height / 10) {
         for x in stride(from: 0, to: width, by: width / 10) {
           #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)")
+        }
+      }
+      // Spawn mode: splashd passed on the program's status, and held the card (not master) while it ran.
+      let spawnLog = (try? String(contentsOfFile: dir.path + "/spawn.log", encoding: .utf8)) ?? ""
+      #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "5\n", "\(spawnLog)")
+      #expect(spawnLog.contains("splashd: reveal: ") && spawnLog.contains("did-disappear"), "\(spawnLog)")
+      let spawnFDs = (try? String(contentsOfFile: dir.path + "/spawn-fds", encoding: .utf8)) ?? ""
+      #expect(spawnFDs.contains("-> /dev/dri/card0"), "\(spawnFDs)")
+      let spawned = try #require(Screendump(path: dir.path + "/spawned.ppm"), "\(spawnLog)")
+      spawned.keep(as: "kms-\(gpu)-spawned")
+      for y in stride(from: 0, to: height, by: height / 10) {
+        for x in stride(from: 0, to: width, by: width / 10) {
+          #expect(spawned.at(x, y) == 0x0000FF, "(\(x), \(y)); \(spawnLog)")
         }
       }
       // The flips' times, one refresh apart (± 20 % under TCG).
