@@ -125,7 +125,10 @@ public final class DRMDevice {
   }
 
   /// The card's CRTCs, in its order, and its connectors.
-  public func layout() throws(DeviceError) -> (crtcs: [UInt32], connectors: [Connector]) {
+  public typealias Layout = (crtcs: [UInt32], connectors: [Connector])
+
+  /// The card's layout now; its connectors are probed (a plug is seen).
+  public func layout() throws(DeviceError) -> Layout {
     let fd = descriptor.rawValue
     guard let resources = drmModeGetResources(fd) else {
       throw DeviceError("\(path): not a KMS device (\(SystemError("", code: errno).phrase))")

@@ -146,7 +146,14 @@ public final class KMSOutput: Output {
     } catch {
       throw RenderError(error)
     }
-    let (lit, leftOut) = try screens(of: device, request: request, first: first, plainNames: first, besides: [])
+    let layout: DRMDevice.Layout
+    do {
+      layout = try device.layout()
+    } catch {
+      throw RenderError(error)
+    }
+    let (lit, leftOut) = try screens(
+      of: device, layout: layout, request: request, first: first, plainNames: first, besides: [])
     guard !lit.isEmpty else { throw RenderError("no screen can be lit", named: path) }
     return (device, lit, leftOut)
   }
@@ -158,16 +165,11 @@ public final class KMSOutput: Output {
   /// their connectors alone on the first card (`plainNames`), else
   /// `cardN-NAME`.
   private static func screens(
-    of device: DRMDevice, request: OutputRequest, first: Bool, plainNames: Bool, besides existing: [Screen]
+    of device: DRMDevice, layout: DRMDevice.Layout, request: OutputRequest, first: Bool, plainNames: Bool,
+    besides existing: [Screen]
   ) throws(RenderError) -> ([Screen], [String]) {
     let path = device.path
     let card = path
-    let layout: (crtcs: [UInt32], connectors: [DRMDevice.Connector])
-    do {
-      layout = try device.layout()
-    } catch {
-      throw RenderError(error)
-    }
     let taken = Set(existing.map(\.pipe.crtc))
     let connected = layout.connectors.filter {
       $0.connected && !$0.modes.isEmpty && !existing.map(\.pipe.connector).contains($0.id)
@@ -335,14 +337,17 @@ public final class KMSOutput: Output {
         return false
       }
     }
-    let connected = Set(((try? card.layout())?.connectors ?? []).filter(\.connected).map(\.id))
+    // Read once: each read of the connectors probes them.
+    guard let layout = try? card.layout() else { return false }
+    let connected = Set(layout.connectors.filter(\.connected).map(\.id))
     let unplugged = lit.filter { $0.device === card && $0 !== first && !connected.contains($0.pipe.connector) }
     for screen in unplugged { for buffer in screen.buffers { card.free(buffer) } }
     lit.removeAll { screen in unplugged.contains { $0 === screen } }
     let existing = lit.filter { $0.device === card }
     let added =
-      (try? Self.screens(of: card, request: request, first: false, plainNames: card === device, besides: existing).0)
-      ?? []
+      (try? Self.screens(
+        of: card, layout: layout, request: request, first: false, plainNames: card === device, besides: existing
+      ).0) ?? []
     lit += added
     return !unplugged.isEmpty || !added.isEmpty
   }
