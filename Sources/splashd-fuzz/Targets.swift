@@ -32,15 +32,26 @@ enum FuzzTargets {
   /// first bytes say; every complete line is parsed as a command.
   static func controlLines(_ data: UnsafeRawBufferPointer) {
     var buffer = LineBuffer()
+    forEachPiece(of: data) { chunk in
+      switch buffer.append(chunk) {
+      case .success(let lines):
+        for line in lines { _ = ControlCommand.parse(line) }
+        return true
+      case .failure: return false
+      }
+    }
+  }
+
+  /// Calls `body` with the pieces a client's bytes arrive in, as `data`
+  /// says: each piece is the size its first byte gives (at least 1), read
+  /// after that byte; until the data ends or `body` returns false.
+  private static func forEachPiece(of data: UnsafeRawBufferPointer, _ body: ([UInt8]) -> Bool) {
     var rest = Array(data)
     while !rest.isEmpty {
       let piece = max(1, Int(rest[0]))
       let chunk = Array(rest.dropFirst().prefix(piece))
       rest = Array(rest.dropFirst(1 + chunk.count))
-      switch buffer.append(chunk) {
-      case .success(let lines): for line in lines { _ = ControlCommand.parse(line) }
-      case .failure: return
-      }
+      if !body(chunk) { return }
     }
   }
 
@@ -89,14 +100,10 @@ enum FuzzTargets {
   /// first bytes say; every request taken must hold what its framing said.
   static func plymouthRequests(_ data: UnsafeRawBufferPointer) {
     var buffer = PlymouthRequestBuffer()
-    var rest = Array(data)
-    while !rest.isEmpty {
-      let piece = max(1, Int(rest[0]))
-      let chunk = Array(rest.dropFirst().prefix(piece))
-      rest = Array(rest.dropFirst(1 + chunk.count))
+    forEachPiece(of: data) { chunk in
       let (requests, problem) = buffer.append(chunk)
       for request in requests { precondition((request.argument?.count ?? 0) < 256) }
-      if problem != nil { return }
+      return problem == nil
     }
   }
 

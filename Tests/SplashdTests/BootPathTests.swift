@@ -118,20 +118,11 @@ extension DisplayTests {
       // green; the leaves have moved apart from the middle row.
       let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "no screendump mid-transition: \(log)")
       mid.keep(as: name + "-mid")
-      for x in stride(from: 0, to: 800, by: 100) {
-        let colors = (0..<480).map { mid.at(x, $0) }
-        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? 480
-        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? 480
-        let rest = colors[blueEnd...]
-        #expect(
-          redEnd < 240 && blueEnd > 240 && rest.allSatisfy { $0 == 0x00FF00 }, "column \(x): \(redEnd), \(blueEnd)")
-      }
+      expectOpeningDoors(mid, turned: true, log)
       // After the transition and the hand-off, the last frame stays: the background.
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
       after.keep(as: name + "-after")
-      for y in stride(from: 0, to: 480, by: 60) {
-        for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
-      }
+      expectFilled(after, with: 0x0000FF, log)
     }
 
     /// A framebuffer driver that pans (vfb, a framebuffer in memory, with
@@ -180,9 +171,7 @@ extension DisplayTests {
       #expect(row("after") == "0\n", "\(log)")
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "\(log)")
       after.keep(as: "vfb-after")
-      for y in stride(from: 0, to: 600, by: 50) {
-        for x in stride(from: 0, to: 800, by: 100) { #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y))") }
-      }
+      expectFilled(after, with: 0x0000FF, samples: 12, log)
     }
 
     /// Guest shell lines for after splashd was started in the background
@@ -232,6 +221,31 @@ extension DisplayTests {
         let end = (turned ? h : w) - 1
         #expect(at(0) == 0xFF0000 && at(half - 1) == 0xFF0000, "\(turned ? "column" : "row") \(across); \(note)")
         #expect(at(half) == 0x00FF00 && at(end) == 0x00FF00, "\(turned ? "column" : "row") \(across); \(note)")
+      }
+    }
+
+    /// Expects the doors opening on `screen`: along 8 lines across the
+    /// leaves' motion (rows, or columns when turned 90°), red, then the
+    /// background, then green, the leaves apart from the middle.
+    func expectOpeningDoors(_ screen: Screendump, turned: Bool, _ note: String) {
+      let (along, across) = turned ? (screen.height, screen.width) : (screen.width, screen.height)
+      for line in stride(from: 0, to: across, by: across / 8) {
+        let colors = (0..<along).map { turned ? screen.at(line, $0) : screen.at($0, line) }
+        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? along
+        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? along
+        #expect(
+          redEnd < along / 2 && blueEnd > along / 2 && colors[blueEnd...].allSatisfy { $0 == 0x00FF00 },
+          "\(turned ? "column" : "row") \(line): \(redEnd), \(blueEnd); \(note)")
+      }
+    }
+
+    /// Expects `screen` to be `color` all over, sampled on a grid of
+    /// `samples` × `samples` points.
+    func expectFilled(_ screen: Screendump, with color: UInt32, samples: Int = 10, _ note: String) {
+      for y in stride(from: 0, to: screen.height, by: screen.height / samples) {
+        for x in stride(from: 0, to: screen.width, by: screen.width / samples) {
+          #expect(screen.at(x, y) == color, "(\(x), \(y)); \(note)")
+        }
       }
     }
 
@@ -428,21 +442,10 @@ extension DisplayTests {
       // green; the leaves have moved apart from the middle column.
       let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "no screendump mid-transition: \(log)")
       mid.keep(as: "kms-\(gpu)-mid")
-      for y in stride(from: 0, to: height, by: height / 8) {
-        let colors = (0..<width).map { mid.at($0, y) }
-        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? width
-        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? width
-        #expect(
-          redEnd < width / 2 && blueEnd > width / 2 && colors[blueEnd...].allSatisfy { $0 == 0x00FF00 },
-          "row \(y): \(redEnd), \(blueEnd)")
-      }
+      expectOpeningDoors(mid, turned: false, log)
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
       after.keep(as: "kms-\(gpu)-after")
-      for y in stride(from: 0, to: height, by: height / 10) {
-        for x in stride(from: 0, to: width, by: width / 10) {
-          #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)")
-        }
-      }
+      expectFilled(after, with: 0x0000FF, log)
       // Spawn mode: splashd passed on the program's status, and held the card (not master) while it ran.
       let spawnLog = (try? String(contentsOfFile: dir.path + "/spawn.log", encoding: .utf8)) ?? ""
       #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "5\n", "\(spawnLog)")
@@ -451,11 +454,7 @@ extension DisplayTests {
       #expect(spawnFDs.contains("-> /dev/dri/card0"), "\(spawnFDs)")
       let spawned = try #require(Screendump(path: dir.path + "/spawned.ppm"), "\(spawnLog)")
       spawned.keep(as: "kms-\(gpu)-spawned")
-      for y in stride(from: 0, to: height, by: height / 10) {
-        for x in stride(from: 0, to: width, by: width / 10) {
-          #expect(spawned.at(x, y) == 0x0000FF, "(\(x), \(y)); \(spawnLog)")
-        }
-      }
+      expectFilled(spawned, with: 0x0000FF, spawnLog)
       // The flips' times, one refresh apart (± 20 % under TCG).
       let line = try #require(
         log.split(separator: "\n").first { $0.hasPrefix("splashd: kms: ") && $0.contains("frames") })
@@ -649,12 +648,7 @@ extension DisplayTests {
       #expect(!read("kiosk.log").contains("/dev/dri/card0"), "\(read("kiosk.log"))")
       expectClosedDoors(compositor, turned: false, log)
       // The transition on the new card: red, the background, green along every row.
-      for y in stride(from: 0, to: 768, by: 96) {
-        let colors = (0..<1024).map { mid.at($0, y) }
-        let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? 1024
-        let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? 1024
-        #expect(redEnd < 512 && blueEnd > 512 && colors[blueEnd...].allSatisfy { $0 == 0x00FF00 }, "row \(y)")
-      }
+      expectOpeningDoors(mid, turned: false, log)
       #expect(log.contains("splashd: kms: ") && log.contains(" frames, "), "\(log)")
       let delay = moved.split(separator: " ").firstIndex(of: "ms").map { moved.split(separator: " ")[$0 - 1] }
       print("driver_replacement_move_ms: \(delay ?? "?") (from the card's uevent to the frame on it, TCG)")
@@ -752,11 +746,7 @@ extension DisplayTests {
       expectSnapshot(in: dir, equals: held, log)
       let after = try #require(Screendump(path: dir.path + "/after.ppm"), "no screendump after the hand-off: \(log)")
       after.keep(as: "kmsdrm-\(gpu)-after")
-      for y in stride(from: 0, to: height, by: height / 10) {
-        for x in stride(from: 0, to: width, by: width / 10) {
-          #expect(after.at(x, y) == 0x0000FF, "(\(x), \(y)); \(log)")
-        }
-      }
+      expectFilled(after, with: 0x0000FF, log)
     }
 
     /// `--display auto` with no desktop: native KMS when the card is there;
@@ -1054,9 +1044,7 @@ extension DisplayTests {
       // The kiosk program, started once the splash was gone, owns the screen.
       let final = try #require(Screendump(path: work + "/final.ppm"), "\(journal)")
       final.keep(as: oneUnit ? "systemd-one-unit-kiosk" : "systemd-kiosk")
-      for y in stride(from: 0, to: 480, by: 48) {
-        for x in stride(from: 0, to: 800, by: 80) { #expect(final.at(x, y) == 0x2080C0, "(\(x), \(y))") }
-      }
+      expectFilled(final, with: 0x2080C0, journal)
       #expect((try? String(contentsOfFile: work + "/kiosk-state", encoding: .utf8)) == "active\n")
 
       // The journal has each lifecycle event once, in order, at its priority
