@@ -34,7 +34,7 @@ extension DRMCards {
   public static func cards(for request: OutputRequest) throws(RenderError) -> [String] {
     if let number = try requestedCard(request) { return ["/dev/dri/card\(number)"] }
     let numbers = connectedCards()
-    guard !numbers.isEmpty else { throw RenderError("no DRM card with a connected connector") }
+    guard !numbers.isEmpty else { throw RenderError("no DRM card with a connected connector", named: "") }
     return numbers.map { "/dev/dri/card\($0)" }
   }
 }

@@ -778,6 +778,8 @@ extension DisplayTests {
           # The connector unplugged (forced off): the card has nothing to light.
           echo off > /sys/class/drm/card0-Virtual-1/status
           \(splashdPath) --config /dev/null --duration 0 --device /dev/dri/card0 2>/run/rig/unplugged.log
+          \(splashdPath) --config /dev/null --duration 0 --display kms 2>/run/rig/no-card.log
+          echo "exit $?" >> /run/rig/no-card.log
           echo detect > /sys/class/drm/card0-Virtual-1/status
           rm /dev/dri/card0
           \(splashdPath) --config /dev/null --duration 0 2>/run/rig/second.log
@@ -819,6 +821,10 @@ extension DisplayTests {
         unplugged.contains("splashd: display kms: /dev/dri/card0: no connected connector; trying kmsdrm"),
         "\(unplugged)")
       #expect(unplugged.contains("splashd: fbdev: /dev/fb0 800x480"), "\(unplugged)")
+      // Asked for by name with no card to light: one line, exit 1.
+      #expect(
+        read("no-card.log") == "splashd: --display kms: no DRM card with a connected connector\nexit 1\n",
+        "\(read("no-card.log"))")
       #expect(
         second.contains("splashd: display kms: /dev/dri/card0: no such file or directory; trying kmsdrm"), "\(second)")
       #expect(second.contains("splashd: display kmsdrm: "), "\(second)")
