@@ -13,9 +13,10 @@ RUNTIME_PACKAGES := libsdl2-ttf-2.0-0 fonts-dejavu-core
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev libdrm-dev $(RUNTIME_PACKAGES)
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them); Pillow for the hostile
-# pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py).
+# pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
+# gdb for the stacks tools/deadline.sh prints of a test run that hangs.
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
-  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil
+  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -62,10 +63,12 @@ format:
 	swift-format format --in-place --recursive Sources Tests Package.swift
 
 # Every test, then the fuzzers (briefly), the sanitizer runs, and the release
-# build as it ships (tools/check-release.sh).
+# build as it ships (tools/check-release.sh). Each test run has a deadline
+# (tools/deadline.sh): a hang fails it with the stacks of what still runs.
+TEST_DEADLINE ?= 2400
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test
 	$(MAKE) fuzz FUZZ_SECONDS=10
 	$(MAKE) sanitize
 	$(MAKE) build
@@ -86,9 +89,10 @@ THREADED_TESTS := SplashRenderTests|SplashAppTests
 sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp ASAN_OPTIONS=detect_leaks=1 \
-	  $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
+	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
+	TSAN_OPTIONS=halt_on_error=1 \
+	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
 
 # The QEMU system tests alone (make test runs them too): the fbdev, KMS and
 # systemd boots under a real kernel. Their screendumps stay in .build/systest/.

@@ -70,16 +70,13 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
   }
 
   @Test func aWaiterIsToldWhenSplashdEndsWithoutTheEvent() throws {
-    let waiter = Process()
-    let errors = Pipe()
+    var waiter: SpawnedChild?
     let (_, outcome) = try spawnSplashd(
       held + ["--control", socketPath], in: dir,
       whileRunning: { splash in
         guard waitForTheSplash() else { return }
-        waiter.executableURL = URL(fileURLWithPath: splashctlPath)
-        waiter.arguments = ["--control", socketPath, "wait", "did-disappear"]
-        waiter.standardError = errors
-        try? waiter.run()
+        waiter = try? SpawnedChild(
+          splashctlPath, ["--control", socketPath, "wait", "did-disappear"], standardError: .pipe)
         // Once splashd has its connection (sockets at the path: the listener
         // and the waiter's), a status answered after it means its wait was read.
         waitUntil { connections(to: socketPath) >= 2 }
@@ -87,9 +84,9 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
         kill(splash.pid, SIGTERM)
       })
     #expect(outcome.status == 0)
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    waiter.waitUntilExit()
-    #expect(waiter.terminationStatus == 1)
+    let ended = try #require(waiter).wait(seconds: 30)
+    #expect(ended && waiter?.terminationStatus == 1)
+    let message = String(decoding: waiter?.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     #expect(message == "splashctl: splashd ended without did-disappear\n")
   }
 

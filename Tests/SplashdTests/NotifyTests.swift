@@ -48,18 +48,15 @@ import Testing
     let attributes = try FileManager.default.attributesOfItem(atPath: errPath)
     let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0
     let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: splashdPath)
-    process.arguments = [
-      "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32", "--duration", "0",
-      "--image", dir.path + "/absent.png", "--", "/bin/true",
-    ]
     var environment = ProcessInfo.processInfo.environment
     environment["JOURNAL_STREAM"] = "\(device):\(inode)"
-    process.environment = environment
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    try process.run()
-    process.waitUntilExit()
+    let process = try SpawnedChild(
+      splashdPath,
+      [
+        "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32", "--duration", "0",
+        "--image", dir.path + "/absent.png", "--", "/bin/true",
+      ], environment: environment, standardError: .file(errPath))
+    #expect(process.wait(seconds: 30))
     let lines = try String(contentsOfFile: errPath, encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(lines.first == "<6>splashd: offscreen: 32x32 in memory", "\(lines)")
     #expect(lines.dropFirst().first?.hasPrefix("<3>splashd: --image ") == true, "\(lines)")

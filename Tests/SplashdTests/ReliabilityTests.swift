@@ -136,9 +136,14 @@ import Testing
         "--config", "/dev/null", "--display", "offscreen", "--size", "32x32", "--duration", "0", "--until-reveal",
         "--timeout", "0", "--control", control,
       ] + Self.program, timeout: 120, tools: packageRoot + "/tools")
-    guard let pid = splash.pid, waitUntil(30, { FileManager.default.fileExists(atPath: control) }) else {
-      Issue.record("splashd did not start its control socket")
-      _ = try? splash.finish()
+    guard let pid = splash.pid else {
+      Issue.record("tools/measure.py did not start splashd in 30 s")
+      _ = try? splash.finish()  // measure.py ends it at its 120 s
+      return
+    }
+    guard waitUntil(30, { FileManager.default.fileExists(atPath: control) }) else {
+      kill(pid, SIGKILL)
+      Issue.record("splashd did not start its control socket in 30 s: \((try? splash.finish())?.outcome.stderr ?? "")")
       return
     }
     var generator = SeededGenerator(seed: 7)

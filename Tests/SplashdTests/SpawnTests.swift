@@ -33,16 +33,6 @@ import Testing
     return script
   }
 
-  /// Runs splashd with nothing blocked in its signal mask, as systemd starts it.
-  func spawnUnblocked(_ arguments: [String], whileRunning act: (RunningSplashd) -> Void = { _ in }) throws -> Outcome {
-    let python =
-      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-    return try spawnSplashd(
-      ["--config", dir.emptyConfig] + arguments, in: dir, launcher: ["/usr/bin/env", "python3", "-c", python],
-      whileRunning: act
-    ).1
-  }
-
   @Test func readyFromTheChildRevealsAndItsStatusIsSplashdsOwn() throws {
     let (pid, outcome) = try spawnSplashd(quick + ["--", notifyingProgram(status: 5)], in: dir)
     #expect(outcome.status == 5)
@@ -65,8 +55,8 @@ import Testing
   }
 
   @Test func signalsArePassedOnAndADeathBySignalIs128Plus() throws {
-    let outcome = try spawnUnblocked(
-      quick + ["--timeout", "0.2", "--", "/bin/sh", "-c", "exec sleep 60"],
+    let (_, outcome) = try spawnSplashd(
+      quick + ["--timeout", "0.2", "--", "/bin/sh", "-c", "exec sleep 60"], in: dir,
       whileRunning: { splash in
         // Past the timeout and the transition: splashd is only the parent now.
         splash.waitForLog("splashd: did-disappear")
@@ -77,8 +67,8 @@ import Testing
   }
 
   @Test func sighupReachesTheChildWithoutEndingTheSplash() throws {
-    let outcome = try spawnUnblocked(
-      quick + ["--timeout", "0", "--", "/bin/sh", "-c", "trap 'exit 7' HUP; while :; do sleep 0.05; done"],
+    let (_, outcome) = try spawnSplashd(
+      quick + ["--timeout", "0", "--", "/bin/sh", "-c", "trap 'exit 7' HUP; while :; do sleep 0.05; done"], in: dir,
       whileRunning: { splash in
         splash.waitForLog("splashd: appeared")  // while the splash waits for the gate
         kill(splash.pid, SIGHUP)

@@ -54,7 +54,7 @@ func tree(_ screen: VirtualScreen) -> String {
 
 /// Xvfb on a display number it picks itself, stopped when released.
 final class VirtualScreen {
-  let process = Process()
+  let process: SpawnedChild
   let display: String
   let number: Int
 
@@ -66,16 +66,13 @@ final class VirtualScreen {
     // -displayfd: Xvfb takes the first free display number from 90 up and
     // writes it once it accepts clients, so no number is raced for and no
     // client comes too early.
-    let announced = Pipe()
-    process.executableURL = URL(fileURLWithPath: xvfb)
-    process.arguments = ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"]
-    process.standardError = FileHandle.nullDevice
-    process.standardOutput = announced
-    try process.run()
+    process = try SpawnedChild(
+      xvfb, ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+      environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
     var text = ""
     let deadline = Date().addingTimeInterval(15)
     while !text.hasSuffix("\n") {
-      let chunk = announced.fileHandleForReading.availableData
+      let chunk = process.output?.availableData ?? Data()
       guard !chunk.isEmpty, Date() < deadline else { throw TestFailure("Xvfb did not start") }
       text += String(decoding: chunk, as: UTF8.self)
     }
@@ -87,10 +84,8 @@ final class VirtualScreen {
   }
 
   deinit {
-    // Foundation starts children with signals blocked, so SIGTERM would wait
-    // forever; SIGKILL always ends Xvfb. Its lock and socket are removed here.
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.send(SIGTERM)
+    process.wait(seconds: 10)
     try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
     try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
   }
@@ -107,17 +102,14 @@ final class VirtualScreen {
   }
 
   /// Starts splashd in a 320×240 window on this screen, with `dir`'s empty
-  /// config and `arguments`; the caller sets up its output first in `configure`.
-  func launchSplashd(_ arguments: [String], in dir: TemporaryDirectory, configure: (Process) throws -> Void)
-    throws -> Process
-  {
-    let splash = Process()
-    splash.executableURL = URL(fileURLWithPath: splashdPath)
-    splash.arguments = ["--config", dir.emptyConfig, "--display", "window", "--size", "320x240"] + arguments
-    splash.environment = environment
-    try configure(splash)
-    try splash.run()
-    return splash
+  /// config and `arguments`, its standard output and error going where asked.
+  func launchSplashd(
+    _ arguments: [String], in dir: TemporaryDirectory, standardOutput: ChildOutput = .discarded,
+    standardError: ChildOutput = .discarded
+  ) throws -> SpawnedChild {
+    try SpawnedChild(
+      splashdPath, ["--config", dir.emptyConfig, "--display", "window", "--size", "320x240"] + arguments,
+      environment: environment, standardOutput: standardOutput, standardError: standardError)
   }
 
   /// The first dump of splashd's 320×240 window, within 10 s, that `matches`.
@@ -131,24 +123,23 @@ final class VirtualScreen {
 
   /// Dumps the window named `name`, or nil while it is not mapped.
   func dump(windowNamed name: String) -> WindowDump? {
-    let xwd = Process()
-    xwd.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
-    xwd.arguments = ["-silent", "-display", display, "-name", name]
-    let pipe = Pipe()
-    xwd.standardOutput = pipe
-    xwd.standardError = FileHandle.nullDevice
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("xwd-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let xwd: SpawnedChild
     do {
-      try xwd.run()
+      xwd = try SpawnedChild(
+        "/usr/bin/xwd", ["-silent", "-display", display, "-name", name], environment: environment,
+        standardOutput: .file(file))
     } catch {
       failures.append("xwd did not start: \(error)")
       return nil
     }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    xwd.waitUntilExit()
-    guard xwd.terminationStatus == 0 else {
-      failures.append("xwd exit \(xwd.terminationStatus)")
+    let ended = xwd.wait(seconds: 10)
+    guard ended, let status = xwd.terminationStatus, status == 0 else {
+      failures.append(ended ? "xwd exit \(xwd.terminationStatus ?? 0)" : "xwd killed after 10 s")
       return nil
     }
+    let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
     guard let dump = WindowDump(xwd: data) else {
       failures.append("undecodable dump of \(data.count) bytes")
       return nil
@@ -169,13 +160,11 @@ extension DisplayTests {
       let red = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
       let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
       let errPath = dir.path + "/stderr"
-      FileManager.default.createFile(atPath: errPath, contents: nil)
       let splash = try screen.launchSplashd(
         [
           "--left", red, "--right", green, "--background", "#0000FF", "--hold", "4", "--duration", "2", "--easing",
           "linear",
-        ], in: dir
-      ) { $0.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)) }
+        ], in: dir, standardError: .file(errPath))
 
       var dumps: [WindowDump] = []
       let deadline = Date().addingTimeInterval(30)
@@ -183,11 +172,7 @@ extension DisplayTests {
         if let dump = screen.dump(windowNamed: "splashd") { dumps.append(dump) }
         usleep(100_000)
       }
-      if splash.isRunning {
-        splash.terminate()
-        Issue.record("splashd did not finish in its window")
-      }
-      splash.waitUntilExit()
+      if !splash.wait(seconds: 0) { Issue.record("splashd did not finish in its window") }
       let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
       #expect(splash.terminationStatus == 0, "\(stderr)")
       #expect(stderr.contains("splashd: window: 320x240"))
@@ -220,18 +205,12 @@ extension DisplayTests {
       let green = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
       let control = dir.path + "/control"
       let environment = screen.environment
-      let out = Pipe()
       let splash = try screen.launchSplashd(
         [
           "--left", red, "--right", green, "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh",
           "-c",
           "echo $SPLASHD_ROTATION",
-        ], in: dir
-      ) {
-        $0.standardOutput = out
-        $0.standardError = FileHandle.nullDevice
-      }
-      defer { if splash.isRunning { splash.terminate() } }
+        ], in: dir, standardOutput: .pipe)
 
       let upright = screen.splashdWindow { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
       #expect(upright != nil, "no upright dump; \(screen.failures)")
@@ -245,8 +224,8 @@ extension DisplayTests {
         #expect(turned.at(5, 120) == 0x00FF00 && turned.at(315, 120) == 0x00FF00)
       }
       _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
-      let rotation = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      splash.waitUntilExit()
+      #expect(splash.wait(seconds: 30))
+      let rotation = String(decoding: splash.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
       #expect(splash.terminationStatus == 0)
       #expect(rotation == "90\n")  // the program hears of the new angle
     }
@@ -263,9 +242,7 @@ extension DisplayTests {
         [
           "--image", picture, "--until-reveal", "--timeout", "0", "--control", control, "--progress", "30",
           "--progress-rect", "0, 0.45, 1, 0.1", "--progress-color", "#FF0000", "--progress-track", "#00FF00",
-        ], in: dir
-      ) { $0.standardError = FileHandle.nullDevice }
-      defer { if splash.isRunning { splash.terminate() } }
+        ], in: dir)
       func filled(_ d: WindowDump) -> Int { (0..<320).filter { d.at($0, 120) == 0xFF0000 }.count }
       #expect(screen.splashdWindow { filled($0) == 96 } != nil, "no dump with the bar at 30%; \(screen.failures)")
       let progress = try run(splashctlPath, ["--control", control, "progress", "70"], environment: environment)
@@ -283,18 +260,15 @@ extension DisplayTests {
         #expect(differing.isEmpty, "\(differing.count) pixels differ from the window dump")
       }
       _ = try run(splashctlPath, ["--control", control, "reveal"], environment: environment)
-      splash.waitUntilExit()
+      #expect(splash.wait(seconds: 30))
       #expect(splash.terminationStatus == 0)
     }
 
     @Test func closingTheWindowWhileTheGateHoldsEndsTheSplash() throws {
       let screen = try VirtualScreen()
       let dir = try TemporaryDirectory()
-      let errors = Pipe()
-      let splash = try screen.launchSplashd(["--until-file", dir.path + "/never", "--timeout", "0"], in: dir) {
-        $0.standardError = errors
-      }
-      defer { if splash.isRunning { splash.terminate() } }
+      let splash = try screen.launchSplashd(
+        ["--until-file", dir.path + "/never", "--timeout", "0"], in: dir, standardError: .pipe)
       for _ in 0..<100 {
         if screen.dump(windowNamed: "splashd") != nil { break }
         usleep(100_000)
@@ -309,16 +283,8 @@ extension DisplayTests {
       #expect(
         key.status == 0,
         "xdotool: \(key.stdout) \(key.stderr); dumps: \(screen.failures.suffix(3)); windows: \(tree(screen))")
-      for _ in 0..<100 {
-        if !splash.isRunning { break }
-        usleep(100_000)
-      }
-      if splash.isRunning {
-        splash.terminate()
-        Issue.record("splashd did not end when its window was closed")
-      }
-      let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      splash.waitUntilExit()
+      if !splash.wait(seconds: 10) { Issue.record("splashd did not end when its window was closed") }
+      let log = String(decoding: splash.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
       #expect(splash.terminationStatus == 0)
       // (Diagnostics for a rare failure under load: SDL could not open the display.)
       #expect(

@@ -33,7 +33,7 @@ public final class MeasuredProcess {
 
   /// The measured program's pid, once it has been forked.
   public var pid: Int32? {
-    waitUntil(10) { FileManager.default.fileExists(atPath: result + ".pid") }
+    waitUntil(30) { FileManager.default.fileExists(atPath: result + ".pid") }
     return (try? String(contentsOfFile: result + ".pid", encoding: .utf8)).flatMap { Int32($0) }
   }
 

@@ -9,6 +9,13 @@
 /* Declared by <sys/socket.h> only under _GNU_SOURCE. */
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
+/* Declared by <unistd.h> and <spawn.h> only under _GNU_SOURCE (glibc 2.34+
+   for the second): for the tests, which spawn children that inherit nothing
+   but their standard streams. */
+#include <spawn.h>
+extern int pipe2(int fds[2], int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
 /* The user id of a Unix socket's peer (SO_PEERCRED's struct ucred, also
    _GNU_SOURCE only): its three fields pid, uid, gid. 0 on success. */
 static inline int splashd_peer_uid(int fd, unsigned int *uid) {
