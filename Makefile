@@ -10,7 +10,18 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 # font for the message line (libsystemd, for progress from systemd, is
 # everywhere systemd is).
 RUNTIME_PACKAGES := libsdl2-ttf-2.0-0 fonts-dejavu-core
-BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-image-dev libpng-dev libinih-dev libdrm-dev $(RUNTIME_PACKAGES)
+# SDL2 and SDL2_image are built from Debian's source packages, trimmed and
+# static (tools/build-sdl.sh, once per machine, into $(SDL_DIR)): the tools
+# that unpack and configure them, and the headers of what SDL loads when first
+# used (X11, Wayland, libdecor, DRM/GBM, EGL/GLES; JPEG, TIFF, WebP).
+SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev libxrandr-dev libxcursor-dev \
+  libxi-dev libxfixes-dev libxss-dev libwayland-dev libxkbcommon-dev libdecor-0-dev libegl-dev libgles-dev \
+  libgbm-dev libjpeg-dev libtiff-dev libwebp-dev
+BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev $(SDL_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
+SDL_DIR := .build/sdl
+# Every build finds that SDL through the pkg-config files it comes with
+# (Package.swift's CSDL2 and CSDL2Image).
+export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them); Pillow for the hostile
 # pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
@@ -36,12 +47,14 @@ endef
 
 deps:
 	$(call apt_install,$(BUILD_PACKAGES))
+	tools/build-sdl.sh $(SDL_DIR)
 
 test-deps:
 	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+	tools/build-sdl.sh $(SDL_DIR)
 
-# The Swift runtime is linked statically: a kiosk image needs only Debian's
-# SDL2, SDL2_image and inih libraries, and start-up maps fewer libraries.
+# The Swift runtime, SDL2 and SDL2_image are linked statically: a kiosk image
+# needs only Debian's libpng, inih and libdrm, and start-up maps few libraries.
 # No $$ORIGIN RUNPATH: nothing is installed beside the binary, and the loader
 # would look there first for every library at every start.
 build: deps

@@ -11,11 +11,12 @@ let package = Package(
     .executable(name: "splashd-fuzz", targets: ["splashd-fuzz"]),
   ],
   targets: [
-    // C libraries from Debian's -dev packages. SDL2 and SDL2_image need no
-    // pkg-config: their headers are found as <SDL2/…>, and pkg-config's
-    // -D_REENTRANT is a flag SwiftPM refuses (with a warning per target).
-    .systemLibrary(name: "CSDL2"),
-    .systemLibrary(name: "CSDL2Image"),
+    // C libraries from Debian's -dev packages. SDL2 and SDL2_image are the
+    // trimmed static builds of tools/build-sdl.sh, found through the
+    // pkg-config files it writes (make points PKG_CONFIG_PATH at them; without
+    // them, Debian's shared libsdl2-dev and libsdl2-image-dev are linked).
+    .systemLibrary(name: "CSDL2", pkgConfig: "splashd-sdl2"),
+    .systemLibrary(name: "CSDL2Image", pkgConfig: "splashd-sdl2-image"),
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]),
@@ -32,7 +33,7 @@ let package = Package(
     .target(name: "CLinux"),
     // The display-server connection behind an SDL window (X11, Wayland).
     .target(name: "CSDLWindow"),
-    .target(name: "CTTF"),
+    .target(name: "CTTF", dependencies: ["CSDL2"]),
     .target(name: "CSystemdProgress"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),

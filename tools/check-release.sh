@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Checks the release build (make build) as it ships: it starts, and neither
+# Checks the release build (make build) as it ships: it starts, neither
 # binary carries a RUNPATH (the loader would look beside the binary for every
-# library at every start; nothing is installed there).
+# library at every start; nothing is installed there), SDL is linked in
+# (tools/build-sdl.sh), and a running splash maps only what it draws with.
 #
 #     tools/check-release.sh [BUILD_DIR]
 set -eu
@@ -14,5 +15,31 @@ for binary in splashd splashctl; do
   fi
   "$dir/$binary" --version > /dev/null
 done
+if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libSDL2'; then
+  echo "check-release: $dir/splashd links a shared SDL (build it with make: tools/build-sdl.sh)" >&2
+  exit 1
+fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
-echo "check-release: $dir/splashd and splashctl start and have no RUNPATH"
+
+# A running splash (offscreen, the demo picture) maps at most 12 shared
+# libraries, and no GL, X11, Wayland, audio or shared SDL one.
+"$dir/splashd" --config /dev/null --display offscreen --size 320x240 --hold 30 --duration 0 2> /dev/null &
+pid=$!
+mapped=""
+for _ in $(seq 100); do
+  mapped=$(awk '$6 ~ /[.]so/ {print $6}' "/proc/$pid/maps" 2> /dev/null | sort -u)
+  if [ -n "$mapped" ] && grep -q png "/proc/$pid/maps" 2> /dev/null; then break; fi
+  sleep 0.05
+done
+kill "$pid" 2> /dev/null || true
+wait "$pid" 2> /dev/null || true
+count=$(printf '%s
+' "$mapped" | grep -c .)
+echo "release_mapped_libraries: $count"
+unused=$(printf '%s
+' "$mapped" | grep -E 'libEGL|libGL|libgbm|_dri[.]so|libglapi|libX|libxcb|libwayland|libdecor|libpulse|libasound|libpipewire|libsndfile|libSDL2' || true)
+if [ -n "$unused" ] || [ "$count" -gt 12 ] || [ "$count" -eq 0 ]; then
+  echo "check-release: a running splash maps $count libraries:" $mapped >&2
+  exit 1
+fi
+echo "check-release: $dir/splashd and splashctl start, have no RUNPATH, link SDL statically and map $count libraries"

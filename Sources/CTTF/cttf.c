@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cttf.h"
 
+#include <SDL2/SDL_surface.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* SDL2_ttf (and FreeType's one library object behind it) is not safe to use
@@ -24,8 +27,12 @@ static struct {
   void *(*open)(const char *, int);
   int (*height)(const void *);
   int (*size)(void *, const char *, int *, int *);
-  void *(*render)(void *, const char *, color_t);
+  SDL_Surface *(*render)(void *, const char *, color_t);
   void (*close)(void *);
+  /* The SDL that SDL2_ttf brings (Debian's shared libSDL2), not splashd's
+     own: its surfaces are freed, and its errors read, through it. */
+  void (*free_surface)(SDL_Surface *);
+  const char *(*get_error)(void);
 } ttf;
 
 static void *symbol(void *library, const char *name) {
@@ -46,8 +53,10 @@ static void load(void) {
   ttf.open = (void *(*)(const char *, int))symbol(library, "TTF_OpenFont");
   ttf.height = (int (*)(const void *))symbol(library, "TTF_FontHeight");
   ttf.size = (int (*)(void *, const char *, int *, int *))symbol(library, "TTF_SizeUTF8");
-  ttf.render = (void *(*)(void *, const char *, color_t))symbol(library, "TTF_RenderUTF8_Blended");
+  ttf.render = (SDL_Surface * (*)(void *, const char *, color_t)) symbol(library, "TTF_RenderUTF8_Blended");
   ttf.close = (void (*)(void *))symbol(library, "TTF_CloseFont");
+  ttf.free_surface = (void (*)(SDL_Surface *))symbol(library, "SDL_FreeSurface");
+  ttf.get_error = (const char *(*)(void))symbol(library, "SDL_GetError");
   if (!ttf.error[0] && ttf.init() != 0) snprintf(ttf.error, sizeof ttf.error, "TTF_Init failed");
   ttf.ok = !ttf.error[0];
 }
@@ -80,12 +89,27 @@ int splashd_ttf_size(void *font, const char *text, int *width, int *height) {
   return result;
 }
 
-void *splashd_ttf_render(void *font, const char *text, unsigned char red, unsigned char green, unsigned char blue) {
+uint32_t *splashd_ttf_render(void *font, const char *text, unsigned char red, unsigned char green,
+                             unsigned char blue, int *width, int *height) {
   color_t color = {red, green, blue, 255};
   pthread_mutex_lock(&lock);
-  void *surface = ttf.render(font, text, color);
+  SDL_Surface *surface = ttf.render(font, text, color);
+  uint32_t *pixels = NULL;
+  if (surface && surface->w > 0 && surface->h > 0 && surface->format->BytesPerPixel == 4 &&
+      (pixels = malloc((size_t)surface->w * (size_t)surface->h * 4)) != NULL) {
+    for (int y = 0; y < surface->h; y++)
+      memcpy(pixels + (size_t)y * (size_t)surface->w, (const char *)surface->pixels + (size_t)y * (size_t)surface->pitch,
+             (size_t)surface->w * 4);
+    *width = surface->w;
+    *height = surface->h;
+  }
+  if (surface) ttf.free_surface(surface);
   pthread_mutex_unlock(&lock);
-  return surface;
+  return pixels;
+}
+
+const char *splashd_ttf_error(void) {
+  return ttf.get_error ? ttf.get_error() : (ttf.error[0] ? ttf.error : "SDL2_ttf is not loaded");
 }
 
 void splashd_ttf_close(void *font) {

@@ -29,7 +29,7 @@ public final class Font {
       if let opened { splashd_ttf_close(opened) }
       opened = splashd_ttf_open(path, Int32(points))
       guard let font = opened else {
-        throw fail("not a font SDL2_ttf can read (\(String(cString: SDL_GetError())))")
+        throw fail("not a font SDL2_ttf can read (\(String(cString: splashd_ttf_error())))")
       }
       let line = Int(splashd_ttf_height(font))
       if line <= 0 || line == pixels { break }
@@ -80,9 +80,18 @@ public final class Font {
   public func render(_ text: String, color: Color, maxWidth: Int) throws(RenderError) -> Pixels? {
     let line = fitted(text, maxWidth: maxWidth)
     guard !line.isEmpty else { return nil }
-    guard let surface = splashd_ttf_render(font, line, color.red, color.green, color.blue) else {
-      throw RenderError("TTF_RenderUTF8_Blended")
+    var width: Int32 = 0
+    var height: Int32 = 0
+    guard let rendered = splashd_ttf_render(font, line, color.red, color.green, color.blue, &width, &height) else {
+      throw RenderError(call: "TTF_RenderUTF8_Blended", reason: String(cString: splashd_ttf_error()))
     }
-    return Pixels(adopting: surface.assumingMemoryBound(to: SDL_Surface.self))
+    defer { free(rendered) }
+    let pixels = try Pixels(width: Int(width), height: Int(height), format: SDL_PIXELFORMAT_ARGB8888.rawValue)
+    let surface = pixels.surface.pointee
+    for row in 0..<Int(height) {
+      (surface.pixels + row * Int(surface.pitch)).copyMemory(
+        from: rendered + row * Int(width), byteCount: Int(width) * 4)
+    }
+    return pixels
   }
 }

@@ -143,6 +143,27 @@ func runSplashd(_ path: String, _ arguments: [String], log: String) throws -> (C
   return (exit, text, started)
 }
 
+/// How many shared libraries a running splashd has mapped (/proc/PID/maps),
+/// read once it has shown its first frame; then it is stopped.
+func mappedLibraries(_ path: String, _ arguments: [String], log: String) throws -> Int {
+  let child = try ChildProcess.spawn(path, ["splashd"] + arguments, stdoutPath: "/dev/null", stderrPath: log)
+  defer {
+    child.send(SIGTERM)
+    _ = try? child.wait()
+  }
+  for _ in 0..<500 {
+    let text = String(decoding: (try? Files.readPrefix(of: log, count: 1 << 16)) ?? [], as: UTF8.self)
+    if text.contains("splashd: appeared") { break }
+    usleep(10_000)
+  }
+  let maps = String(decoding: try Files.readPrefix(of: "/proc/\(child.pid)/maps", count: 1 << 20), as: UTF8.self)
+  let libraries = Set(
+    maps.split(separator: "\n").compactMap { line in
+      line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init)
+    }.filter { $0.contains(".so") })
+  return libraries.count
+}
+
 /// The monotonic time in splashd's "appeared" log line.
 func appearedAt(_ log: String) -> Double {
   let marker = "first frame shown at monotonic "
@@ -255,6 +276,8 @@ do {
     versionRuns.append((clock.now() - started) * 1000)
   }
   report("version_start_to_exit_ms", median(versionRuns), decimals: 1)
+  report(
+    "mapped_libraries", Double(try mappedLibraries(splashd, playArguments + ["--hold", "30"], log: log)), decimals: 0)
 
   // CPU of a 10 s hold: a run with the hold minus the same run without it.
   let (held, _, _) = try runSplashd(splashd, playArguments + ["--hold", "10"], log: log)

@@ -68,3 +68,28 @@ func spawnSplashd(
   act(RunningSplashd(pid: started.pid, stderrPath: started.stderrPath))
   return (started.pid, try started.finish())
 }
+
+/// Whether the shared library at `path` is one a splash that draws a picture
+/// on fbdev, KMS or offscreen must not map: a GL stack (EGL, GL, GBM, a Mesa
+/// driver), X11, Wayland, audio, or a shared SDL (splashd links a trimmed
+/// SDL statically and loads the rest when first used).
+func isUnusedOnAPlainStart(_ path: String) -> Bool {
+  let name = path.split(separator: "/").last.map(String.init) ?? path
+  let unused = [
+    "libEGL", "libGL", "libgbm", "_dri.so", "libglapi", "libX", "libxcb", "libwayland", "libdecor", "libpulse",
+    "libasound", "libpipewire", "libsndfile", "libSDL2",
+  ]
+  return unused.contains { name.contains($0) }
+}
+
+/// The shared libraries process `pid` has mapped, one path each.
+func mappedLibraries(of pid: Int32) -> [String] {
+  let maps = readProcFile("/proc/\(pid)/maps") ?? ""
+  let paths = maps.split(separator: "\n").compactMap { line -> String? in
+    guard let path = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first,
+      path.contains(".so")
+    else { return nil }
+    return String(path)
+  }
+  return Array(Set(paths)).sorted()
+}

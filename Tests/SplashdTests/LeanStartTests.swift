@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+/// What a plain start loads: splashd links a trimmed SDL statically
+/// (tools/build-sdl.sh) and loads X11, Wayland, KMSDRM, GL and the text
+/// stack only when they are used (WindowTests opens the window under Xvfb,
+/// BootPathTests SDL's KMSDRM under QEMU, StatusLayerTests the text).
+@Suite struct LeanStartTests {
+  /// Where the toolchain's shared Swift runtime is (libswiftCore.so's folder).
+  let swiftRuntimeFolder: String = {
+    let maps = readProcFile("/proc/self/maps") ?? ""
+    let core = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first {
+      $0.hasSuffix("/libswiftCore.so")
+    }
+    return core.map { String($0.dropLast("libswiftCore.so".count)) } ?? "/nonexistent/"
+  }()
+
+  let dir: TemporaryDirectory
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// A running offscreen splash with a picture maps no GL, X11, Wayland,
+  /// audio or shared SDL library, and at most 12 shared libraries in all.
+  @Test func aPlainSplashMapsOnlyWhatItDrawsWith() throws {
+    let picture = dir.solidPNG("red.png", width: 64, height: 48, rgb: (255, 0, 0))
+    var libraries: [String] = []
+    let (_, outcome) = try spawnSplashd(
+      ["--display", "offscreen", "--size", "320x240", "--image", picture, "--hold", "30", "--duration", "0"], in: dir,
+      whileRunning: { splash in
+        guard splash.waitForLog("splashd: appeared") else { return }
+        libraries = mappedLibraries(of: splash.pid)
+        kill(splash.pid, SIGTERM)
+      })
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(!libraries.isEmpty, "\(outcome.stderr)")
+    #expect(libraries.filter(isUnusedOnAPlainStart).isEmpty, "\(libraries)")
+    // The build under test maps the Swift runtime from the toolchain; the
+    // release build links it statically (tools/check-release.sh counts that one).
+    let own = libraries.filter { !$0.hasPrefix(swiftRuntimeFolder) }
+    #expect(own.count <= 12, "\(own)")
+    print("plain_start_mapped_libraries: \(own.count) (besides the Swift runtime)")
+  }
+}

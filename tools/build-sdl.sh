@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds the trimmed, static SDL2 and SDL2_image that splashd links, from
+# Debian's own source packages (bookworm's libsdl2 and libsdl2-image, Debian's
+# patches applied):
+#
+#     tools/build-sdl.sh DIR
+#
+# Installs them into DIR/<versions>-<this script's hash>/ and points
+# DIR/current at it; make builds against DIR/current/lib/pkgconfig. A build
+# already there for the same script is used as it is (no network); another
+# version of this script builds afresh. Takes ~1.5 min on two cores.
+#
+# What is trimmed: SDL's audio, joystick, haptic, HIDAPI, sensor, power, D-Bus,
+# input-method and udev support (splashd uses video and events only). What is
+# loaded when first used instead of at every start: X11, Wayland (and
+# libdecor), KMSDRM (libdrm, GBM), EGL and GL, and SDL_image's JPEG, TIFF and
+# WebP libraries. PNG is linked (splashd links libpng itself). SDL's symbols
+# stay inside splashd (hidden).
+set -euo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: tools/build-sdl.sh DIR" >&2
+  exit 2
+fi
+mkdir -p "$1"
+root=$(cd "$1" && pwd)
+script_hash=$(sha256sum "$0" | cut -c1-12)
+
+for built in "$root"/*-"$script_hash"/done; do
+  if [ -e "$built" ]; then
+    ln -sfn "$(basename "$(dirname "$built")")" "$root/current"
+    exit 0
+  fi
+done
+
+# Debian's source packages, through apt with a sources list and state of its
+# own (the machine's apt configuration is left alone).
+src="$root/src"
+rm -rf "$src"
+mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
+  > "$src/sources.list"
+apt_options=(
+  -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
+)
+apt-get "${apt_options[@]}" update -qq
+(cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only libsdl2 libsdl2-image)
+sdl_dsc=$(ls "$src"/libsdl2_*.dsc)
+image_dsc=$(ls "$src"/libsdl2-image_*.dsc)
+versions="sdl2-$(basename "$sdl_dsc" .dsc | cut -d_ -f2)-image-$(basename "$image_dsc" .dsc | cut -d_ -f2)"
+prefix="$root/$versions-$script_hash"
+rm -rf "$prefix"
+# apt checked the files against the archive's signed index; dpkg-source
+# would also check the uploader's signature, with a keyring not installed.
+for dsc in "$sdl_dsc" "$image_dsc"; do
+  dpkg-source -x "$dsc" "$src/$(basename "$dsc" | cut -d_ -f1 | sed 's/^lib//')" > "$src/unpack.log" 2>&1 \
+    || { cat "$src/unpack.log" >&2; exit 1; }
+done
+jobs=$(nproc)
+# DECLSPEC empty: SDL's functions are not exported from splashd, so that the
+# shared SDL that Debian's SDL2_ttf brings when a message is first drawn (see
+# Sources/CTTF) keeps to itself. No -g: the archives are a quarter the size.
+export CFLAGS="-O2 -DDECLSPEC="
+
+echo "build-sdl.sh: SDL2 ($(basename "$sdl_dsc" .dsc)), trimmed and static, into $prefix"
+(
+  cd "$src/sdl2"
+  ./configure --prefix="$prefix" --disable-shared --enable-static --with-pic --disable-rpath \
+    --disable-audio --disable-libsamplerate --disable-joystick --disable-haptic --disable-hidapi --disable-sensor \
+    --disable-power --disable-dbus --disable-ime --disable-ibus --disable-fcitx --disable-libudev \
+    --disable-video-vulkan --disable-video-rpi --disable-video-vivante --disable-video-directfb \
+    --enable-video-x11 --enable-x11-shared --enable-video-wayland --enable-wayland-shared \
+    --enable-libdecor-shared --enable-video-kmsdrm --enable-kmsdrm-shared > "$src/sdl2.log" 2>&1 \
+    || { tail -30 "$src/sdl2.log" >&2; exit 1; }
+  make -j"$jobs" >> "$src/sdl2.log" 2>&1 && make install >> "$src/sdl2.log" 2>&1 \
+    || { tail -30 "$src/sdl2.log" >&2; exit 1; }
+)
+
+echo "build-sdl.sh: SDL2_image ($(basename "$image_dsc" .dsc)), static, into $prefix"
+(
+  cd "$src/sdl2-image"
+  # Debian's source leaves configure to be generated, as its own build does.
+  AUTOMAKE="automake --foreign" autoreconf -fi > "$src/sdl2-image.log" 2>&1
+  # PKG_CONFIG: Debian's sdl2-config finds the library through pkg-config.
+  PKG_CONFIG=pkg-config PKG_CONFIG_PATH="$prefix/lib/pkgconfig" ./configure --prefix="$prefix" \
+    --disable-shared --enable-static --with-pic --with-sdl-prefix="$prefix" \
+    --disable-stb-image --disable-avif --disable-jxl --disable-svg --enable-png --disable-png-shared \
+    --enable-jpg --enable-jpg-shared --enable-tif --enable-tif-shared --enable-webp --enable-webp-shared \
+    >> "$src/sdl2-image.log" 2>&1 || { tail -30 "$src/sdl2-image.log" >&2; exit 1; }
+  make -j"$jobs" >> "$src/sdl2-image.log" 2>&1 && make install >> "$src/sdl2-image.log" 2>&1 \
+    || { tail -30 "$src/sdl2-image.log" >&2; exit 1; }
+)
+
+# SwiftPM's pkg-config files (Package.swift's CSDL2 and CSDL2Image): SDL's
+# own name -D_REENTRANT, a flag SwiftPM refuses. The archives get names of
+# their own: the linker looks in the system's folders first (libpng's
+# pkg-config names one), where Debian's libsdl2-dev may have put its own.
+mv "$prefix/lib/libSDL2.a" "$prefix/lib/libsplashd-sdl2.a"
+mv "$prefix/lib/libSDL2_image.a" "$prefix/lib/libsplashd-sdl2-image.a"
+cat > "$prefix/lib/pkgconfig/splashd-sdl2.pc" <<PC
+Name: splashd-sdl2
+Description: SDL2 as tools/build-sdl.sh builds it for splashd (static, trimmed)
+Version: $(pkg-config --modversion "$prefix/lib/pkgconfig/sdl2.pc")
+Cflags: -I$prefix/include
+Libs: -L$prefix/lib -lsplashd-sdl2 -lm
+PC
+cat > "$prefix/lib/pkgconfig/splashd-sdl2-image.pc" <<PC
+Name: splashd-sdl2-image
+Description: SDL2_image as tools/build-sdl.sh builds it for splashd (static)
+Version: $(pkg-config --modversion "$prefix/lib/pkgconfig/SDL2_image.pc")
+Cflags: -I$prefix/include
+Libs: -L$prefix/lib -lsplashd-sdl2-image -lpng16
+PC
+echo "$versions" > "$prefix/done"
+ln -sfn "$(basename "$prefix")" "$root/current"
+rm -rf "$src"
