@@ -32,7 +32,7 @@ let package = Package(
     // Linux headers that Swift's Glibc module leaves out (signalfd, inotify).
     .target(name: "CLinux"),
     // The display-server connection behind an SDL window (X11, Wayland).
-    .target(name: "CSDLWindow"),
+    .target(name: "CSDLWindow", dependencies: ["CSDL2"]),
     .target(name: "CTTF", dependencies: ["CSDL2"]),
     .target(name: "CSystemdProgress"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
