@@ -22,8 +22,10 @@ if pid == 0:
         os.execv(program[0], program)
     finally:
         os._exit(127)
-with open(result + ".pid", "w") as f:
+# Written whole and then renamed, so that a reader never sees it empty.
+with open(result + ".pid.new", "w") as f:
     f.write(str(pid))
+os.rename(result + ".pid.new", result + ".pid")
 timed_out = False
 
 

@@ -31,10 +31,12 @@ public final class MeasuredProcess {
       environment: environment)
   }
 
-  /// The measured program's pid, once it has been forked.
+  /// The measured program's pid, once it has been forked (measure.py
+  /// writes it whole, by a rename; within 30 s).
   public var pid: Int32? {
-    waitUntil(30) { FileManager.default.fileExists(atPath: result + ".pid") }
-    return (try? String(contentsOfFile: result + ".pid", encoding: .utf8)).flatMap { Int32($0) }
+    func read() -> Int32? { (try? String(contentsOfFile: result + ".pid", encoding: .utf8)).flatMap { Int32($0) } }
+    waitUntil(30) { read() != nil }
+    return read()
   }
 
   /// Waits for it to end.
