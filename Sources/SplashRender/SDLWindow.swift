@@ -51,8 +51,14 @@ public final class SDLWindow {
     self.size = size
     painter = TexturePainter(renderer: renderer, exactPixels: info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0)
     refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
+    connection = Self.connection(of: window)
+  }
+
+  /// The display server connection's descriptor behind `window` (X11,
+  /// Wayland); nil when there is none or it cannot be found.
+  static func connection(of window: OpaquePointer) -> FileDescriptor? {
     let fd = splashd_window_connection(UnsafeMutableRawPointer(window))
-    connection = fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
   }
 
   private var closed = false
@@ -78,7 +84,11 @@ public final class SDLWindow {
   }
 
   /// Handles the pending window events, without waiting.
-  func handleEvents() -> OutputEvents {
+  func handleEvents() -> OutputEvents { Self.pendingEvents() }
+
+  /// The pending events of SDL's windows, without waiting: closed (the
+  /// window manager's close, or Escape), or exposed (to be drawn again).
+  static func pendingEvents() -> OutputEvents {
     var event = SDL_Event()
     var events: OutputEvents = []
     while SDL_PollEvent(&event) != 0 {

@@ -3,12 +3,23 @@ import CSDL2
 import SplashCore
 import SplashSystem
 
-/// A desktop window (X11 or Wayland through SDL) presented with vsync where
-/// the driver honours it; the player paces frames by the clock where it
-/// does not. Its display connection is watched by the run loop, so an
-/// exposed window is redrawn and a closed one ends the splash at once.
+/// A desktop window (X11 or Wayland through SDL), painted in software into
+/// the window's own surface (`SDL_GetWindowSurface`, shared memory with the
+/// X server where it offers it) by the same painter as the framebuffers, and
+/// shown with `SDL_UpdateWindowSurface`: no GL context, so no GL driver is
+/// loaded (Mesa's llvmpipe took ~80 MB and most of the time to the first
+/// pixel). A desktop gives no vsync to a window surface: the player paces
+/// frames by the clock at the display's refresh. Its display connection is
+/// watched by the run loop, so an exposed window is redrawn and a closed one
+/// ends the splash at once.
 public final class WindowOutput: Output {
-  public let window: SDLWindow
+  private let window: OpaquePointer
+  private let surfacePainter: SurfacePainter
+  public let size: PixelSize
+  /// Seconds between refreshes of the window's display (60 Hz when unknown).
+  public let refreshPeriod: Double
+  private let connection: FileDescriptor?
+  private var closed = false
   public var note: (String) -> Void = { _ in }
 
   /// SDL's video drivers for the desktop sessions the environment names
@@ -23,7 +34,7 @@ public final class WindowOutput: Output {
 
   /// The registry's entry: tried when a desktop session is there.
   public static let backEnd = BackEnd(
-    name: "window", help: "A desktop window (X11 or Wayland through SDL), presented with vsync.",
+    name: "window", help: "A desktop window (X11 or Wayland through SDL), painted into its window surface.",
     probe: { request in
       guard desktopDrivers(environment: request.environment) != nil else { return .skipped(noDesktop) }
       let names = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { name in request.environment[name].map { "\(name)=\($0)" }
@@ -55,31 +66,54 @@ public final class WindowOutput: Output {
       SDLWindow.stopVideo()
       throw error
     }
-    window = try SDLWindow(window: made, size: size)
+    // The window system's own surface (XShm on X11), not SDL's emulation of
+    // one through an accelerated renderer (GL: Mesa, ~80 MB, on first use).
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+    guard let surface = SDL_GetWindowSurface(made) else {
+      let error = RenderError("SDL_GetWindowSurface")
+      SDL_DestroyWindow(made)
+      SDLWindow.stopVideo()
+      throw error
+    }
+    var mode = SDL_DisplayMode()
+    let rate = SDL_GetWindowDisplayMode(made, &mode) == 0 ? Int(mode.refresh_rate) : 0
+    window = made
+    self.size = PixelSize(width: Int(surface.pointee.w), height: Int(surface.pointee.h))
+    surfacePainter = SurfacePainter(target: surface)
+    refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
+    connection = SDLWindow.connection(of: made)
   }
 
   public var name: String { "window" }
   public var description: String {
-    "\(size.description), renderer \(window.rendererName), refresh \(formatFixed(1 / refreshPeriod, decimals: 2)) Hz"
-      + (window.connection == nil ? "; its events are handled between frames only" : "")
+    let format = String(cString: SDL_GetPixelFormatName(surfacePainter.target.pointee.format.pointee.format))
+    return "\(size.description), painted into its window surface (\(format)), refresh "
+      + "\(formatFixed(1 / refreshPeriod, decimals: 2)) Hz"
+      + (connection == nil ? "; its events are handled between frames only" : "")
   }
-  public var size: PixelSize { window.size }
   public var sizeIsFixed: Bool { false }
-  public var painter: LayerPainter { window.painter }
-  public var refreshPeriod: Double { window.refreshPeriod }
-  public var eventDescriptors: [FileDescriptor] { window.connection.map { [$0] } ?? [] }
+  public var painter: LayerPainter { surfacePainter }
+  public var eventDescriptors: [FileDescriptor] { connection.map { [$0] } ?? [] }
 
-  public func handleEvents() -> OutputEvents { window.handleEvents() }
+  public func handleEvents() -> OutputEvents { SDLWindow.pendingEvents() }
 
   public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    window.present(draw)
-    // A desktop's vsync is not trusted to block: the player paces by the clock.
+    draw()
+    try check("SDL_UpdateWindowSurface", SDL_UpdateWindowSurface(window))
+    // No vsync to wait for: the player paces by the clock.
     return nil
   }
 
   public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
-    try window.readBack(repaintLast)
+    try pngData(of: surfacePainter.target)
   }
 
-  public func release(keepingLastFrame: Bool, repaintLast: () -> Void) { window.close() }
+  public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {
+    guard !closed else { return }
+    closed = true
+    SDL_DestroyWindow(window)
+    SDLWindow.stopVideo()
+  }
+
+  deinit { release(keepingLastFrame: false, repaintLast: {}) }
 }

@@ -231,7 +231,8 @@ extension DisplayTests {
     }
 
     /// In a window, `splashctl progress` redraws the held splash, and the
-    /// snapshot (read back from the renderer) is what the window shows.
+    /// snapshot (the window surface's pixels) is what the window shows; no
+    /// GL driver is loaded for it.
     @Test func aSnapshotOfAWindowIsWhatTheWindowShows() throws {
       let screen = try VirtualScreen()
       let dir = try TemporaryDirectory()
@@ -245,6 +246,11 @@ extension DisplayTests {
         ], in: dir)
       func filled(_ d: WindowDump) -> Int { (0..<320).filter { d.at($0, 120) == 0xFF0000 }.count }
       #expect(screen.splashdWindow { filled($0) == 96 } != nil, "no dump with the bar at 30%; \(screen.failures)")
+      // Painted into the window's surface in software: no GL driver loaded.
+      let gl = mappedLibraries(of: splash.pid).filter {
+        $0.contains("libGL") || $0.contains("_dri.so") || $0.contains("libLLVM") || $0.contains("libEGL")
+      }
+      #expect(gl.isEmpty, "\(gl)")
       let progress = try run(splashctlPath, ["--control", control, "progress", "70"], environment: environment)
       #expect(progress.status == 0, "\(progress.stderr)")
       let shown = screen.splashdWindow { filled($0) == 224 }
