@@ -68,7 +68,7 @@ let package = Package(
       dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
     // What the test targets share: scratch folders, a PNG writer, a process runner.
-    .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux"], path: "Tests/TestSupport"),
+    .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux", "CTTF"], path: "Tests/TestSupport"),
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(
       name: "SplashRenderTests",

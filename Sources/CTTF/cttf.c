@@ -33,6 +33,7 @@ static struct {
      own: its surfaces are freed, and its errors read, through it. */
   void (*free_surface)(SDL_Surface *);
   const char *(*get_error)(void);
+  void (*tls_cleanup)(void);
 } ttf;
 
 static void *symbol(void *library, const char *name) {
@@ -57,6 +58,7 @@ static void load(void) {
   ttf.close = (void (*)(void *))symbol(library, "TTF_CloseFont");
   ttf.free_surface = (void (*)(SDL_Surface *))symbol(library, "SDL_FreeSurface");
   ttf.get_error = (const char *(*)(void))symbol(library, "SDL_GetError");
+  ttf.tls_cleanup = (void (*)(void))dlsym(library, "SDL_TLSCleanup");
   if (!ttf.error[0] && ttf.init() != 0) snprintf(ttf.error, sizeof ttf.error, "TTF_Init failed");
   ttf.ok = !ttf.error[0];
 }
@@ -106,6 +108,10 @@ uint32_t *splashd_ttf_render(void *font, const char *text, unsigned char red, un
   if (surface) ttf.free_surface(surface);
   pthread_mutex_unlock(&lock);
   return pixels;
+}
+
+void splashd_ttf_thread_cleanup(void) {
+  if (ttf.tls_cleanup) ttf.tls_cleanup();
 }
 
 const char *splashd_ttf_error(void) {

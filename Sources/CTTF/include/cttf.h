@@ -33,5 +33,10 @@ uint32_t *splashd_ttf_render(void *font, const char *text, unsigned char red, un
 /* The last error of the SDL that SDL2_ttf uses. */
 const char *splashd_ttf_error(void);
 
+/* Frees what the SDL that SDL2_ttf uses keeps for the calling thread (its
+   last error), as SDL does only for threads it made; nothing before the
+   library is loaded. For threads that end before the process (the tests'). */
+void splashd_ttf_thread_cleanup(void);
+
 /* TTF_CloseFont. */
 void splashd_ttf_close(void *font);
