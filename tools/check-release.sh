@@ -21,18 +21,24 @@ if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libSDL2'; then
 fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
 
-# A running splash (offscreen, the demo picture) maps at most 12 shared
-# libraries, and no GL, X11, Wayland, audio or shared SDL one.
-"$dir/splashd" --config /dev/null --display offscreen --size 320x240 --hold 30 --duration 0 2> /dev/null &
+# A splash showing its first frame (offscreen, the demo picture) maps at most
+# 12 shared libraries, and no GL, X11, Wayland, audio or shared SDL one.
+log=$(mktemp)
+"$dir/splashd" --config /dev/null --display offscreen --size 320x240 --hold 30 --duration 0 2> "$log" &
 pid=$!
-mapped=""
 for _ in $(seq 100); do
-  mapped=$(awk '$6 ~ /[.]so/ {print $6}' "/proc/$pid/maps" 2> /dev/null | sort -u)
-  if [ -n "$mapped" ] && grep -q png "/proc/$pid/maps" 2> /dev/null; then break; fi
+  if grep -q 'splashd: appeared' "$log"; then break; fi
   sleep 0.05
 done
+mapped=$(awk '$6 ~ /[.]so/ {print $6}' "/proc/$pid/maps" 2> /dev/null | sort -u)
 kill "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
+if ! grep -q 'splashd: appeared' "$log"; then
+  echo "check-release: $dir/splashd showed no first frame in 5 s: $(cat "$log")" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"
 count=$(printf '%s
 ' "$mapped" | grep -c .)
 echo "release_mapped_libraries: $count"

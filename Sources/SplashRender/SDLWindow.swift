@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
-import CSDLWindow
 import SplashCore
 import SplashSystem
 
-/// An SDL window with a vsync renderer: the part the desktop window and
-/// SDL's KMS output share. The video subsystem is quit when it goes.
+/// An SDL window with a vsync renderer: SDL's KMS output's. The video
+/// subsystem is quit when it goes.
 public final class SDLWindow {
   public let window: OpaquePointer
   public let renderer: OpaquePointer
@@ -15,9 +14,6 @@ public final class SDLWindow {
   public let painter: TexturePainter
   /// Seconds between vsyncs of the window's display (60 Hz when unknown).
   public let refreshPeriod: Double
-  /// The display server connection's descriptor (X11, Wayland); nil when
-  /// there is none or it cannot be found.
-  public let connection: FileDescriptor?
 
   /// Starts SDL's video subsystem with `driver` ("x11,wayland", "kmsdrm").
   static func startVideo(driver: String) throws(RenderError) {
@@ -44,21 +40,18 @@ public final class SDLWindow {
     }
     var info = SDL_RendererInfo()
     SDL_GetRendererInfo(renderer, &info)
-    var mode = SDL_DisplayMode()
-    let rate = SDL_GetWindowDisplayMode(window, &mode) == 0 ? Int(mode.refresh_rate) : 0
     self.window = window
     self.renderer = renderer
     self.size = size
     painter = TexturePainter(renderer: renderer, exactPixels: info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0)
-    refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
-    connection = Self.connection(of: window)
+    refreshPeriod = Self.refreshPeriod(of: window)
   }
 
-  /// The display server connection's descriptor behind `window` (X11,
-  /// Wayland); nil when there is none or it cannot be found.
-  static func connection(of window: OpaquePointer) -> FileDescriptor? {
-    let fd = splashd_window_connection(UnsafeMutableRawPointer(window))
-    return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+  /// Seconds between refreshes of `window`'s display (60 Hz when unknown).
+  static func refreshPeriod(of window: OpaquePointer) -> Double {
+    var mode = SDL_DisplayMode()
+    let rate = SDL_GetWindowDisplayMode(window, &mode) == 0 ? Int(mode.refresh_rate) : 0
+    return 1 / Double(rate > 0 ? rate : 60)
   }
 
   private var closed = false
@@ -81,25 +74,6 @@ public final class SDLWindow {
     var info = SDL_RendererInfo()
     SDL_GetRendererInfo(renderer, &info)
     return info.name.map { String(cString: $0) } ?? "unknown"
-  }
-
-  /// Handles the pending window events, without waiting.
-  func handleEvents() -> OutputEvents { Self.pendingEvents() }
-
-  /// The pending events of SDL's windows, without waiting: closed (the
-  /// window manager's close, or Escape), or exposed (to be drawn again).
-  static func pendingEvents() -> OutputEvents {
-    var event = SDL_Event()
-    var events: OutputEvents = []
-    while SDL_PollEvent(&event) != 0 {
-      switch SDL_EventType(event.type) {
-      case SDL_QUIT: events.insert(.closed)
-      case SDL_KEYDOWN where event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue): events.insert(.closed)
-      case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue): events.insert(.redraw)
-      default: break
-      }
-    }
-    return events
   }
 
   /// Paints the frame again with `repaint`, unpresented, and reads it

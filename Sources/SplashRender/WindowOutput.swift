@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
+import CSDLWindow
 import SplashCore
 import SplashSystem
 
@@ -75,13 +76,12 @@ public final class WindowOutput: Output {
       SDLWindow.stopVideo()
       throw error
     }
-    var mode = SDL_DisplayMode()
-    let rate = SDL_GetWindowDisplayMode(made, &mode) == 0 ? Int(mode.refresh_rate) : 0
     window = made
     self.size = PixelSize(width: Int(surface.pointee.w), height: Int(surface.pointee.h))
     surfacePainter = SurfacePainter(target: surface)
-    refreshPeriod = 1 / Double(rate > 0 ? rate : 60)
-    connection = SDLWindow.connection(of: made)
+    refreshPeriod = SDLWindow.refreshPeriod(of: made)
+    let fd = splashd_window_connection(UnsafeMutableRawPointer(made))
+    connection = fd >= 0 ? FileDescriptor(rawValue: fd) : nil
   }
 
   public var name: String { "window" }
@@ -95,7 +95,21 @@ public final class WindowOutput: Output {
   public var painter: LayerPainter { surfacePainter }
   public var eventDescriptors: [FileDescriptor] { connection.map { [$0] } ?? [] }
 
-  public func handleEvents() -> OutputEvents { SDLWindow.pendingEvents() }
+  /// The pending events of SDL's windows, without waiting: closed (the
+  /// window manager's close, or Escape), or exposed (to be drawn again).
+  public func handleEvents() -> OutputEvents {
+    var event = SDL_Event()
+    var events: OutputEvents = []
+    while SDL_PollEvent(&event) != 0 {
+      switch SDL_EventType(event.type) {
+      case SDL_QUIT: events.insert(.closed)
+      case SDL_KEYDOWN where event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue): events.insert(.closed)
+      case SDL_WINDOWEVENT where event.window.event == UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue): events.insert(.redraw)
+      default: break
+      }
+    }
+    return events
+  }
 
   public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
     draw()

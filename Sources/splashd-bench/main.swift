@@ -151,11 +151,12 @@ func mappedLibraries(_ path: String, _ arguments: [String], log: String) throws 
     child.send(SIGTERM)
     _ = try? child.wait()
   }
-  for _ in 0..<500 {
-    let text = String(decoding: (try? Files.readPrefix(of: log, count: 1 << 16)) ?? [], as: UTF8.self)
-    if text.contains("splashd: appeared") { break }
+  var text = ""
+  for _ in 0..<500 where !text.contains("splashd: appeared") {
     usleep(10_000)
+    text = String(decoding: (try? Files.readPrefix(of: log, count: 1 << 16)) ?? [], as: UTF8.self)
   }
+  guard text.contains("splashd: appeared") else { fatalError("splashd \(arguments) showed nothing in 5 s: \(text)") }
   let maps = String(decoding: try Files.readPrefix(of: "/proc/\(child.pid)/maps", count: 1 << 20), as: UTF8.self)
   let libraries = Set(
     maps.split(separator: "\n").compactMap { line in

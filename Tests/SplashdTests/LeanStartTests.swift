@@ -10,10 +10,7 @@ import Testing
 @Suite struct LeanStartTests {
   /// Where the toolchain's shared Swift runtime is (libswiftCore.so's folder).
   let swiftRuntimeFolder: String = {
-    let maps = readProcFile("/proc/self/maps") ?? ""
-    let core = maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first {
-      $0.hasSuffix("/libswiftCore.so")
-    }
+    let core = mappedLibraries(of: getpid()).first { $0.hasSuffix("/libswiftCore.so") }
     return core.map { String($0.dropLast("libswiftCore.so".count)) } ?? "/nonexistent/"
   }()
 
