@@ -32,7 +32,7 @@ enum Check {
     if let source = plan.rotationSource { lines.append("; rotation \(plan.rotation.rawValue) from \(source)") }
     let canvas = plan.rotation.logicalSize(ofPhysical: settings.splash.effectiveSize)
     lines.append("; logical canvas \(canvas.description)")
-    for (asset, image) in pictures.images.sorted(by: { $0.key.name < $1.key.name }) {
+    for (asset, image) in try pictures.decode().sorted(by: { $0.key.name < $1.key.name }) {
       let opacity = image.info.opaque ? "opaque" : "with transparency"
       let size = image.info.size
       let cost = DecodedImage.decodingCost(size.width, size.height, image.format)
@@ -43,6 +43,7 @@ enum Check {
     lines.append(
       "; decoding the pictures takes \(mebibytes(pictures.budget.used * 4)) of the "
         + "\(mebibytes(pictures.budget.limit * 4)) they may take (--max-megapixels)")
+    lines += cacheLines(settings, pictures)
     lines += try statusLines(settings, canvas: canvas)
     let request = plan.outputRequest(dependencies)
     let candidates = Outputs.candidates(settings, among: dependencies.backEnds, request: request)
@@ -63,6 +64,21 @@ enum Check {
       lines.append("; Plymouth socket: @\(settings.handoff.plymouthSocket) (abstract)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Whether the cache is warm: the files it holds for these pictures, with
+  /// the display each was prepared for.
+  private static func cacheLines(_ settings: Settings, _ pictures: Pictures) -> [String] {
+    guard !settings.splash.cache.isEmpty else { return ["; cache: none (pictures are decoded at every start)"] }
+    let folders = settings.splash.cache.joined(separator: " ")
+    guard let key = pictures.cacheKey(settings) else { return ["; cache: cold (a picture's identity cannot be read)"] }
+    let entries = PreparedPictureCache(folders: settings.splash.cache).entries(
+      forPictures: key.pictures, slot: key.slot)
+    guard !entries.isEmpty else {
+      return ["; cache: cold: no prepared pictures for these pictures in \(folders) (splashd --prepare fills it)"]
+    }
+    return ["; cache: warm for \(entries.count) display\(entries.count == 1 ? "" : "s"):"]
+      + entries.map { ";   \($0.path): \($0.display.dropFirst("display ".count).dropLast())" }
   }
 
   /// The status layers: the bar, the message's font (opened, as at start)

@@ -42,7 +42,7 @@ final class Run {
   }
 
   /// The plan: the command line, the settings, the angle; `--help`,
-  /// `--version` and `--check` end the run here.
+  /// `--version`, `--check` and `--prepare` end the run here.
   func plan() {
     attempt { () throws(Failure) in
       let commandLine: ParsedCommandLine
@@ -67,6 +67,13 @@ final class Run {
         let canvas = plan.rotation.logicalSize(ofPhysical: plan.settings.splash.effectiveSize)
         dependencies.print(
           try Check.describe(plan, try Pictures(plan.settings, canvas: canvas), dependencies: dependencies))
+        ending = .exit(ExitStatus.done)
+        return
+      }
+      if commandLine.prepare {
+        let session = Session(plan, dependencies: dependencies, lifecycle: lifecycle, started: started)
+        let files = try session.prepare()
+        dependencies.print(files.map { "prepared: \($0)\n" }.joined())
         ending = .exit(ExitStatus.done)
         return
       }

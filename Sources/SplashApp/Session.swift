@@ -34,6 +34,8 @@ final class Session: HeldScene, DisplayMover {
   private var fonts: [Int: Font] = [:]
   /// Redraws the held splash when its status changes or its animation steps.
   private var refresher: HoldRefresher?
+  /// The cache files the scenes were made from or written to.
+  private var cacheFiles: Set<String> = []
   /// The last "staying on" line the display follower caused, not to repeat it.
   private var lastStay: String?
 
@@ -281,7 +283,14 @@ final class Session: HeldScene, DisplayMover {
       if let fit = settings.screen(named: screen.name).fit { screenSettings.splash.fit = fit }
       let canvas = turn.logicalSize(ofPhysical: screen.size)
       let pictures = try Pictures(screenSettings, canvas: canvas)
-      let scene = try pictures.scene(screenSettings, size: screen.size, rotation: turn, on: screen.painter)
+      let (scene, cacheUse) = try pictures.scene(
+        screenSettings, size: screen.size, rotation: turn, on: screen.painter, cache: cache,
+        problem: { [log, name = screen.name] in log.info("\(name): \($0)") })
+      if let cacheUse {
+        cacheFiles.insert(cacheUse.path)
+        // A recording says only what goes wrong, as it does of its output.
+        if settings.splash.record == nil { log.info("\(screen.name): \(cacheUse.description)") }
+      }
       do {
         // The scene is the session's: it must not keep the session alive.
         scene.status = try StatusLayers(
@@ -297,6 +306,28 @@ final class Session: HeldScene, DisplayMover {
       scenes.append(scene)
     }
     return (scenes, keys)
+  }
+
+  /// Where prepared pictures are kept; nil for no cache.
+  private var cache: PreparedPictureCache? {
+    settings.splash.cache.isEmpty ? nil : PreparedPictureCache(folders: settings.splash.cache)
+  }
+
+  /// `--prepare`: opens the display as a start would, prepares the pictures
+  /// of each of its screens at each angle the splash may take (all four
+  /// when `rotate = auto`) into the cache, and lets go of the display
+  /// without drawing. Returns the cache files that now hold them.
+  func prepare() throws(Failure) -> [String] {
+    guard let cache else {
+      throw Failure.badInput("--prepare: \(settings.origin(of: "cache")) is none: there is no cache to fill")
+    }
+    let output = try Outputs.open(
+      settings, among: dependencies.backEnds, request: plan.outputRequest(dependencies), log: log)
+    defer { output.release(keepingLastFrame: false) {} }
+    log.info("\(output.name): \(output.description)")
+    let angles = settings.splash.rotate == .auto ? Rotation.allCases : [controller.rotation]
+    for angle in angles { _ = try makeScenes(for: output, rotation: angle) }
+    return cacheFiles.sorted()
   }
 
   /// The turn of `screen`: its `[screen NAME]` section's; else, when the

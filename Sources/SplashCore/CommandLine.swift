@@ -3,6 +3,7 @@
 public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
   case config
   case check
+  case prepare
   case help
   case version
 
@@ -11,7 +12,7 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
     switch self {
     case .help: return "-h"
     case .version: return "-V"
-    case .config, .check: return nil
+    case .config, .check, .prepare: return nil
     }
   }
 
@@ -25,6 +26,11 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
     case .check:
       return "Validates the settings, decodes the pictures, finds the program, and prints the resolved settings "
         + "as a config file (with what was derived as comments); opens no display and runs nothing."
+    case .prepare:
+      return "Opens the display as a start would, prepares the pictures for each of its screens at the angle the "
+        + "splash takes (all four with rotate = auto), writes them to the cache (--cache), prints the cache files "
+        + "and ends without drawing or running anything. For image builds (with --display offscreen --size WxH "
+        + "for the panel) and package installs."
     case .help: return "Prints this help."
     case .version: return "Prints the version, and those of the SDL2, SDL2_image and libpng it runs with."
     }
@@ -42,6 +48,8 @@ public struct ParsedCommandLine: Equatable, Sendable {
   public var version = false
   /// `--check` was given: validate and print, open no display.
   public var check = false
+  /// `--prepare` was given: fill the cache, show nothing.
+  public var prepare = false
   /// `--config FILE`, if given.
   public var configPath: String?
   /// The settings given, in order, as (key, value).
@@ -52,7 +60,8 @@ public struct ParsedCommandLine: Equatable, Sendable {
   public init() {}
 
   public static func == (a: Self, b: Self) -> Bool {
-    a.help == b.help && a.version == b.version && a.check == b.check && a.configPath == b.configPath
+    a.help == b.help && a.version == b.version && a.check == b.check && a.prepare == b.prepare
+      && a.configPath == b.configPath
       && a.settings.elementsEqual(b.settings) { $0 == $1 } && a.program == b.program
   }
 
@@ -66,10 +75,11 @@ public struct ParsedCommandLine: Equatable, Sendable {
   }
 
   /// Whether `options` (before any `--`) ask only for information
-  /// (`--check`, `--help`, `--version`): then no program is run, even when
-  /// the rest of the command line is wrong.
+  /// (`--check`, `--help`, `--version`) or for the cache to be filled
+  /// (`--prepare`): then no program is run, even when the rest of the
+  /// command line is wrong.
   public static func asksOnlyForInformation(_ options: [String]) -> Bool {
-    let informative: [CommandLineAction] = [.check, .help, .version]
+    let informative: [CommandLineAction] = [.check, .prepare, .help, .version]
     return options.contains { option in
       informative.contains {
         option == "--\($0.rawValue)" || option.hasPrefix("--\($0.rawValue)=") || option == $0.shortName
@@ -114,6 +124,7 @@ public struct ParsedCommandLine: Equatable, Sendable {
         if inlineValue != nil { throw SettingsError("--\(name) takes no value") }
         switch action {
         case .check: parsed.check = true
+        case .prepare: parsed.prepare = true
         case .help: parsed.help = true
         case .version: parsed.version = true
         case .config, nil: parsed.settings.append((name, "yes"))

@@ -81,6 +81,10 @@ public struct SplashSettings: Equatable, Sendable {
   public var fps: Double = 60
   /// The most pixels the pictures may take decoded, all together, in megapixels.
   public var maxMegapixels = 32
+  /// The folders prepared pictures are kept in, the first that can be
+  /// written taking new ones; empty for no cache.
+  public var cache = SplashSettings.defaultCache
+  public static let defaultCache = ["/var/cache/splashd", "/run/splashd"]
 
   public init() {}
 

@@ -309,6 +309,23 @@ public enum SettingsTable {
           settings.splash.maxMegapixels = number
         }, show: { String($0.splash.maxMegapixels) }),
       SettingSpec(
+        "cache", .splash, .option(placeholder: "DIRS|none"), .picture,
+        help: "Where the pictures are kept as prepared for a display (decoded, scaled, cut, turned, in its pixel "
+          + "format), so that the next start maps them instead of decoding: folders separated by spaces, looked in "
+          + "in order, the first that can be written taking what is prepared. A file is used only when it was made "
+          + "for the same picture files (device, inode, size, time, contents at both ends), display and settings; "
+          + "anything else in it is ignored and replaced. none: decode at every start. See also --prepare.",
+        default: SplashSettings.defaultCache.joined(separator: " "),
+        parse: { settings, value in
+          let words = value.text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+          if words == ["none"] {
+            settings.splash.cache = []
+            return
+          }
+          guard !words.isEmpty else { throw value.fail("folders separated by spaces, or none") }
+          settings.splash.cache = words.map { value.source.resolve(path: $0) }
+        }, show: { $0.splash.cache.isEmpty ? "none" : $0.splash.cache.joined(separator: " ") }),
+      SettingSpec(
         "fps", .splash, .option(placeholder: "N"), .display,
         help: "The frame rate of offscreen rendering and recording.", default: "60",
         parse: { settings, value in

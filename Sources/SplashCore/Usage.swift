@@ -35,7 +35,7 @@ public enum Usage {
         items.append("[--\(spec.key) \(value)]")
       }
     }
-    items += ["[--check]", "[--help]", "[--version]", "[-- PROGRAM [ARGS...]]"]
+    items += ["[--check]", "[--prepare]", "[--help]", "[--version]", "[-- PROGRAM [ARGS...]]"]
     var lines: [String] = []
     var line = "splashd"
     for item in items {

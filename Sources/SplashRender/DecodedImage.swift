@@ -22,25 +22,24 @@ public struct PixelBudget: Equatable, Sendable {
   }
 }
 
-/// A decoded picture, owned until it is released or taken.
-public final class DecodedImage {
-  /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
-  /// (SDL_PIXELFORMAT_ARGB8888) for PNG files and for pictures with
-  /// transparency; other opaque pictures as decoded (often 24-bit RGB).
-  public private(set) var pixels: Pixels?
-  public let info: ImageInfo
-  /// The file's format.
-  public let format: PictureFormat
+/// A picture file that passed every check made before decoding: it is a
+/// regular, non-empty file whose header tells its format and a size of at
+/// most `Settings.maxSide` a side, and decoding it fits in what was left of
+/// the budget (which it is counted against).
+public struct PictureFile: Sendable {
+  public let path: String
+  /// How messages name it ("--image").
+  public let what: String
+  public let header: PictureHeader
 
-  /// Decodes the picture at `path` (`what` names it in messages, such as
-  /// "--image"). Refuses, before decoding, files that are missing, not
-  /// regular or empty, whose header tells no size, that declare more than
-  /// `Settings.maxSide` pixels on a side, or more pixels than are left in
-  /// `budget` (which they are then counted against). Each format is decoded
-  /// by its own decoder: PNG by libpng straight into 32-bit pixels, the
-  /// others by SDL_image's.
+  /// Checks the picture at `path` (`what` names it in messages, such as
+  /// "--image"). Refuses files that are missing, not regular or empty,
+  /// whose header tells no size, that declare more than `Settings.maxSide`
+  /// pixels on a side, or more pixels than are left in `budget`.
   public init(path: String, what: String, budget: inout PixelBudget) throws(RenderError) {
-    func fail(_ reason: String) -> RenderError { RenderError(call: "\(what) \(printable(path))", reason: reason) }
+    self.path = path
+    self.what = what
+    let fail = Self.failure(path, what)
     let header: PictureHeader
     do {
       switch try Files.kind(of: path) {
@@ -62,12 +61,13 @@ public final class DecodedImage {
     } catch {
       throw fail("\(error)")
     }
+    self.header = header
     let (w, h) = (header.width, header.height)
     if w > Settings.maxSide || h > Settings.maxSide {
       throw fail("picture is \(w)x\(h) pixels; at most \(Settings.maxSide) on a side are accepted")
     }
     let before = budget
-    let cost = Self.decodingCost(w, h, header.format)
+    let cost = DecodedImage.decodingCost(w, h, header.format)
     guard budget.take(cost) else {
       let left = before.used > 0 ? "; \(megapixels(before.limit - before.used)) of them are left" : ""
       throw fail(
@@ -75,14 +75,45 @@ public final class DecodedImage {
           + "the pictures may take \(megapixels(before.limit)) (\(mebibytes(before.limit * 4))) in all "
           + "(--max-megapixels)\(left)")
     }
+  }
+
+  fileprivate static func failure(_ path: String, _ what: String) -> (String) -> RenderError {
+    { reason in RenderError(call: "\(what) \(printable(path))", reason: reason) }
+  }
+
+  /// Decodes it, each format by its own decoder: PNG by libpng straight
+  /// into 32-bit pixels, the others by SDL_image's.
+  public func decode() throws(RenderError) -> DecodedImage { try DecodedImage(self) }
+}
+
+/// A decoded picture, owned until it is released or taken.
+public final class DecodedImage {
+  /// The pixels: 32-bit XRGB (SDL_PIXELFORMAT_RGB888) or ARGB
+  /// (SDL_PIXELFORMAT_ARGB8888) for PNG files and for pictures with
+  /// transparency; other opaque pictures as decoded (often 24-bit RGB).
+  public private(set) var pixels: Pixels?
+  public let info: ImageInfo
+  /// The file's format.
+  public let format: PictureFormat
+
+  /// Checks and decodes the picture at `path` (see `PictureFile`).
+  public convenience init(path: String, what: String, budget: inout PixelBudget) throws(RenderError) {
+    try self.init(try PictureFile(path: path, what: what, budget: &budget))
+  }
+
+  fileprivate init(_ file: PictureFile) throws(RenderError) {
+    let fail = PictureFile.failure(file.path, file.what)
+    let (w, h) = (file.header.width, file.header.height)
+    let path = file.path
     let decoded =
-      header.format == .png ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, header.format, fail)
+      file.header.format == .png
+      ? try Self.decodePNG(path, fail) : try Self.decodeWithSDLImage(path, file.header.format, fail)
     // A decoder that made more than the header declared would break the budget.
     guard decoded.pixels.width <= w, decoded.pixels.height <= h else {
       throw fail("decodes to \(decoded.pixels.width)x\(decoded.pixels.height), larger than the \(w)x\(h) it declares")
     }
     pixels = decoded.pixels
-    format = header.format
+    format = file.header.format
     info = ImageInfo(
       size: PixelSize(width: decoded.pixels.width, height: decoded.pixels.height),
       opaque: !decoded.mayBeTransparent || Self.allOpaque(decoded.pixels.surface))

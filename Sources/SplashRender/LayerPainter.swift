@@ -8,8 +8,13 @@ import SplashCore
 public protocol LayerPainter: AnyObject {
   /// Positions must be whole pixels (no filtering to show sub-pixel motion).
   var exactPixels: Bool { get }
-  /// Takes a prepared picture, in physical orientation, as `asset`.
-  func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError)
+  /// What adopted pictures become here (a surface's pixel format; a
+  /// renderer's textures): part of the key pictures are cached under.
+  var adoptedForm: String { get }
+  /// Takes a prepared picture, in physical orientation, as `asset`; returns
+  /// the pixels it keeps for it (converted to its own layout, or `image`).
+  @discardableResult
+  func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels
   /// Fills `rect` with `color` at opacity `alpha`.
   func fill(_ rect: Rect, with color: Color, alpha: Double)
   /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
@@ -42,7 +47,10 @@ public final class SurfacePainter: LayerPainter {
 
   public var exactPixels: Bool { true }
 
-  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) {
+  public var adoptedForm: String { String(cString: SDL_GetPixelFormatName(target.pointee.format.pointee.format)) }
+
+  @discardableResult
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels {
     let format = target.pointee.format!
     let layout = image.surface.pointee.format!
     let sameLayout =
@@ -52,12 +60,14 @@ public final class SurfacePainter: LayerPainter {
       && (format.pointee.Amask == 0 || layout.pointee.Amask == format.pointee.Amask)
     guard opaque && !sameLayout else {
       images[asset] = (image, opaque)
-      return
+      return image
     }
     guard let converted = SDL_ConvertSurfaceFormat(image.surface, format.pointee.format, 0) else {
       throw RenderError("SDL_ConvertSurfaceFormat")
     }
-    images[asset] = (Pixels(adopting: converted), true)
+    let kept = Pixels(adopting: converted)
+    images[asset] = (kept, true)
+    return kept
   }
 
   public func fill(_ rect: Rect, with color: Color, alpha: Double) {
@@ -188,7 +198,10 @@ public final class TexturePainter: LayerPainter {
     textures = [:]
   }
 
-  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) {
+  public var adoptedForm: String { "textures" }
+
+  @discardableResult
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels {
     guard let texture = SDL_CreateTextureFromSurface(renderer, image.surface) else {
       throw RenderError("SDL_CreateTextureFromSurface")
     }
@@ -196,6 +209,7 @@ public final class TexturePainter: LayerPainter {
     SDL_SetTextureScaleMode(texture, exactPixels ? SDL_ScaleModeNearest : SDL_ScaleModeLinear)
     if let old = textures[asset] { SDL_DestroyTexture(old.texture) }
     textures[asset] = (texture, opaque)
+    return image
   }
 
   public func fill(_ rect: Rect, with color: Color, alpha: Double) {

@@ -6,12 +6,29 @@ import SplashSystem
 /// freed when the last reference goes.
 public final class Pixels {
   public let surface: UnsafeMutablePointer<SDL_Surface>
-  private let memory: MappedMemory?
+  /// What holds the pixels' memory (a mapping), when SDL did not allocate it.
+  private let memory: AnyObject?
 
   /// Takes over a surface that SDL allocated.
   init(adopting surface: UnsafeMutablePointer<SDL_Surface>) {
     self.surface = surface
     memory = nil
+  }
+
+  /// The pixels at `offset` of a mapped file, used where they lie; nil when
+  /// SDL does not take `format` at `bytesPerPixel` bytes a pixel.
+  init?(mapped file: MappedFile, offset: Int, width: Int, height: Int, pitch: Int, bytesPerPixel: Int, format: UInt32) {
+    guard offset >= 0, pitch * height <= file.bytes.count - offset,
+      let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+        UnsafeMutableRawPointer(mutating: file.bytes.baseAddress! + offset), Int32(width), Int32(height),
+        Int32(bytesPerPixel * 8), Int32(pitch), format)
+    else { return nil }
+    guard Int(surface.pointee.format.pointee.BytesPerPixel) == bytesPerPixel else {
+      SDL_FreeSurface(surface)
+      return nil
+    }
+    self.surface = surface
+    memory = file
   }
 
   /// Zero-filled 32-bit pixels in fresh mapped memory whose pages a helper

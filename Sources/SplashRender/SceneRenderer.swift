@@ -18,23 +18,51 @@ public final class SceneRenderer {
   private var adoptedSizes: [AssetID: PixelSize] = [:]
 
   /// Prepares `images` (keyed by asset) for `layout`, hands them to
-  /// `painter`, and releases the decoded pixels.
-  public init(
+  /// `painter`, and releases the decoded pixels; `kept` is told what the
+  /// painter kept of each (what a cache may store).
+  public convenience init(
     painter: LayerPainter, layout: SplashLayout, transition: TransitionKind, rotation: Rotation,
-    images: [AssetID: DecodedImage]
+    images: [AssetID: DecodedImage], kept: ((AssetID, Pixels, Bool) -> Void)? = nil
   ) throws(RenderError) {
+    self.init(painter: painter, layout: layout, transition: transition, rotation: rotation)
+    for (asset, image) in images.sorted(by: { $0.key.name < $1.key.name }) {
+      defer { image.release() }
+      guard let placement = layout.placements[asset], !placement.destination.isEmpty else { continue }
+      let opaque = Self.isOpaque(asset, in: layout)
+      let prepared = try prepare(image, placement: placement, opaque: opaque)
+      let adopted = try painter.adopt(prepared, as: asset, opaque: opaque)
+      kept?(asset, adopted, opaque)
+    }
+  }
+
+  /// Hands `painter` pictures prepared for `layout` before (by a start
+  /// whose cache they come from).
+  public convenience init(
+    painter: LayerPainter, layout: SplashLayout, transition: TransitionKind, rotation: Rotation,
+    prepared: [AssetID: Pixels]
+  ) throws(RenderError) {
+    self.init(painter: painter, layout: layout, transition: transition, rotation: rotation)
+    for (asset, pixels) in prepared.sorted(by: { $0.key.name < $1.key.name }) {
+      try painter.adopt(pixels, as: asset, opaque: Self.isOpaque(asset, in: layout))
+    }
+  }
+
+  private init(painter: LayerPainter, layout: SplashLayout, transition: TransitionKind, rotation: Rotation) {
     self.painter = painter
     self.layout = layout
     self.rotation = rotation
     composer = SceneComposer(layout: layout, transition: transition, exactPixels: painter.exactPixels)
-    for (asset, image) in images.sorted(by: { $0.key.name < $1.key.name }) {
-      defer { image.release() }
-      guard let placement = layout.placements[asset], !placement.destination.isEmpty else { continue }
-      // A background picture's transparency is ignored: nothing lies behind it.
-      let opaque = layout.opaque.contains(asset) || asset == .background
-      let prepared = try prepare(image, placement: placement, opaque: opaque)
-      try painter.adopt(prepared, as: asset, opaque: opaque)
-    }
+  }
+
+  /// Whether `asset` is drawn as opaque in `layout`. A background picture's
+  /// transparency is ignored: nothing lies behind it.
+  public static func isOpaque(_ asset: AssetID, in layout: SplashLayout) -> Bool {
+    layout.opaque.contains(asset) || asset == .background
+  }
+
+  /// The assets `layout` draws from pictures (those a scene prepares).
+  public static func preparedAssets(of layout: SplashLayout) -> [AssetID] {
+    layout.placements.filter { !$0.value.destination.isEmpty }.keys.sorted { $0.name < $1.name }
   }
 
   /// Prepares `pixels` (upright, in logical orientation), scaled to `size`,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import SplashCore
 
 /// What kind of thing a path names.
 public enum FileKind: Equatable, Sendable {
@@ -19,6 +20,23 @@ public enum Files {
     case S_IFDIR: return .directory
     default: return .other
     }
+  }
+
+  /// What tells the regular file at `path` from any other and from its own
+  /// earlier contents: its device, inode, size and modification time, and a
+  /// hash of its first and last `edge` bytes (a file rewritten within the
+  /// same second by a tool that keeps the time still changes it).
+  public static func identity(of path: String, edge: Int = 64 << 10) throws(SystemError) -> String {
+    let fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+    defer { try? fd.close() }
+    let info = try fd.status()
+    guard info.st_mode & S_IFMT == S_IFREG else { throw SystemError(path, code: EINVAL, reason: "not a regular file") }
+    let size = Int(info.st_size)
+    var hash = StableHash()
+    hash.add(try fd.read(at: 0, count: min(size, edge)))
+    if size > edge { hash.add(try fd.read(at: max(edge, size - edge), count: edge)) }
+    return "dev \(info.st_dev) inode \(info.st_ino) size \(size) mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
+      + "edges \(hash.hex)"
   }
 
   /// Whether `path` exists (following symbolic links).
@@ -85,9 +103,20 @@ public enum Files {
   /// included, which some file systems report only when the file is
   /// closed) is an error.
   public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
-    let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
-    do {
+    try write(to: path) { fd throws(SystemError) in
       try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
+    }
+  }
+
+  /// Writes what `body` writes to the descriptor it is given into `path`,
+  /// replacing it (made with `mode`); any failure, a full disk included, is
+  /// an error.
+  public static func write(
+    to path: String, mode: mode_t = 0o644, _ body: (FileDescriptor) throws(SystemError) -> Void
+  ) throws(SystemError) {
+    let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+    do {
+      try body(fd)
     } catch {
       try? fd.close()
       throw error
@@ -98,9 +127,20 @@ public enum Files {
   /// Replaces `path` with `bytes` at once: written beside it, then renamed
   /// over it, so that a reader (or a crash) never sees half a file.
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemError) {
-    let temporary = path + ".new"
-    try write(bytes, to: temporary)
+    try writeAtomically(to: path) { fd throws(SystemError) in
+      try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
+    }
+  }
+
+  /// Replaces `path` at once with what `body` writes: written beside it
+  /// (under a name of this process's), then renamed over it, so that a
+  /// reader (or a crash) never sees half a file.
+  public static func writeAtomically(
+    to path: String, mode: mode_t = 0o644, _ body: (FileDescriptor) throws(SystemError) -> Void
+  ) throws(SystemError) {
+    let temporary = "\(path).new-\(getpid())"
     do {
+      try write(to: temporary, mode: mode, body)
       try retryingInterrupts("rename \(temporary)") { rename(temporary, path) }
     } catch {
       remove(temporary)

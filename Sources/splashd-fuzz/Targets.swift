@@ -16,7 +16,25 @@ enum FuzzTargets {
     "gif-structure": gifStructure,
     "plymouth-requests": plymouthRequests,
     "kernel-uevents": kernelUevents,
+    "cache-header": cacheHeader,
   ]
+
+  /// The bytes as a prepared-picture cache file (its length their count):
+  /// a file that parses lays its pictures inside itself, apart, and prints
+  /// back as the same header.
+  static func cacheHeader(_ data: UnsafeRawBufferPointer) {
+    let bytes = Array(data)
+    guard case .success(let file) = PreparedCacheFile.parse(bytes, fileLength: bytes.count) else { return }
+    var end = file.payloadStart
+    for picture in file.pictures {
+      precondition(picture.offset >= end && picture.offset + picture.length <= bytes.count)
+      end = picture.offset + picture.length
+    }
+    let again = PreparedCacheFile(key: file.key, sources: file.sources, pictures: file.pictures)
+    guard again.fileLength <= 1 << 20 else { return }
+    let printed = again.header + [UInt8](repeating: 0, count: again.fileLength - again.payloadStart)
+    precondition((try? PreparedCacheFile.parse(printed, fileLength: printed.count).get()) == again)
+  }
 
   /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).
   static func pictureHeader(_ data: UnsafeRawBufferPointer) {

@@ -18,7 +18,7 @@ import Testing
     splash.backEnds = [WindowOutput.backEnd, brokenBackEnd, OffscreenOutput.backEnd]
     #expect(splash.run(["--check"]) == .exit(0))
     let lines = splash.printed.split(separator: "\n").map(String.init)
-    #expect(lines.contains("; config file: \(splash.dir.emptyConfig)"))
+    #expect(lines.contains("; config file: \(splash.dir.testConfig)"))
     #expect(lines.contains("; program: none"))
     #expect(lines.contains("; control socket: none"))
     let auto = lines.drop { $0 != "; display auto tries, in order:" }.dropFirst().prefix(3)
@@ -62,7 +62,7 @@ import Testing
 
   @Test func theDefaultConfigIsReadWhenThereIsOneAndSaidWhenNot() throws {
     let splash = try Harness()
-    #expect(splash.run(["--config", splash.dir.emptyConfig, "--check"]) == .exit(0))
+    #expect(splash.run(["--config", splash.dir.testConfig, "--check"]) == .exit(0))
     let none = try Harness()
     var dependencies = Dependencies(
       clock: none.clock, environment: [:], log: Log { _ in }, defaultConfig: none.dir.path + "/absent.conf",

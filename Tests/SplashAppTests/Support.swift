@@ -327,7 +327,7 @@ final class Harness {
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
     defer { clock.discardPending() }
-    return Splashd.run((hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments, dependencies)
+    return Splashd.run((hasConfig ? [] : ["--config", dir.testConfig]) + arguments, dependencies)
   }
 
   /// The log's lines, without their times.

@@ -12,7 +12,7 @@ import Testing
     environment["DISPLAY"] = nil
     environment["WAYLAND_DISPLAY"] = nil
     for (key, value) in extra { environment[key] = value }
-    return try run(splashdPath, ["--config", dir.emptyConfig] + arguments, environment: environment)
+    return try run(splashdPath, ["--config", dir.testConfig] + arguments, environment: environment)
   }
 
   @Test(arguments: ["path", "abstract"])
@@ -20,13 +20,13 @@ import Testing
     let name = kind == "path" ? dir.path + "/notify" : "@splashd-test-\(UUID().uuidString)"
     let socket = try NotifySocket(name)
     let outcome = try splashd(
-      ["--display", "offscreen", "--size", "32x32", "--duration", "0.05", "--until-file", dir.emptyConfig],
+      ["--display", "offscreen", "--size", "32x32", "--duration", "0.05", "--until-file", dir.testConfig],
       environment: ["NOTIFY_SOCKET": name])
     #expect(outcome.status == 0)
     let messages = socket.received()
     #expect(messages.count == 4, "\(messages)")
     #expect(messages.first?.hasPrefix("READY=1\nSTATUS=Splash shown, first frame ") == true)
-    #expect(messages.dropFirst().first == "STATUS=Revealing: \(dir.emptyConfig) exists")
+    #expect(messages.dropFirst().first == "STATUS=Revealing: \(dir.testConfig) exists")
     #expect(messages.dropFirst(2).first == "STATUS=Transition doors running")
     #expect(messages.last == "STATUS=Splash done")
   }
@@ -53,7 +53,7 @@ import Testing
     let process = try SpawnedChild(
       splashdPath,
       [
-        "--config", dir.emptyConfig, "--display", "offscreen", "--size", "32x32", "--duration", "0",
+        "--config", dir.testConfig, "--display", "offscreen", "--size", "32x32", "--duration", "0",
         "--image", dir.path + "/absent.png", "--", "/bin/true",
       ], environment: environment, standardError: .file(errPath))
     #expect(process.wait(seconds: 30))

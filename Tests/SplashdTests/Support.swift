@@ -22,7 +22,7 @@ func splashd(
 {
   let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
   return try run(
-    splashdPath, (hasConfig ? [] : ["--config", directory.emptyConfig]) + arguments, environment: environment,
+    splashdPath, (hasConfig ? [] : ["--config", directory.testConfig]) + arguments, environment: environment,
     timeout: timeout)
 }
 
@@ -60,7 +60,7 @@ func spawnSplashd(
   whileRunning act: (RunningSplashd) -> Void = { _ in }
 ) throws -> (Int32, Outcome) {
   let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
-  let splashdArguments = (hasConfig ? [] : ["--config", dir.emptyConfig]) + arguments
+  let splashdArguments = (hasConfig ? [] : ["--config", dir.testConfig]) + arguments
   let started =
     launcher.isEmpty
     ? try StartedProcess(splashdPath, splashdArguments)

@@ -108,7 +108,7 @@ final class VirtualScreen {
     standardError: ChildOutput = .discarded
   ) throws -> SpawnedChild {
     try SpawnedChild(
-      splashdPath, ["--config", dir.emptyConfig, "--display", "window", "--size", "320x240"] + arguments,
+      splashdPath, ["--config", dir.testConfig, "--display", "window", "--size", "320x240"] + arguments,
       environment: environment, standardOutput: standardOutput, standardError: standardError)
   }
 

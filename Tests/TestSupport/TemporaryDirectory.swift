@@ -9,14 +9,19 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public init() throws {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("splashd-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: emptyConfig, contents: Data())
+    FileManager.default.createFile(atPath: testConfig, contents: Data("[splash]\ncache = \(cache)\n".utf8))
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
 
-  /// An empty config file, so that a machine's own /etc/splashd/splashd.conf
-  /// cannot change a test's outcome.
-  public var emptyConfig: String { path + "/empty.conf" }
+  /// A config file that sets only the cache folder (`cache`), so that
+  /// neither a machine's own /etc/splashd/splashd.conf nor its
+  /// /var/cache/splashd can change a test's outcome, and a test leaves no
+  /// prepared pictures behind.
+  public var testConfig: String { path + "/test.conf" }
+
+  /// The prepared-picture cache of the test's splashd runs.
+  public var cache: String { path + "/cache" }
 
   /// Writes `contents` to `name` in the directory; returns its path.
   @discardableResult
