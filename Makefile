@@ -27,14 +27,15 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_C
 # pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
 # gdb for the stacks tools/deadline.sh prints of a test run that hangs;
 # gdk-pixbuf-csource to build psplash, the peer the boot figures compare with
-# (tools/qemu/build-psplash.sh).
+# (tools/qemu/build-psplash.sh); groff and man to check the manual pages.
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
-  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin
+  debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
+  groff-base man-db
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test systest bench fuzz sanitize format lint install install-built clean deps test-deps
+.PHONY: all build docs run test systest bench fuzz sanitize format lint install install-built uninstall clean deps test-deps
 
 all: build
 
@@ -59,8 +60,15 @@ test-deps:
 # needs only Debian's libpng, inih and libdrm, and start-up maps few libraries.
 # No $$ORIGIN RUNPATH: nothing is installed beside the binary, and the loader
 # would look there first for every library at every start.
+# --version names the git commit (with -dirty for uncommitted changes).
+GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
+
+# The manual pages and bash completions, made from the settings table.
+DOCS_DIR ?= .build/docs
+docs: build
+	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
 
 # Plays the demo in a window when a desktop is there, else records it.
 run: build
@@ -125,9 +133,18 @@ install: build install-built
 
 # The install step alone, from binaries already built in BUILD_DIR (the QEMU
 # systemd test installs the test build into its Debian image this way).
+# What make install puts where; make uninstall removes exactly these (and
+# the config file only while it is still the sample's copy). The kiosk units
+# are examples to adapt (docs: which lines), not live units.
+INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
+  $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service \
+  $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
+  $(PREFIX)/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service \
+  $(PREFIX)/share/man/man8/splashd.8 $(PREFIX)/share/man/man5/splashd.conf.5 $(PREFIX)/share/man/man1/splashctl.1 \
+  $(PREFIX)/share/bash-completion/completions/splashd $(PREFIX)/share/bash-completion/completions/splashctl
 install-built:
-	install -D -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
-	install -D -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
+	install -D -s -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
+	install -D -s -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \
@@ -136,9 +153,26 @@ install-built:
 	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	fi
 	for unit in systemd/*.service; do \
+	  case $$unit in */splashd.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
 	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
-	    | install -D -m 644 /dev/stdin $(DESTDIR)$(UNITDIR)/$$(basename $$unit); \
+	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
 	done
+	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
+	install -D -m 644 $(DOCS_DIR)/man/splashd.8 $(DESTDIR)$(PREFIX)/share/man/man8/splashd.8
+	install -D -m 644 $(DOCS_DIR)/man/splashd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/splashd.conf.5
+	install -D -m 644 $(DOCS_DIR)/man/splashctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/splashctl.1
+	install -D -m 644 $(DOCS_DIR)/completions/splashd $(DESTDIR)$(PREFIX)/share/bash-completion/completions/splashd
+	install -D -m 644 $(DOCS_DIR)/completions/splashctl $(DESTDIR)$(PREFIX)/share/bash-completion/completions/splashctl
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@if cmp -s Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; then \
+	  rm -f $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
+	else \
+	  [ ! -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ] || echo "keeping $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf (changed)"; \
+	fi
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/share/splashd $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
+	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
 
 clean:
 	rm -rf .build out

@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "splashctl", targets: ["splashctl"]),
     .executable(name: "splashd-bench", targets: ["splashd-bench"]),
     .executable(name: "splashd-fuzz", targets: ["splashd-fuzz"]),
+    .executable(name: "splashd-docs", targets: ["splashd-docs"]),
   ],
   targets: [
     // C libraries from Debian's -dev packages. SDL2 and SDL2_image are the
@@ -63,6 +64,8 @@ let package = Package(
     .target(name: "CFuzzer"),
     .executableTarget(
       name: "splashd-fuzz", dependencies: ["CFuzzer", "SplashCore", "SplashConfigFile", "SplashRender"]),
+    // The manual pages and completions, made from the settings table.
+    .executableTarget(name: "splashd-docs", dependencies: ["SplashApp", "SplashCore", "SplashSystem"]),
     .executableTarget(
       name: "splashd-bench",
       dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),

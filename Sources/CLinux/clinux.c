@@ -27,3 +27,10 @@ long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_
   *from_kernel = count >= 0 && length == sizeof sender && sender.nl_family == AF_NETLINK && sender.nl_pid == 0;
   return count;
 }
+
+/* The git commit splashd was built from: make passes -DSPLASHD_GIT_COMMIT;
+ * empty for a build that did not come from git. */
+#ifndef SPLASHD_GIT_COMMIT
+#define SPLASHD_GIT_COMMIT ""
+#endif
+const char *splashd_build_commit(void) { return SPLASHD_GIT_COMMIT; }

@@ -15,7 +15,7 @@ public enum Outputs {
   ]
 
   /// What `--help` says of each back end.
-  static func help(_ backEnds: [BackEnd]) -> [BackEndHelp] {
+  public static func help(_ backEnds: [BackEnd]) -> [BackEndHelp] {
     backEnds.map { BackEndHelp(name: $0.name, help: $0.help) }
   }
 

@@ -57,7 +57,7 @@ final class Run {
         return
       }
       if commandLine.version {
-        dependencies.print("splashd \(splashdVersion)\n\(libraryVersions())\n")
+        dependencies.print("splashd \(Build.version(splashdVersion))\n\(libraryVersions())\n")
         ending = .exit(ExitStatus.done)
         return
       }

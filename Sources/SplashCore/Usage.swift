@@ -93,7 +93,7 @@ public enum Usage {
   }
 
   /// One option: its label, then its help (and default) from `column` on.
-  private static func entry(_ label: String, _ help: String, _ defaultText: String?) -> String {
+  static func entry(_ label: String, _ help: String, _ defaultText: String?, column: Int = column) -> String {
     let text = help + (defaultText.map { " [default: \($0)]" } ?? "")
     let body = wrap(text, indent: column)
     let prefix = "  " + label
@@ -119,7 +119,7 @@ public enum Usage {
     return lines.joined(separator: "\n")
   }
 
-  private static let intro =
+  static let intro =
     "Shows a splash picture, holds it, then reveals the background with a door-open or cross-fade transition "
     + "paced to the display's vsync. Given a PROGRAM, splashd then becomes it (execve: same PID, streams and "
     + "cgroup), with SPLASHD_ROTATION=<degrees> added to its environment. The PROGRAM is found (in PATH, like a "
@@ -127,18 +127,18 @@ public enum Usage {
     + "crash. If it cannot be run, splashd exits 127. SIGTERM or SIGINT end the splash at once and hand off (or "
     + "exit 0 without a PROGRAM)."
 
-  private static let configIntro =
+  static let configIntro =
     "Config file: INI, one setting a line as key = value in the sections below; comments are lines starting "
     + "with ; or #, and the rest of a line after \" ;\". Relative paths are taken relative to the file's "
     + "directory. Options on the command line override the file; a program after -- wins over exec. A key "
     + "given twice, an unknown section or key, or a bad value is an error naming the file and line."
 
-  private static let screenIntro =
+  static let screenIntro =
     "One screen of the kms back end: NAME is its connector's name as the kernel gives it (HDMI-A-1, DSI-1, "
     + "eDP-1; card1-HDMI-A-1 for a card after the first), or * for every screen; a screen's own section wins "
     + "over *."
 
-  private static let exitStatus =
+  static let exitStatus =
     "Exit status without a PROGRAM: 0 done; 1 runtime failure (such as no desktop for --display window); 2 bad "
     + "usage, settings or files. With one: the PROGRAM's own, or 127 when it cannot be run."
 }

@@ -4,40 +4,6 @@ import Glibc
 import SplashCore
 import SplashSystem
 
-let usage = """
-  Usage: splashctl [--control PATH] COMMAND
-
-  Talks to a running splashd over its control socket.
-
-  Commands:
-    reveal        let the held splash start its transition (opens the gate of
-                  --until-reveal, and of --until-file early)
-    quit          end the splash now, without its transition; splashd then
-                  hands off to its program
-    status        print the splash's phase, rotation, display and times as
-                  key=value pairs
-    wait EVENT    block until EVENT has happened: appeared, will-disappear or
-                  did-disappear (the display released); exit 1 if splashd
-                  ends without it
-    rotate ANGLE  turn a splash that still holds to 0, 90, 180 or 270
-                  degrees (refused once the doors move)
-    progress N    show the progress bar at N percent (0 to 100; beyond is
-                  clamped)
-    message TEXT  show TEXT as the message line (the rest of the command
-                  line, spaces and all); message alone clears it
-    snapshot FILE write what the display shows now, as the screen sees it,
-                  to FILE as PNG (- for standard output)
-
-  Options:
-    --control PATH   the control socket [default: $SPLASHD_CONTROL, else
-                     /run/splashd/control]
-    -h, --help       print this help
-    -V, --version    print the version
-
-  Exit status: 0 done; 1 splashd refused the command, could not be reached, or
-  ended first; 2 bad usage.
-  """
-
 func fail(_ status: Int32, _ message: String) -> Never {
   try? FileDescriptor.standardError.writeAll("splashctl: \(message)\n")
   exit(status)
@@ -46,13 +12,13 @@ func fail(_ status: Int32, _ message: String) -> Never {
 // A splashd that hangs up is reported (EPIPE), not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
-var path = Environment.value("SPLASHD_CONTROL") ?? "/run/splashd/control"
+var path = Environment.value("SPLASHD_CONTROL") ?? SplashctlUsage.defaultControl
 if arguments.first == "--help" || arguments.first == "-h" {
-  try? FileDescriptor.standardOutput.writeAll(usage + "\n")
+  try? FileDescriptor.standardOutput.writeAll(SplashctlUsage.text)
   exit(0)
 }
 if arguments.first == "--version" || arguments.first == "-V" {
-  try? FileDescriptor.standardOutput.writeAll("splashctl \(splashdVersion)\n")
+  try? FileDescriptor.standardOutput.writeAll("splashctl \(Build.version(splashdVersion))\n")
   exit(0)
 }
 if arguments.first == "--control" {

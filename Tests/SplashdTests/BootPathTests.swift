@@ -1130,13 +1130,20 @@ extension DisplayTests {
           echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
 
         """)
+      // The kiosk units are examples: installed as documentation, put in
+      // place by the admin (here, as they ship).
+      for example in ["kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service"] {
+        try fileManager.copyItem(
+          atPath: "\(tree)/usr/share/doc/splashd/examples/\(example)", toPath: "\(tree)/etc/systemd/system/\(example)")
+      }
+      #expect(!fileManager.fileExists(atPath: "\(tree)/usr/lib/systemd/system/kiosk-with-splash.service"))
       let enabled =
         oneUnit
-        ? [("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-with-splash.service")]
+        ? [("multi-user.target.wants", "/etc/systemd/system/kiosk-with-splash.service")]
         : [
           ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
           ("sysinit.target.wants", "/etc/systemd/system/rig-early.service"),
-          ("multi-user.target.wants", "/usr/lib/systemd/system/kiosk-revealed-by-splashctl.service"),
+          ("multi-user.target.wants", "/etc/systemd/system/kiosk-revealed-by-splashctl.service"),
         ]
       for (target, unit) in enabled + [
         ("multi-user.target.wants", "/etc/systemd/system/rig-held.service"),

@@ -65,3 +65,6 @@ int splashd_uevent_socket(void);
    was cut), or -1 and errno. `*from_kernel` says whether the kernel sent it
    (netlink port 0), not a process. */
 long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_kernel);
+
+/* The git commit of the build ("" when not built from git). */
+const char *splashd_build_commit(void);
