@@ -27,15 +27,16 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_C
 # pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
 # gdb for the stacks tools/deadline.sh prints of a test run that hangs;
 # gdk-pixbuf-csource to build psplash, the peer the boot figures compare with
-# (tools/qemu/build-psplash.sh); groff and man to check the manual pages.
+# (tools/qemu/build-psplash.sh); groff and man to check the manual pages;
+# fakeroot and lintian for the Debian package.
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
-  groff-base man-db
+  groff-base man-db fakeroot lintian
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build docs run test systest bench fuzz sanitize format lint install install-built uninstall clean deps test-deps
+.PHONY: all build deb docs run test systest bench fuzz sanitize format lint install install-built uninstall clean deps test-deps
 
 all: build
 
@@ -64,6 +65,14 @@ test-deps:
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
+
+# The Debian package, out/splashd_VERSION_ARCH.deb (tools/make-deb.sh: the
+# install layout, Depends from dpkg-shlibdeps, splashd.service enabled by
+# its postinst). Needs dpkg-dev and fakeroot; lintian to check it.
+DEB_DIR ?= out
+deb: build
+	$(call apt_install,fakeroot)
+	tools/make-deb.sh $(BUILD_DIR) $(DEB_DIR)
 
 # The manual pages and bash completions, made from the settings table.
 DOCS_DIR ?= .build/docs

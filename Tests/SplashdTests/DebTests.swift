@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+/// The Debian package tools/make-deb.sh makes of the release binaries (make
+/// test builds them first): exactly the install layout, with the man pages
+/// compressed, the config a conffile, Depends only on Debian libraries (the
+/// Swift runtime and SDL are linked in), splashd.service enabled by its
+/// postinst, and lintian without an error or a warning.
+@Suite struct DebTests {
+  let release = packageRoot + "/.build/release"
+
+  @Test func thePackageHoldsTheLayoutAndLintianPassesIt() throws {
+    guard FileManager.default.isExecutableFile(atPath: release + "/splashd") else {
+      Issue.record("no release build in \(release): make build first (make test does)")
+      return
+    }
+    let dir = try TemporaryDirectory()
+    let made = try run(packageRoot + "/tools/make-deb.sh", [release, dir.path], timeout: 300)
+    #expect(made.status == 0, "\(made.stderr)")
+    let deb = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(deb.hasPrefix(dir.path + "/splashd_") && deb.hasSuffix(".deb"), "\(made.stdout)")
+    let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
+    let files = listing.stdout.split(separator: "\n").compactMap { line -> String? in
+      guard line.hasPrefix("-") else { return nil }
+      return line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst(2)) }
+    }.sorted()
+    #expect(
+      files == [
+        "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd", "usr/lib/systemd/system/splashd.service",
+        "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
+        "usr/share/doc/splashd/changelog.gz", "usr/share/doc/splashd/copyright",
+        "usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
+        "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/man/man1/splashctl.1.gz",
+        "usr/share/man/man5/splashd.conf.5.gz", "usr/share/man/man8/splashd.8.gz",
+        "usr/share/splashd/splashd-demo.png", "usr/share/splashd/splashd.conf.sample",
+      ], "\(listing.stdout)")
+    let control = try run("/usr/bin/dpkg-deb", ["-f", deb]).stdout
+    let depends = control.split(separator: "\n").first { $0.hasPrefix("Depends: ") } ?? ""
+    for library in ["libc6", "libdrm2", "libpng16-16", "libinih1"] {
+      #expect(depends.contains(library), "\(depends)")
+    }
+    #expect(!depends.contains("sdl") && !depends.contains("swift"), "\(depends)")
+    let info = try run("/usr/bin/dpkg-deb", ["-I", deb, "conffiles"])
+    #expect(info.stdout == "/etc/splashd/splashd.conf\n")
+    let postinst = try run("/usr/bin/dpkg-deb", ["-I", deb, "postinst"]).stdout
+    #expect(postinst.contains("deb-systemd-helper enable splashd.service"))
+    let lintian = try run("/usr/bin/lintian", ["--tag-display-limit", "0", deb], timeout: 300)
+    let complaints = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") }
+    #expect(lintian.status == 0 && complaints.isEmpty, "\(lintian.stdout) \(lintian.stderr)")
+  }
+}

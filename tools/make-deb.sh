@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Builds splashd_VERSION_ARCH.deb from binaries already built in BUILD_DIR
+# (make build), with Debian's own tools: the tree staged by make install-built
+# (PREFIX=/usr), Depends computed by dpkg-shlibdeps, the maintainer scripts
+# and copyright of tools/deb/, packed by dpkg-deb with root as owner.
+#   tools/make-deb.sh BUILD_DIR OUT_DIR   ->  OUT_DIR/splashd_VERSION_ARCH.deb
+set -eu
+build=$(realpath "$1")
+out=$(realpath -m "$2")
+here=$(cd "$(dirname "$0")/.." && pwd)
+work="$here/.build/deb-staging"
+root="$work/root"
+rm -rf "$work"
+mkdir -p "$root/DEBIAN" "$work/debian"
+version=$("$build/splashd" --version | sed -n '1s/^splashd \([^ ]*\).*/\1/p')
+commit=$(git -C "$here" describe --always --dirty --abbrev=12 2>/dev/null || echo "unknown")
+arch=$(dpkg --print-architecture)
+make -s -C "$here" install-built BUILD_DIR="$build" DESTDIR="$root" PREFIX=/usr SYSCONFDIR=/etc \
+  UNITDIR=/usr/lib/systemd/system DOCS_DIR="$work/docs" >/dev/null
+doc="$root/usr/share/doc/splashd"
+gzip -9n "$root"/usr/share/man/man*/*
+install -m 644 "$here/tools/deb/copyright" "$doc/copyright"
+# A native package's changelog: this build.
+date=$(git -C "$here" log -1 --format=%aD 2>/dev/null || date -R)
+printf 'splashd (%s) unstable; urgency=medium\n\n  * Built from git %s.\n\n -- splashd developers <dev@splashd.invalid>  %s\n' \
+  "$version" "$commit" "$date" | gzip -9n >"$doc/changelog.gz"
+install -m 755 "$here/tools/deb/postinst" "$here/tools/deb/postrm" "$root/DEBIAN/"
+echo /etc/splashd/splashd.conf >"$root/DEBIAN/conffiles"
+# dpkg-shlibdeps reads debian/control for the package's name.
+printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat >"$root/DEBIAN/control" <<EOF
+Package: splashd
+Version: $version
+Architecture: $arch
+Maintainer: splashd developers <dev@splashd.invalid>
+Installed-Size: $size
+Depends: $depends
+Recommends: libsdl2-ttf-2.0-0, fonts-dejavu-core
+Section: admin
+Priority: optional
+Homepage: https://splashd.invalid/
+Description: boot splash for kiosks and embedded displays
+ splashd puts a picture on the screen moments after boot (KMS, fbdev or a
+ desktop window), holds it while the system comes up, plays a door-open or
+ cross-fade transition paced to the display's vsync, then hands the screen
+ to the kiosk program. It reads the display's rotation from its config or a
+ sensor, answers psplash-write and plymouth, and can never keep the machine
+ from its program.
+EOF
+(cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+fakeroot dpkg-deb --build -Zxz --root-owner-group "$root" "$out/splashd_${version}_${arch}.deb" >/dev/null
+echo "$out/splashd_${version}_${arch}.deb"
