@@ -52,7 +52,7 @@ import Testing
     let dir = try TemporaryDirectory()
     #expect(try make("install-built", dir).status == 0)
     let config = dir.path + "/root/etc/splashd/splashd.conf"
-    try "[splash]\nhold = 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+    try "[splash]\nhold = 2\n".write(toFile: config, atomically: false, encoding: .utf8)
     let uninstalled = try make("uninstall", dir)
     #expect(uninstalled.status == 0, "\(uninstalled.stderr)")
     #expect(uninstalled.stdout.contains("keeping \(config) (changed)"), "\(uninstalled.stdout)")
