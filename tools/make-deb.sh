@@ -6,13 +6,17 @@
 # and copyright of tools/deb/, packed by dpkg-deb with root as owner.
 #   tools/make-deb.sh BUILD_DIR OUT_DIR   ->  OUT_DIR/splashd_VERSION_ARCH.deb
 set -eu
+# The package's modes must not depend on the caller's umask (dpkg-deb refuses
+# a control folder that is not 0755; a test process's umask can be 0777 for a
+# moment while splashd's code in it makes a socket).
+umask 022
 build=$(realpath "$1")
 out=$(realpath -m "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
 work="$here/.build/deb-staging"
 root="$work/root"
 rm -rf "$work"
-mkdir -p "$root/DEBIAN" "$work/debian"
+mkdir -p "$root/DEBIAN" "$work/debian" "$out"
 version=$("$build/splashd" --version | sed -n '1s/^splashd \([^ ]*\).*/\1/p')
 commit=$(git -C "$here" describe --always --dirty --abbrev=12 2>/dev/null || echo "unknown")
 arch=$(dpkg --print-architecture)

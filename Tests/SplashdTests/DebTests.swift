@@ -20,7 +20,7 @@ import Testing
     let made = try run(packageRoot + "/tools/make-deb.sh", [release, dir.path], timeout: 300)
     #expect(made.status == 0, "\(made.stderr)")
     let deb = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    #expect(deb.hasPrefix(dir.path + "/splashd_") && deb.hasSuffix(".deb"), "\(made.stdout)")
+    try #require(deb.hasPrefix(dir.path + "/splashd_") && deb.hasSuffix(".deb"), "\(made.stdout)")
     let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
     let files = listing.stdout.split(separator: "\n").compactMap { line -> String? in
       guard line.hasPrefix("-") else { return nil }
