@@ -322,7 +322,10 @@ public enum SettingsTable {
             settings.splash.cache = []
             return
           }
-          guard !words.isEmpty else { throw value.fail("folders separated by spaces, or none") }
+          // A quote in a folder's name could not be printed back (--check) as the same folders.
+          guard !words.isEmpty, !words.contains(where: { $0.contains("\"") || $0.contains("'") }) else {
+            throw value.fail("folders separated by spaces (without quotes in their names), or none")
+          }
           settings.splash.cache = words.map { value.source.resolve(path: $0) }
         }, show: { $0.splash.cache.isEmpty ? "none" : $0.splash.cache.joined(separator: " ") }),
       SettingSpec(

@@ -77,6 +77,19 @@ import Testing
     #expect(got?.hasPrefix(expected) == true, "got \(got ?? "no error")")
   }
 
+  /// `cache`: folders, `none`, and no quotes inside a folder's name (the
+  /// settings fuzzer found `"x" ` printing as `"x"`, which reads back as x).
+  @Test func cacheFolders() throws {
+    #expect(try settings([]).splash.cache == ["/var/cache/splashd", "/run/splashd"])
+    #expect(try settings([("cache", "/a  /b")]).splash.cache == ["/a", "/b"])
+    #expect(try settings([("cache", "\"/a /b\"")]).splash.cache == ["/a", "/b"])
+    #expect(try settings([("cache", "none")]).splash.cache == [])
+    let expected = "expected folders separated by spaces (without quotes in their names), or none"
+    #expect(message([("cache", "\"/a\" ")]) == "--cache: \(expected), got \"\"/a\" \"")
+    #expect(message([("cache", "/it's")]) == "--cache: \(expected), got \"/it's\"")
+    #expect(message([("cache", " ")]) == "--cache: \(expected), got \" \"")
+  }
+
   @Test func colours() throws {
     #expect(try settings([("background", "#F80")]).splash.background == .color(Color(red: 255, green: 136, blue: 0)))
     // A quoted value is unquoted, not taken for a picture's path.
