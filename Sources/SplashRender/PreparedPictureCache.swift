@@ -165,13 +165,10 @@ public struct PreparedPictureCache: Sendable {
 
   private static func write(_ layout: PreparedCacheFile, _ pixels: [Pixels], to fd: FileDescriptor) throws(SystemError)
   {
-    func put(_ bytes: [UInt8]) throws(SystemError) {
-      try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
-    }
-    try put(layout.header)
+    try fd.writeAll(layout.header)
     var written = layout.payloadStart
     for (entry, picture) in zip(layout.pictures, pixels) {
-      try put([UInt8](repeating: 0, count: entry.offset - written))
+      try fd.writeAll([UInt8](repeating: 0, count: entry.offset - written))
       try fd.writeAll(UnsafeRawBufferPointer(start: picture.surface.pointee.pixels, count: entry.length))
       written = entry.offset + entry.length
     }

@@ -28,6 +28,11 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     }
   }
 
+  /// Writes all of `bytes`.
+  public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try writeAll(raw) } }.get()
+  }
+
   /// Writes the UTF-8 bytes of `text`.
   public func writeAll(_ text: String) throws(SystemError) {
     var text = text

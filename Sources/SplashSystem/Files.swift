@@ -103,9 +103,7 @@ public enum Files {
   /// included, which some file systems report only when the file is
   /// closed) is an error.
   public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
-    try write(to: path) { fd throws(SystemError) in
-      try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
-    }
+    try write(to: path) { fd throws(SystemError) in try fd.writeAll(bytes) }
   }
 
   /// Writes what `body` writes to the descriptor it is given into `path`,
@@ -127,9 +125,7 @@ public enum Files {
   /// Replaces `path` with `bytes` at once: written beside it, then renamed
   /// over it, so that a reader (or a crash) never sees half a file.
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemError) {
-    try writeAtomically(to: path) { fd throws(SystemError) in
-      try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try fd.writeAll(raw) } }.get()
-    }
+    try writeAtomically(to: path) { fd throws(SystemError) in try fd.writeAll(bytes) }
   }
 
   /// Replaces `path` at once with what `body` writes: written beside it

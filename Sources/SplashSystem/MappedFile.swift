@@ -31,9 +31,8 @@ public final class MappedFile {
       bytes = UnsafeRawBufferPointer(start: nil, count: 0)
       return
     }
-    let (protection, flags) =
-      use == .pixels ? (PROT_READ, MAP_PRIVATE | MAP_POPULATE) : (PROT_READ, MAP_PRIVATE)
-    guard let mapped = mmap(nil, length, protection, flags, descriptor.rawValue, 0), mapped != MAP_FAILED else {
+    let flags = use == .pixels ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
+    guard let mapped = mmap(nil, length, PROT_READ, flags, descriptor.rawValue, 0), mapped != MAP_FAILED else {
       throw SystemError("mmap \(path)", code: errno)
     }
     if use == .readOnce { _ = madvise(mapped, length, MADV_WILLNEED) }
