@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <linux/netlink.h>
+#include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 int splashd_uevent_socket(void) {
@@ -27,6 +29,70 @@ long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_
   *from_kernel = count >= 0 && length == sizeof sender && sender.nl_family == AF_NETLINK && sender.nl_pid == 0;
   return count;
 }
+
+long splashd_send_descriptors(int socket, const void *bytes, unsigned long length, const int *descriptors, int count) {
+  if (count < 0 || count > SPLASHD_MAX_PASSED_DESCRIPTORS) {
+    errno = EINVAL;
+    return -1;
+  }
+  struct iovec part = {.iov_base = (void *)bytes, .iov_len = length};
+  union {
+    char space[CMSG_SPACE(sizeof(int) * SPLASHD_MAX_PASSED_DESCRIPTORS)];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+  if (count > 0) {
+    message.msg_control = control.space;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+    memcpy(CMSG_DATA(header), descriptors, sizeof(int) * count);
+  }
+  return sendmsg(socket, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+long splashd_receive_descriptors(int socket, void *bytes, unsigned long size, int *descriptors, int *count) {
+  struct iovec part = {.iov_base = bytes, .iov_len = size};
+  union {
+    char space[CMSG_SPACE(sizeof(int) * SPLASHD_MAX_PASSED_DESCRIPTORS)];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {
+      .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space};
+  *count = 0;
+  long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+  if (received < 0) return -1;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int passed = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int index = 0; index < passed; index++) {
+      int descriptor;
+      memcpy(&descriptor, CMSG_DATA(header) + sizeof(int) * index, sizeof descriptor);
+      /* What does not fit is closed: nothing sent is left open by accident. */
+      if (*count < SPLASHD_MAX_PASSED_DESCRIPTORS) {
+        descriptors[(*count)++] = descriptor;
+      } else {
+        close(descriptor);
+      }
+    }
+  }
+  return received;
+}
+
+static int argument_count;
+static char **arguments;
+
+__attribute__((constructor)) static void keep_arguments(int count, char **values, char **environment) {
+  (void)environment;
+  argument_count = count;
+  arguments = values;
+}
+
+int splashd_argument_count(void) { return argument_count; }
+char **splashd_arguments(void) { return arguments; }
 
 /* The git commit splashd was built from: make passes -DSPLASHD_GIT_COMMIT;
  * empty for a build that did not come from git. */

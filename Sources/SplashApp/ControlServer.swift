@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashSystem
 
@@ -142,6 +143,8 @@ final class ControlServer: ControlTransport {
   private func answer(_ line: String, from client: Client) {
     switch ControlCommand.parse(line) {
     case .failure(let error): reply(client, "error \(error.message)")
+    case .success(.handover):
+      handOver(to: client)
     case .success(let command):
       switch controller.execute(command, from: "splashctl") {
       case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
@@ -153,7 +156,29 @@ final class ControlServer: ControlTransport {
           return
         }
         send(client, Array("ok png \(bytes.count)\n".utf8) + bytes, allowance: Self.maxPendingBytes)
+      case .handover: reply(client, "error handover: not on this socket")
       }
+    }
+  }
+
+  /// `handover`, from a splashd of the real root: only splashd's own user
+  /// may take the display. The state and the descriptors go in one
+  /// message; once it went, the splash ends.
+  private func handOver(to client: Client) {
+    guard UnixSocket.peerUser(of: client.descriptor) == geteuid() else {
+      reply(client, "error handover: only splashd's own user may take the display")
+      return
+    }
+    let adopter = UnixSocket.peerProcess(of: client.descriptor).map { "splashd (pid \($0))" } ?? "splashd"
+    switch controller.execute(.handover, from: adopter) {
+    case .handover(let line, let descriptors):
+      guard client.pending == 0, client.descriptor.sendWithDescriptors(Array((line + "\n").utf8), descriptors) else {
+        reply(client, "error handover: the reply could not be sent; the splash stays")
+        return
+      }
+      controller.handedOver(to: adopter)
+    case .error(let problem): reply(client, "error \(problem)")
+    case .ok, .later, .png: reply(client, "error handover: not now")
     }
   }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSystem
 
 /// The scene the commands act on: implemented by the session, which owns it.
 protocol HeldScene: AnyObject {
@@ -13,6 +14,12 @@ protocol HeldScene: AnyObject {
   /// Lets another program have the screen (`active` false), or takes it
   /// back and draws the held splash again, whole.
   func setActive(_ active: Bool)
+  /// What a splashd that adopts this one needs: the state and the display's
+  /// descriptors; or why this display cannot be handed over.
+  func handoverState() -> Result<(HandoverState, [FileDescriptor]), ControlError>
+  /// The display belongs to another splashd now: nothing may be drawn or
+  /// let go of from here on.
+  func didHandOver()
 }
 
 /// What a control command gets back.
@@ -25,6 +32,9 @@ enum ControlReply: Equatable {
   case later(ControlEvent)
   /// A PNG file's bytes, sent after `ok png LENGTH`.
   case png([UInt8])
+  /// `ok HANDOVER-STATE`, sent with the display's descriptors; the splash
+  /// ends once it went (`Controller.handedOver`).
+  case handover(String, [FileDescriptor])
 }
 
 /// Executes every command the splash takes, whatever delivered it (the
@@ -55,6 +65,9 @@ final class Controller {
   /// Plymouth's `quit --retain-splash`: the last frame stays on the display
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
+  /// Whether the display was handed over to another splashd: this one ends
+  /// without touching it.
+  private(set) var handedOverDisplay = false
   /// Plymouth's `deactivate`: the held splash is not drawn again until
   /// `reactivate` (its status still changes).
   private(set) var drawingPaused = false
@@ -100,6 +113,22 @@ final class Controller {
   /// Ends the splash now, without its transition. The first reason is kept.
   func stop(because reason: String) {
     if stopReason == nil { stopReason = reason }
+  }
+
+  /// The display went to the splashd `adopter` ("splashd (pid 812)"):
+  /// the splash ends now, drawing nothing more.
+  func handedOver(to adopter: String) {
+    handedOverDisplay = true
+    scene?.didHandOver()
+    log.info("handover: the display went to \(adopter); this splash ends")
+    stop(because: "handed over to \(adopter)")
+  }
+
+  /// Starts from the boot status a previous splashd showed (its bar, its
+  /// message), before the scene exists.
+  func adopt(_ previous: BootStatus) {
+    if let progress = previous.progress { status.progress = progress }
+    if let message = previous.message { status.message = message }
   }
 
   /// Turns a held splash to `rotation` for `cause`; returns why it could not.
@@ -180,6 +209,14 @@ final class Controller {
     case .message(let text):
       if let problem = setMessage(text) { return .error(problem) }
       return .ok(nil)
+    case .handover:
+      guard !handedOverDisplay else { return .error("handover: the display was handed over already") }
+      guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }
+      guard let scene else { return .error("handover: nothing is shown yet") }
+      switch scene.handoverState() {
+      case .success(let (state, descriptors)): return .handover("ok " + state.text, descriptors)
+      case .failure(let problem): return .error("handover: \(problem.message)")
+      }
     case .snapshot:
       guard let scene else { return .error("snapshot: nothing is shown yet") }
       switch scene.snapshot() {

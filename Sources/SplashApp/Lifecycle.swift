@@ -10,6 +10,9 @@ final class Lifecycle {
   private let log: Log
   private let started: Double
   private var readySent = false
+  /// The parent that started this splash in the background, waiting to
+  /// hear it is on the screen (`--boot initramfs`); told once.
+  var parent: FileDescriptor?
 
   init(started: Double, notifySocket: String?, log: Log) {
     self.started = started
@@ -25,6 +28,7 @@ final class Lifecycle {
       log.info("appeared: first frame shown at monotonic \(formatFixed(at, decimals: 6)) s, \(after) ms after start")
       notify("READY=1\nSTATUS=Splash shown, first frame \(after) ms after start")
       readySent = true
+      tellParent()
     case .waiting:
       notify("STATUS=Splash shown, waiting to be revealed")
     case .gateOpened(_, let reason):
@@ -48,6 +52,12 @@ final class Lifecycle {
   /// tells systemd it is ready, so that its unit is not held up.
   func finish(status: String) {
     if !readySent { notify("READY=1\nSTATUS=\(status)") }
+    tellParent()
+  }
+
+  private func tellParent() {
+    if let parent { Detach.ready(parent) }
+    parent = nil
   }
 
   private func notify(_ state: String) { notifier?.send(state) }

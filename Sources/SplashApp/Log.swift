@@ -2,8 +2,9 @@
 import SplashSystem
 
 /// splashd's messages, one line each, prefixed "splashd: ". When standard
-/// error is the systemd journal (JOURNAL_STREAM names it), each line starts
-/// with its priority as well (`<6>splashd: appeared …`).
+/// error is the systemd journal (JOURNAL_STREAM names it) or the kernel's
+/// log (/dev/kmsg, in the initramfs), each line starts with its priority as
+/// well (`<6>splashd: appeared …`).
 public final class Log {
   private let write: (String) -> Void
   private let toJournal: Bool
@@ -15,9 +16,11 @@ public final class Log {
   }
 
   /// The log on standard error, with priorities when that is the journal
-  /// named by `environment`'s JOURNAL_STREAM.
+  /// named by `environment`'s JOURNAL_STREAM, or /dev/kmsg.
   public static func standardError(environment: [String: String]) -> Log {
-    let journal = environment["JOURNAL_STREAM"].map { FileDescriptor.standardError.deviceAndInode() == $0 } ?? false
+    let journal =
+      environment["JOURNAL_STREAM"].map { FileDescriptor.standardError.deviceAndInode() == $0 }
+      ?? FileDescriptor.standardError.isKernelLog
     return Log(toJournal: journal) { try? FileDescriptor.standardError.writeAll($0) }
   }
 

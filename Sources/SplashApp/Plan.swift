@@ -45,6 +45,7 @@ struct Plan {
       throw Failure.badInput(error.message)
     }
     try Outputs.validate(settings, among: dependencies.backEnds)
+    Self.adjust(&settings, for: commandLine.bootStage)
     if settings.splash.image == nil && settings.splash.left == nil {
       guard let demo = DemoImage.locate() else {
         throw Failure.badInput(
@@ -78,6 +79,33 @@ struct Plan {
     }
     self.settings = settings
     self.configFile = configFile
+  }
+
+  /// What a boot stage changes: the initramfs's splash holds until it is
+  /// adopted (or its timeout), runs no `exec` program (the root's config,
+  /// copied in, names one the initramfs does not have) and caches nothing
+  /// (/run is memory, kept for the whole boot); the shutdown splash shows
+  /// its own picture and holds until the machine goes down.
+  static func adjust(_ settings: inout Settings, for stage: BootStage?) {
+    switch stage {
+    case .initramfs:
+      settings.handoff.untilReveal = true
+      settings.handoff.readyNotify = false
+      settings.handoff.program = nil
+      settings.splash.cache = []
+    case .shutdown:
+      if let picture = settings.splash.imageShutdown {
+        settings.splash.image = picture
+        settings.splash.left = nil
+        settings.splash.right = nil
+        settings.splash.shapedArtwork = [:]
+      }
+      settings.handoff.untilReveal = true
+      settings.handoff.timeout = 0
+      settings.handoff.readyNotify = false
+      settings.handoff.program = nil
+    case .root, nil: break
+    }
   }
 
   /// The request every back end is opened with.

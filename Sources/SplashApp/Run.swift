@@ -22,6 +22,13 @@ final class Run {
   private var outcome = "Splash ended"
   private var planned: Plan?
   private var session: Session?
+  /// keep-last-frame with `timeout = 0`: how long the last frame waits for
+  /// the next program at most.
+  static let keptFrameWait = 60.0
+  /// How long the initramfs's script waits for the splash to be up.
+  static let initramfsStartWait = 5.0
+  /// The kernel command line said no to the boot splash: the program runs at once.
+  private var noSplash = false
 
   /// What ends the run: the program after `--`, unless the options only
   /// ask for information (`--check`, `--help`, `--version`).
@@ -42,7 +49,7 @@ final class Run {
   }
 
   /// The plan: the command line, the settings, the angle; `--help`,
-  /// `--version`, `--check` and `--prepare` end the run here.
+  /// `--version`, `--check`, `--list-files` and `--prepare` end the run here.
   func plan() {
     attempt { () throws(Failure) in
       let commandLine: ParsedCommandLine
@@ -70,12 +77,37 @@ final class Run {
         ending = .exit(ExitStatus.done)
         return
       }
+      if commandLine.listFiles {
+        let files = (plan.configFile.map { [("config", $0)] } ?? []) + plan.settings.filesRead
+        dependencies.print(files.map { "\($0) \($1)\n" }.joined())
+        ending = .exit(ExitStatus.done)
+        return
+      }
       if commandLine.prepare {
         let session = Session(plan, dependencies: dependencies, lifecycle: lifecycle, started: started)
         let files = try session.prepare()
         dependencies.print(files.map { "prepared: \($0)\n" }.joined())
         ending = .exit(ExitStatus.done)
         return
+      }
+      if let stage = commandLine.bootStage {
+        let words = (try? Files.readText(plan.settings.orientation.cmdline)) ?? ""
+        if let refusal = KernelCommandLineSplash.refusal(
+          words, stage: stage, withoutSplashWord: plan.settings.splash.withoutSplashWord)
+        {
+          log.info("boot: \(refusal): no splash")
+          outcome = "No splash: \(refusal)"
+          noSplash = true
+          return
+        }
+        // systemd spares a process whose argv[0] starts with '@' when it
+        // switches root and when it kills what is left at shutdown.
+        if stage != .root && dependencies.handlesCrashes { Program.surviveSwitchRootAndShutdown() }
+        // The initramfs's script goes on once the splash is up (its files
+        // read before the initramfs is switched away), at most 5 s from now.
+        if stage == .initramfs && dependencies.handlesCrashes {
+          lifecycle.parent = Detach.intoBackground(waitingAtMost: Self.initramfsStartWait)
+        }
       }
       // The angle the program gets (in the environment too, for a crash hand-off).
       dependencies.onRotation(plan.rotation)
@@ -92,7 +124,7 @@ final class Run {
   /// The session: the spawned program, the display, the control socket,
   /// the watches, the pictures.
   func openSession() {
-    guard let plan = planned else { return }
+    guard let plan = planned, !noSplash else { return }
     attempt { () throws(Failure) in
       let session = Session(plan, dependencies: dependencies, lifecycle: lifecycle, started: started)
       self.session = session
@@ -118,9 +150,16 @@ final class Run {
   func finish() -> Ending {
     if let ending { return ending }
     // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
+    // The shutdown splash stays until the machine goes down, even when
+    // stopped; keep-last-frame leaves it for the kiosk's own unit.
     session?.finish(
-      keepingLastFrame: handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true)
+      keepingLastFrame: handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true
+        || planned?.commandLine.bootStage == .shutdown || planned?.settings.handoff.keepLastFrame == true)
     lifecycle.finish(status: outcome)
+    if let session, handOff == nil, session.spawned == nil, session.plan.settings.handoff.keepLastFrame {
+      let timeout = session.plan.settings.handoff.timeout
+      session.awaitNextProgram(until: dependencies.clock.now() + (timeout > 0 ? timeout : Self.keptFrameWait))
+    }
     if let session, let spawned = session.spawned {
       return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))
     }

@@ -34,6 +34,8 @@ final class Session: HeldScene, DisplayMover {
   private var fonts: [Int: Font] = [:]
   /// Redraws the held splash when its status changes or its animation steps.
   private var refresher: HoldRefresher?
+  /// The output let go of with its last frame kept (keep-last-frame).
+  private var released: Output?
   /// The cache files the scenes were made from or written to.
   private var cacheFiles: Set<String> = []
   /// The last "staying on" line the display follower caused, not to repeat it.
@@ -76,8 +78,7 @@ final class Session: HeldScene, DisplayMover {
     }
     // The display is opened before the pictures are decoded (an offscreen
     // frame buffer's memory is faulted in by a helper thread meanwhile).
-    let output = try Outputs.open(
-      settings, among: dependencies.backEnds, request: plan.outputRequest(dependencies), log: log)
+    let output = try openOutput()
     output.note = { [log, name = output.name] in log.info("\(name): \($0)") }
     if settings.splash.record == nil { log.info("\(output.name): \(output.description)") }
     if output.sizeIsFixed, let asked = settings.splash.size, asked != output.size {
@@ -148,6 +149,34 @@ final class Session: HeldScene, DisplayMover {
     }
     controller.scene = self
     publishScreens()
+  }
+
+  /// The display: the one a splashd of the initramfs hands over (`--boot
+  /// root`, when one answers on the control socket), else the first back
+  /// end that opens.
+  private func openOutput() throws(Failure) -> Output {
+    let request = plan.outputRequest(dependencies)
+    if plan.commandLine.bootStage == .root,
+      let adopted = AdoptedSplash.request(at: settings.handoff.adoptionPath, clock: dependencies.clock, log: log),
+      let output = adopted.output(settings, among: dependencies.backEnds, request: request, log: log)
+    {
+      controller.adopt(adopted.state.status)
+      log.info(
+        "adopt: took over from \(adopted.previous) on \(adopted.state.display)"
+          + (adopted.state.cards.isEmpty ? "" : " (\(adopted.state.cards.joined(separator: ", ")))"))
+      return output
+    }
+    let output = try Outputs.open(settings, among: dependencies.backEnds, request: request, log: log)
+    if plan.commandLine.bootStage == .initramfs {
+      // Only a display the root's splashd can take over; `auto`'s last
+      // resort (memory) shows nobody anything.
+      let inMemory = settings.splash.display == "auto" && output.name == OffscreenOutput.backEnd.name
+      if inMemory || output.handover == nil {
+        output.release(keepingLastFrame: false, repaintLast: {})
+        throw Failure.runtime("--boot initramfs: no display to show the splash on here (\(output.name)); boot goes on")
+      }
+    }
+    return output
   }
 
   /// Tells the controller the screens of an output that has named ones,
@@ -398,6 +427,7 @@ final class Session: HeldScene, DisplayMover {
   /// the transition was done, and the socket closes.
   func finish(keepingLastFrame: Bool) {
     sink?.release(keepingLastFrame: keepingLastFrame)
+    released = keepingLastFrame ? sink?.output : nil
     if let outputEvents { runLoop.remove(outputEvents) }
     if let refresher { runLoop.remove(refresher) }
     outputEvents = nil
@@ -406,6 +436,26 @@ final class Session: HeldScene, DisplayMover {
     if controller.phase == .done { controller.publish(.didDisappear) }
     for transport in transports { transport.close() }
     transports = []
+  }
+
+  /// keep-last-frame, with no program to become: stays while the screen's
+  /// last frame lasts only as long as this process holds the card, until
+  /// another program (the kiosk's own unit) shows a frame of its own, a
+  /// stop (SIGTERM) or `deadline`; says which.
+  func awaitNextProgram(until deadline: Double) {
+    guard let output = released, output.lastFrameNeedsThisProcess, controller.stopReason == nil else { return }
+    let since = dependencies.clock.now()
+    while output.lastFrameNeedsThisProcess && controller.stopReason == nil && dependencies.clock.now() < deadline {
+      _ = runLoop.run(until: min(dependencies.clock.now() + 0.05, deadline)) { controller.stopReason != nil }
+    }
+    let waited = formatFixed(dependencies.clock.now() - since, decimals: 1)
+    if output.lastFrameNeedsThisProcess {
+      log.info(
+        "keep-last-frame: no other program showed a frame in \(waited) s"
+          + (controller.stopReason.map { " (\($0))" } ?? "") + "; the display goes back to the console")
+    } else {
+      log.info("keep-last-frame: the last frame stayed until another program showed its own (\(waited) s)")
+    }
   }
 
   /// Turns the held splash: the pictures for the new canvas are decoded and
@@ -450,6 +500,31 @@ final class Session: HeldScene, DisplayMover {
     } else {
       sink.output.deactivate()
     }
+  }
+
+  func handoverState() -> Result<(HandoverState, [FileDescriptor]), ControlError> {
+    guard let sink else { return .failure(ControlError("the display has been let go of")) }
+    guard plan.program == nil else {
+      return .failure(ControlError("this splash hands the display to its program"))
+    }
+    guard let handover = sink.output.handover else {
+      return .failure(ControlError("the \(sink.output.name) display cannot be handed over"))
+    }
+    let state = HandoverState(
+      display: sink.output.name, cards: handover.cards.map(\.path), rotation: controller.rotation,
+      status: controller.status)
+    return .success((state, handover.cards.map(\.descriptor)))
+  }
+
+  func didHandOver() {
+    // Nothing more is drawn, and nothing let go of: the output is kept as it
+    // is until the process ends (its descriptors' files live on in the adopter).
+    if let sink { _ = Unmanaged.passRetained(sink) }
+    if let outputEvents { runLoop.remove(outputEvents) }
+    if let refresher { runLoop.remove(refresher) }
+    outputEvents = nil
+    refresher = nil
+    sink = nil
   }
 
   func snapshot() -> Result<[UInt8], ControlError> {

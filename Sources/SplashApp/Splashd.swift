@@ -78,6 +78,10 @@ public enum Ending: Equatable {
 
 /// The `splashd` command.
 public enum Splashd {
+  /// Runs splashd with the process's own arguments (`Program.arguments`:
+  /// as the kernel gave them, /proc or not).
+  public static func main() -> Int32 { main(Array(Program.arguments.dropFirst())) }
+
   /// Runs splashd with `arguments` (without the program name) and returns
   /// its exit status, or becomes the program given after `--` (or by `exec`
   /// in the config file's `[handoff]` section) once the splash is done. That

@@ -4,6 +4,8 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
   case config
   case check
   case prepare
+  case listFiles = "list-files"
+  case boot
   case help
   case version
 
@@ -12,12 +14,18 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
     switch self {
     case .help: return "-h"
     case .version: return "-V"
-    case .config, .check, .prepare: return nil
+    case .config, .check, .prepare, .listFiles, .boot: return nil
     }
   }
 
-  /// The value's placeholder, for the one that takes a value.
-  public var placeholder: String? { self == .config ? "FILE" : nil }
+  /// The value's placeholder, for those that take a value.
+  public var placeholder: String? {
+    switch self {
+    case .config: return "FILE"
+    case .boot: return "STAGE"
+    case .check, .prepare, .listFiles, .help, .version: return nil
+    }
+  }
 
   /// What the option does, for `--help`.
   public var help: String {
@@ -31,6 +39,15 @@ public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
         + "splash takes (all four with rotate = auto), writes them to the cache (--cache), prints the cache files "
         + "and ends without drawing or running anything. For image builds (with --display offscreen --size WxH "
         + "for the panel) and package installs."
+    case .listFiles:
+      return "Prints the files a start reads, one a line after what each is (config, picture, animation, font), "
+        + "and ends: what an initramfs must carry (its hooks use this)."
+    case .boot:
+      return "Starts as a boot splash at STAGE: initramfs (by the initramfs's script: holds until a splashd of the "
+        + "real root adopts it, or its timeout), root (by a unit: adopts the splash the initramfs started, if one "
+        + "runs), shutdown (shows image-shutdown until the machine goes down). A boot splash follows the kernel "
+        + "command line (see without-splash-word): when it says no, splashd shows nothing and runs the program at "
+        + "once."
     case .help: return "Prints this help."
     case .version: return "Prints the version, and those of the SDL2, SDL2_image and libpng it runs with."
     }
@@ -50,6 +67,10 @@ public struct ParsedCommandLine: Equatable, Sendable {
   public var check = false
   /// `--prepare` was given: fill the cache, show nothing.
   public var prepare = false
+  /// `--list-files` was given: print the files a start reads.
+  public var listFiles = false
+  /// `--boot STAGE`, if given.
+  public var bootStage: BootStage?
   /// `--config FILE`, if given.
   public var configPath: String?
   /// The settings given, in order, as (key, value).
@@ -61,7 +82,8 @@ public struct ParsedCommandLine: Equatable, Sendable {
 
   public static func == (a: Self, b: Self) -> Bool {
     a.help == b.help && a.version == b.version && a.check == b.check && a.prepare == b.prepare
-      && a.configPath == b.configPath
+      && a.listFiles == b.listFiles
+      && a.configPath == b.configPath && a.bootStage == b.bootStage
       && a.settings.elementsEqual(b.settings) { $0 == $1 } && a.program == b.program
   }
 
@@ -75,11 +97,11 @@ public struct ParsedCommandLine: Equatable, Sendable {
   }
 
   /// Whether `options` (before any `--`) ask only for information
-  /// (`--check`, `--help`, `--version`) or for the cache to be filled
+  /// (`--check`, `--list-files`, `--help`, `--version`) or for the cache to be filled
   /// (`--prepare`): then no program is run, even when the rest of the
   /// command line is wrong.
   public static func asksOnlyForInformation(_ options: [String]) -> Bool {
-    let informative: [CommandLineAction] = [.check, .prepare, .help, .version]
+    let informative: [CommandLineAction] = [.check, .prepare, .listFiles, .help, .version]
     return options.contains { option in
       informative.contains {
         option == "--\($0.rawValue)" || option.hasPrefix("--\($0.rawValue)=") || option == $0.shortName
@@ -125,9 +147,10 @@ public struct ParsedCommandLine: Equatable, Sendable {
         switch action {
         case .check: parsed.check = true
         case .prepare: parsed.prepare = true
+        case .listFiles: parsed.listFiles = true
         case .help: parsed.help = true
         case .version: parsed.version = true
-        case .config, nil: parsed.settings.append((name, "yes"))
+        case .config, .boot, nil: parsed.settings.append((name, "yes"))
         }
         continue
       }
@@ -145,6 +168,12 @@ public struct ParsedCommandLine: Equatable, Sendable {
       }
       if action == .config {
         parsed.configPath = value
+      } else if action == .boot {
+        guard let stage = BootStage(rawValue: value) else {
+          throw SettingsError(
+            "--boot: expected \(listing(BootStage.allCases.map(\.rawValue), last: "or")), got \"\(printable(value))\"")
+        }
+        parsed.bootStage = stage
       } else {
         parsed.settings.append((name, value))
       }

@@ -16,6 +16,7 @@ public enum Completion {
       cases.append("    --\(spec.key)) \(reply(values: values, placeholder: placeholder)) ;;")
     }
     cases.append("    --config) COMPREPLY=($(compgen -f -- \"$cur\")) ;;")
+    cases.append("    --boot) \(reply(values: BootStage.allCases.map(\.rawValue), placeholder: "STAGE")) ;;")
     for action in CommandLineAction.allCases where action != .config {
       options.append("--\(action.rawValue)")
       if let short = action.shortName { options.append(short) }

@@ -19,6 +19,11 @@ public enum ControlCommand: Equatable, Sendable {
   /// Send what the display shows now, as a PNG file's bytes after the reply
   /// line (`ok png LENGTH`).
   case snapshot
+  /// Hand the display over to the splashd that asks (a unit of the real
+  /// root adopting the initramfs's splash): the reply carries the display's
+  /// descriptors and `HandoverState`, then this splashd ends without
+  /// touching the screen. Taken only from splashd's own user.
+  case handover
 
   /// The longest accepted line, newline included.
   public static let maxLineBytes = 4096
@@ -42,6 +47,7 @@ public enum ControlCommand: Equatable, Sendable {
       }
       return .success(.wait(event))
     case "snapshot": return none(.snapshot)
+    case "handover": return none(.handover)
     case "progress":
       guard arguments.count == 1, let percent = parseSignedDecimal(arguments.first!) else {
         return .failure(ControlError("progress needs one number, 0 to 100"))

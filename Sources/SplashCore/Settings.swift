@@ -59,6 +59,11 @@ public struct SplashSettings: Equatable, Sendable {
   /// `left-landscape`, …), by key; used instead of `image` or the leaves
   /// when the logical canvas has that shape.
   public var shapedArtwork: [String: String] = [:]
+  /// The shutdown splash's picture (`--boot shutdown`); nil: the boot's.
+  public var imageShutdown: String?
+  /// Whether a boot splash shows when the kernel command line has neither
+  /// `splash` nor `nosplash`.
+  public var withoutSplashWord = SplashWordDefault.show
   public var background: BackgroundSetting = .color(.black)
   public var transition: TransitionKind = .doors
   /// The transition's duration; nil means the transition's default.
@@ -122,6 +127,8 @@ public struct HandoffSettings: Equatable, Sendable {
   public var untilFile: String?
   /// The transition waits (after the hold) for `splashctl reveal`.
   public var untilReveal = false
+  /// Without a program to hand off to, the last frame stays on the display.
+  public var keepLastFrame = false
   /// The longest the gate holds the splash, in seconds from the first frame; 0 for no limit.
   public var timeout: Double = 30
   /// The control socket's path; nil for the default (see `controlPath`).
@@ -147,8 +154,16 @@ public struct HandoffSettings: Equatable, Sendable {
   public func controlPath(runtimeDirectory: String?) -> String? {
     if let control { return control }
     if let directory = runtimeDirectory?.split(separator: ":").first { return directory + "/control" }
-    return untilReveal ? "/run/splashd/control" : nil
+    return untilReveal ? Self.defaultControl : nil
   }
+
+  /// The control socket outside systemd (the initramfs's splash listens there).
+  public static let defaultControl = "/run/splashd/control"
+
+  /// Where a splashd of the real root looks for the initramfs's splash to
+  /// adopt: `control` when set (both read the same config), else where the
+  /// initramfs's listens.
+  public var adoptionPath: String { control ?? Self.defaultControl }
 }
 
 /// The `[orientation]` section: where `rotate = auto` looks.
@@ -277,6 +292,19 @@ public struct Settings: Equatable, Sendable {
     if case .configFile = source { name = spec.fileKey } else { name = spec.key }
     try spec.apply(SettingValue(key: name, text: value, source: source), to: &self)
     origins[key] = source.name(of: name)
+  }
+
+  /// The files a start reads besides the config file, each after what it
+  /// is ("picture", "animation", "font"): every picture any shape or stage
+  /// may take, the background picture, the animation, the message's font.
+  public var filesRead: [(kind: String, path: String)] {
+    var pictures = [splash.image, splash.left, splash.right, splash.imageShutdown].compactMap { $0 }
+    pictures += splash.shapedArtwork.keys.sorted().compactMap { splash.shapedArtwork[$0] }
+    if case .image(let path) = splash.background { pictures.append(path) }
+    var files = pictures.map { (kind: "picture", path: $0) }
+    if let animation = animation.file { files.append(("animation", animation)) }
+    files.append(("font", message.font))
+    return files
   }
 
   /// Checks the settings against each other; a message names the

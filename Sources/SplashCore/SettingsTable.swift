@@ -26,6 +26,7 @@ public enum SettingGroup: String, CaseIterable, Equatable, Sendable {
   case display = "Display"
   case orientation = "Rotation from the hardware (rotate = auto)"
   case status = "Boot status over the picture (see splashctl progress, message)"
+  case boot = "Boot and shutdown (--boot STAGE)"
 }
 
 /// A setting's text as given, with the parsers the table's entries use.
@@ -183,6 +184,20 @@ public enum SettingsTable {
         help: "The picture of the right door leaf; needs --left.",
         parse: { $0.splash.right = try $1.path() }, show: { $0.splash.right }),
     ] + shapedPictures + [
+      SettingSpec(
+        "image-shutdown", .splash, .option(placeholder: "FILE"), .boot,
+        help: "The picture of the shutdown splash (--boot shutdown, splashd-shutdown.service), instead of --image "
+          + "and the leaves.",
+        default: "the boot's pictures",
+        parse: { $0.splash.imageShutdown = try $1.path() }, show: { $0.splash.imageShutdown }),
+      SettingSpec(
+        "without-splash-word", .splash, .option(placeholder: "show|hide"), .boot,
+        help: "Whether a boot splash (--boot) shows when the kernel command line has neither splash nor nosplash. "
+          + "Whatever this says, nosplash, splashd.enable=0 and single keep it off, and splash shows it; "
+          + "splashd.initramfs=0 keeps only the initramfs's start off.",
+        default: "show", values: SplashWordDefault.allCases.map(\.rawValue),
+        parse: { $0.splash.withoutSplashWord = try $1.choice(SplashWordDefault.self) },
+        show: { $0.splash.withoutSplashWord.rawValue }),
       SettingSpec(
         "background", .splash, .option(placeholder: "FILE|#RRGGBB"), .picture,
         help: "What the transition reveals: a colour (#RRGGBB or #RGB), or a picture, scaled to cover the screen "
@@ -397,6 +412,15 @@ public enum SettingsTable {
       help: "After the hold, keep holding until `splashctl reveal` (on the control socket).", default: "no",
       values: ["yes", "no"], parse: { $0.handoff.untilReveal = try $1.yesOrNo() },
       show: { $0.handoff.untilReveal ? "yes" : "no" }),
+    SettingSpec(
+      "keep-last-frame", .handoff, .flag, .reveal,
+      help: "With no program to hand off to: leave the transition's last frame on the display when splashd ends, "
+        + "instead of putting back what it showed before (the console), for a kiosk program that its own unit "
+        + "starts next (kiosk-revealed-by-splashctl.service): nothing shows between the two. Where the kernel keeps "
+        + "a frame only while its card is open (before Linux 6.8), splashd stays until another program shows a frame, "
+        + "SIGTERM or the timeout (60 s with timeout = 0).",
+      default: "no", values: ["yes", "no"], parse: { $0.handoff.keepLastFrame = try $1.yesOrNo() },
+      show: { $0.handoff.keepLastFrame ? "yes" : "no" }),
     SettingSpec(
       "timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
       help: "The longest --ready notify, --until-file or --until-reveal holds the splash, counted from the first "

@@ -35,7 +35,10 @@ public enum Usage {
         items.append("[--\(spec.key) \(value)]")
       }
     }
-    items += ["[--check]", "[--prepare]", "[--help]", "[--version]", "[-- PROGRAM [ARGS...]]"]
+    items += [
+      "[--boot initramfs|root|shutdown]", "[--check]", "[--prepare]", "[--list-files]", "[--help]", "[--version]",
+      "[-- PROGRAM [ARGS...]]",
+    ]
     var lines: [String] = []
     var line = "splashd"
     for item in items {

@@ -32,12 +32,21 @@ public final class DRMDevice {
   /// Opens `path` (read-write, not inherited by programs it starts) and
   /// checks it is a KMS device that offers dumb buffers and monotonic
   /// vblank times. Atomic is used when `allowAtomic` and the driver agrees.
-  public init(path: String, allowAtomic: Bool = true) throws(DeviceError) {
+  public convenience init(path: String, allowAtomic: Bool = true) throws(DeviceError) {
+    let descriptor: FileDescriptor
     do {
       descriptor = try FileDescriptor.open(path, O_RDWR)
     } catch {
       throw DeviceError("\(path): \(error.phrase)")
     }
+    try self.init(adopting: descriptor, path: path, allowAtomic: allowAtomic)
+  }
+
+  /// The card `path` through `descriptor`, already open (handed over by
+  /// another splashd, master and framebuffers with it), checked as
+  /// `init(path:)` checks a card it opens; closed when it is not one.
+  public init(adopting descriptor: FileDescriptor, path: String, allowAtomic: Bool = true) throws(DeviceError) {
+    self.descriptor = descriptor
     self.path = path
     atomic = false
     func capability(_ cap: Int32) -> UInt64? {
@@ -306,6 +315,8 @@ public final class DRMDevice {
     var crtc: drmModeCrtc
     /// Whether it showed a framebuffer at a mode (not off).
     public var showedSomething: Bool { crtc.buffer_id != 0 && crtc.mode_valid != 0 }
+    /// The framebuffer it showed (0: none).
+    public var framebuffer: UInt32 { crtc.buffer_id }
   }
 
   /// The state of CRTC `id` now.

@@ -9,6 +9,8 @@ import SplashSystem
 /// hand off to, the VT goes back to text mode.
 public final class FramebufferOutput: Output {
   public let display: FramebufferDisplay
+  /// Handed over as it is: the adopter opens it again.
+  public var handover: OutputHandover? { OutputHandover() }
   private let console: GraphicsConsole?
   private let consoleProblem: String?
   private let clock: EventClock

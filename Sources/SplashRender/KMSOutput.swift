@@ -45,6 +45,9 @@ public final class KMSOutput: Output {
   private var vblank = true
   /// Without a vblank interrupt: the timer's last tick.
   private var lastTick = 0.0
+  /// The first screen's last frame, kept on its CRTC by this process's
+  /// open card (no CLOSEFB): its framebuffer id, until another program shows one.
+  private var keptFrame: (card: DRMDevice, crtc: UInt32, framebuffer: UInt32)?
   /// Why a card that appeared could not be lit, last time it was looked at.
   private var lastRefusal: String?
 
@@ -109,23 +112,59 @@ public final class KMSOutput: Output {
   /// each connected connector with a CRTC at its mode, two dumb buffers
   /// each. The first card must give a screen; another that cannot is left
   /// dark, and said so in the description.
-  public init(cards paths: [String], request: OutputRequest) throws(RenderError) {
-    precondition(!paths.isEmpty, "no card")
+  public convenience init(cards paths: [String], request: OutputRequest) throws(RenderError) {
+    try self.init(paths.map { .path($0) }, request: request)
+  }
+
+  /// Takes the screens of `cards` as another splashd handed them over
+  /// (`OutputHandover`): the same cards, open and master, what they show
+  /// staying until this output's first frame replaces it.
+  public convenience init(adopting cards: [(path: String, descriptor: FileDescriptor)], request: OutputRequest)
+    throws(RenderError)
+  {
+    try self.init(cards.map { .adopted($0.path, $0.descriptor) }, request: request)
+  }
+
+  /// A card to drive: opened here, or handed over already open.
+  private enum Card {
+    case path(String)
+    case adopted(String, FileDescriptor)
+
+    var path: String {
+      switch self {
+      case .path(let path), .adopted(let path, _): return path
+      }
+    }
+
+    func device() throws(RenderError) -> DRMDevice {
+      do {
+        switch self {
+        case .path(let path): return try DRMDevice(path: path)
+        case .adopted(let path, let descriptor): return try DRMDevice(adopting: descriptor, path: path)
+        }
+      } catch {
+        throw RenderError(error)
+      }
+    }
+  }
+
+  private init(_ sources: [Card], request: OutputRequest) throws(RenderError) {
+    precondition(!sources.isEmpty, "no card")
     clock = request.clock
     self.request = request
     var cards: [DRMDevice] = []
     var lit: [Screen] = []
     var leftOut: [String] = []
-    for path in paths {
+    for source in sources {
       do {
-        let (card, screens, dark) = try Self.open(path, request: request, first: lit.isEmpty)
+        let (card, screens, dark) = try Self.open(try source.device(), request: request, first: lit.isEmpty)
         cards.append(card)
         lit += screens
         leftOut += dark
       } catch {
         // The first card is the splash's; another that fails stays dark.
         guard !lit.isEmpty else { throw error }
-        leftOut.append("\(path) (\(error))")
+        leftOut.append("\(source.path) (\(error))")
       }
     }
     self.cards = cards
@@ -139,9 +178,15 @@ public final class KMSOutput: Output {
   private static func open(_ path: String, request: OutputRequest, first: Bool) throws(RenderError) -> (
     DRMDevice, [Screen], [String]
   ) {
-    let device: DRMDevice
+    try open(try Card.path(path).device(), request: request, first: first)
+  }
+
+  /// Becomes master of `device` and lights its screens.
+  private static func open(_ device: DRMDevice, request: OutputRequest, first: Bool) throws(RenderError) -> (
+    DRMDevice, [Screen], [String]
+  ) {
+    let path = device.path
     do {
-      device = try DRMDevice(path: path)
       try device.becomeMaster()
     } catch {
       throw RenderError(error)
@@ -300,6 +345,7 @@ public final class KMSOutput: Output {
   public var painter: LayerPainter { first.painter }
   public var refreshPeriod: Double { first.pipe.mode.refreshPeriod }
   public var eventDescriptors: [FileDescriptor] { cards.map(\.descriptor) }
+  public var handover: OutputHandover? { OutputHandover(cards: cards.map { ($0.path, $0.descriptor) }) }
   public var screens: [OutputScreen] {
     lit.map {
       OutputScreen(
@@ -525,12 +571,18 @@ public final class KMSOutput: Output {
       card.dropMaster()
       // A card that went away has nothing left to show.
       guard !freedKeepingThem, Files.exists(card.path) else { continue }
+      if card === device { keptFrame = (card, first.pipe.crtc, first.buffers[first.front].framebuffer) }
       // Without CLOSEFB the last frame lasts as long as the card's file: it
       // stays open for the rest of this process and in the program `exec`
       // makes of it, which may set its own mode (master is free).
       card.keepOpenAcrossExec()
       _ = Unmanaged.passRetained(card)
     }
+  }
+
+  public var lastFrameNeedsThisProcess: Bool {
+    guard let kept = keptFrame, let crtc = kept.card.save(crtc: kept.crtc) else { return false }
+    return crtc.framebuffer == kept.framebuffer
   }
 
   /// Paints the first screen's last frame into the card's fbdev emulation

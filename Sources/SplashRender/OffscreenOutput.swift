@@ -9,6 +9,8 @@ import SplashSystem
 /// the pictures are decoded costs nothing.
 public final class OffscreenOutput: Output {
   public let size: PixelSize
+  /// Handed over as it is: the adopter opens it again.
+  public var handover: OutputHandover? { OutputHandover() }
   public let frame: Pixels
   public let surfacePainter: SurfacePainter
   public let refreshPeriod: Double

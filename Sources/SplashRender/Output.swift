@@ -94,6 +94,25 @@ public protocol Output: AnyObject {
   /// through the output's own painter, unpresented, for an output that must read it back
   /// (SDL's KMS copies it into the framebuffer it gives the screen back to).
   func release(keepingLastFrame: Bool, repaintLast: () -> Void)
+  /// What a splashd that adopts this one gets (`handover`): the cards it
+  /// shows on, open; nil when this back end cannot be handed over (a
+  /// window, SDL's KMSDRM).
+  var handover: OutputHandover? { get }
+  /// After `release(keepingLastFrame: true)`: whether the screen still shows
+  /// the last frame only as long as this process holds the display (the
+  /// kernel takes it down with the last file of the card), and no other
+  /// program has shown a frame of its own yet.
+  var lastFrameNeedsThisProcess: Bool { get }
+}
+
+/// The display as one splashd hands it to another: the DRM cards it shows
+/// on, with their open descriptors (master and the frame on the screen go
+/// with them). Empty for a back end the adopter opens again as it is
+/// (a framebuffer keeps its pixels; offscreen has none to keep).
+public struct OutputHandover {
+  public var cards: [(path: String, descriptor: FileDescriptor)]
+
+  public init(cards: [(path: String, descriptor: FileDescriptor)] = []) { self.cards = cards }
 }
 
 extension Output {
@@ -108,6 +127,8 @@ extension Output {
   public var retainsFrame: Bool { false }
   public var eventDescriptors: [FileDescriptor] { [] }
   public func handleEvents() -> OutputEvents { [] }
+  public var handover: OutputHandover? { nil }
+  public var lastFrameNeedsThisProcess: Bool { false }
 }
 
 /// What a back end is asked to open.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// The receiving end of systemd's notify protocol, for a program splashd

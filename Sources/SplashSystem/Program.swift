@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// Running another program in place of this one.
@@ -31,6 +32,24 @@ public enum Program {
     case .other?: return "is not a regular file"
     case .regular?: return "is not executable"
     }
+  }
+
+  /// Marks this process as one systemd leaves running when it switches from
+  /// the initramfs to the real root and when it kills what is left at
+  /// shutdown: argv[0]'s first character becomes '@' (systemd's rule, as
+  /// Plymouth does it), which /proc/PID/cmdline then shows.
+  public static func surviveSwitchRootAndShutdown() {
+    guard splashd_argument_count() > 0, let first = splashd_arguments()?[0], first.pointee != 0 else { return }
+    first.pointee = CChar(UInt8(ascii: "@"))
+  }
+
+  /// This process's arguments, argv[0] first, as the kernel passed them to
+  /// main (not from /proc/self/cmdline, as Swift's `CommandLine` reads them
+  /// on Linux: a chroot without /proc, as image builds run, would make a
+  /// `splashd --check` a splash with no arguments at all).
+  public static var arguments: [String] {
+    guard let values = splashd_arguments() else { return CommandLine.arguments }
+    return (0..<Int(splashd_argument_count())).map { values[$0].map { String(cString: $0) } ?? "" }
   }
 
   /// Replaces this process with the program at `path` (execve): same PID,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// systemd's notify protocol: state lines ("READY=1", "STATUS=…") sent as a
@@ -33,5 +34,13 @@ extension FileDescriptor {
   public func deviceAndInode() -> String? {
     guard let info = try? status() else { return nil }
     return "\(info.st_dev):\(info.st_ino)"
+  }
+
+  /// Whether this is the kernel's log, /dev/kmsg (character device 1:11),
+  /// which reads a `<N>` prefix as the line's priority, as the journal does.
+  public var isKernelLog: Bool {
+    guard let info = try? status(), info.st_mode & S_IFMT == S_IFCHR else { return false }
+    // glibc's makedev(1, 11): major in bits 8-19, minor in 0-7 (and above 19).
+    return info.st_rdev == (1 << 8) | 11
   }
 }

@@ -97,8 +97,9 @@ public enum UnixSocket {
 
   /// The user id of the process at the other end of `connection` (SO_PEERCRED).
   public static func peerUser(of connection: FileDescriptor) -> uid_t? {
+    var pid: Int32 = 0
     var uid: UInt32 = 0
-    return splashd_peer_uid(connection.rawValue, &uid) == 0 ? uid : nil
+    return splashd_peer(connection.rawValue, &pid, &uid) == 0 ? uid : nil
   }
 
   /// Accepts one waiting client, non-blocking; nil when none is waiting.
@@ -110,12 +111,26 @@ public enum UnixSocket {
     return FileDescriptor(rawValue: fd)
   }
 
-  /// Connects to the socket at `path` (blocking).
-  public static func connect(to path: String) throws(SystemError) -> FileDescriptor {
+  /// Connects to the socket at `path` (blocking); with `timeout`, waiting
+  /// at most that many seconds to connect and then for each read and write
+  /// (SO_SNDTIMEO, SO_RCVTIMEO): a splashd that does not answer cannot hold
+  /// up the one that asks.
+  public static func connect(to path: String, timeout: Double? = nil) throws(SystemError) -> FileDescriptor {
     guard let (address, length) = unixAddress(path) else { throw SystemError("connect \(path)", code: ENAMETOOLONG) }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemError("socket", code: errno) }
     let descriptor = FileDescriptor(rawValue: fd)
+    if let timeout {
+      var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+      let size = socklen_t(MemoryLayout<timeval>.size)
+      guard setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, size) == 0,
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, size) == 0
+      else {
+        let error = SystemError("setsockopt \(path)", code: errno)
+        try? descriptor.close()
+        throw error
+      }
+    }
     let connected = try? retryingInterrupts("connect \(path)") {
       withSocketAddress(address) { Glibc.connect(fd, $0, length) }
     }

@@ -17,7 +17,17 @@ enum FuzzTargets {
     "plymouth-requests": plymouthRequests,
     "kernel-uevents": kernelUevents,
     "cache-header": cacheHeader,
+    "handover-state": handoverState,
   ]
+
+  /// The bytes as the reply of a splashd that hands its display over: a
+  /// state that parses prints as a line that reads back as the same line.
+  static func handoverState(_ data: UnsafeRawBufferPointer) {
+    let text = String(decoding: data, as: UTF8.self)
+    guard let state = HandoverState.parse(text) else { return }
+    let again = HandoverState.parse(state.text)
+    precondition(again?.text == state.text && again?.cards == state.cards, "\(state.text)")
+  }
 
   /// The bytes as a prepared-picture cache file (its length their count):
   /// a file that parses lays its pictures inside itself, apart, and prints

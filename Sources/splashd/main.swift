@@ -2,4 +2,4 @@
 import Glibc
 import SplashApp
 
-exit(Splashd.main(Array(CommandLine.arguments.dropFirst())))
+exit(Splashd.main())

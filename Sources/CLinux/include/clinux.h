@@ -16,9 +16,9 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flag
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
-/* The user id of a Unix socket's peer (SO_PEERCRED's struct ucred, also
-   _GNU_SOURCE only): its three fields pid, uid, gid. 0 on success. */
-static inline int splashd_peer_uid(int fd, unsigned int *uid) {
+/* The process and user ids of a Unix socket's peer, as it connected
+   (SO_PEERCRED's struct ucred, _GNU_SOURCE only: pid, uid, gid). 0 on success. */
+static inline int splashd_peer(int fd, int *pid, unsigned int *uid) {
   struct {
     int pid;
     unsigned int uid;
@@ -26,9 +26,24 @@ static inline int splashd_peer_uid(int fd, unsigned int *uid) {
   } credentials;
   socklen_t size = sizeof credentials;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+  *pid = credentials.pid;
   *uid = credentials.uid;
   return 0;
 }
+
+/* The most descriptors one message carries (SCM_RIGHTS). */
+#define SPLASHD_MAX_PASSED_DESCRIPTORS 16
+
+/* Sends `length` bytes of `bytes` with `count` descriptors attached
+   (SCM_RIGHTS), without blocking or SIGPIPE: the bytes sent, or -1 and
+   errno. (In clinux.c: the CMSG macros do not reach Swift.) */
+long splashd_send_descriptors(int socket, const void *bytes, unsigned long length, const int *descriptors, int count);
+
+/* Receives at most `size` bytes into `bytes` and up to
+   SPLASHD_MAX_PASSED_DESCRIPTORS descriptors into `descriptors` (their
+   number in `*count`, close-on-exec), blocking as the socket does: the
+   bytes received, or -1 and errno. */
+long splashd_receive_descriptors(int socket, void *bytes, unsigned long size, int *descriptors, int *count);
 #include <sys/pidfd.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
@@ -65,6 +80,13 @@ int splashd_uevent_socket(void);
    was cut), or -1 and errno. `*from_kernel` says whether the kernel sent it
    (netlink port 0), not a process. */
 long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_kernel);
+
+/* The process's arguments as the kernel gave them to main, kept by an ELF
+   constructor (glibc passes argc and argv to those): the real argv, so that
+   argv[0] can be marked, and there without /proc (Swift's CommandLine reads
+   /proc/self/cmdline on Linux, and sees no arguments in a chroot without it). */
+int splashd_argument_count(void);
+char **splashd_arguments(void);
 
 /* The git commit of the build ("" when not built from git). */
 const char *splashd_build_commit(void);

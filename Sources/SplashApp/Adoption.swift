@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+import Glibc
+import SplashCore
+import SplashRender
+import SplashSystem
+
+/// The splash a splashd of the initramfs shows, taken over by the root's
+/// (`--boot root`): asked for with `handover` on its control socket, the
+/// display's descriptors and state come back in one message, and it ends
+/// without touching the screen. docs/initramfs.md.
+struct AdoptedSplash {
+  let state: HandoverState
+  /// The cards' descriptors, in the order of `state.cards`.
+  let descriptors: [FileDescriptor]
+  /// The splashd that handed it over, as the log names it.
+  let previous: String
+
+  /// How long the running splashd may take to answer, and then to end.
+  static let answerTimeout = 2.0
+  static let endTimeout = 2.0
+
+  /// Takes over the splash shown by the splashd that answers at `path`;
+  /// nil when none answers there (a start like any other) or it keeps its
+  /// display (said, with why).
+  static func request(at path: String, clock: EventClock, log: Log) -> AdoptedSplash? {
+    guard Files.exists(path) else { return nil }
+    let connection: FileDescriptor
+    do {
+      connection = try UnixSocket.connect(to: path, timeout: answerTimeout)
+    } catch {
+      // A socket file nobody answers on: the control socket replaces it.
+      return nil
+    }
+    defer { try? connection.close() }
+    let pid = UnixSocket.peerProcess(of: connection)
+    let previous = pid.map { "the splashd of pid \($0)" } ?? "the running splashd"
+    func refused(_ reason: String) -> AdoptedSplash? {
+      log.info("adopt: \(previous) at \(path) \(reason); this splash starts on its own")
+      return nil
+    }
+    guard connection.sendWithoutBlocking("handover\n") else { return refused("did not take the request") }
+    var bytes: [UInt8] = []
+    var descriptors: [FileDescriptor] = []
+    let deadline = clock.now() + answerTimeout
+    while !bytes.contains(UInt8(ascii: "\n")) && bytes.count < ControlCommand.maxLineBytes && clock.now() < deadline {
+      guard let part = try? connection.receiveWithDescriptors(upTo: ControlCommand.maxLineBytes), !part.bytes.isEmpty
+      else { break }
+      bytes += part.bytes
+      descriptors += part.descriptors
+    }
+    let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    guard line.hasPrefix("ok "), let state = HandoverState.parse(String(line.dropFirst(3))),
+      state.cards.count == descriptors.count
+    else {
+      for descriptor in descriptors { try? descriptor.close() }
+      let answer =
+        line.isEmpty ? "did not answer in \(formatNumber(answerTimeout)) s" : "answered \"\(printable(line))\""
+      return refused(answer)
+    }
+    // Its control socket, FIFO and Plymouth socket are gone once it has ended.
+    if let pid, !awaitEnd(ofProcess: pid, until: clock.now() + endTimeout, clock: clock) {
+      log.info("adopt: \(previous) handed over its display but has not ended in \(formatNumber(endTimeout)) s")
+    }
+    return AdoptedSplash(state: state, descriptors: descriptors, previous: previous)
+  }
+
+  /// The output shown on: the cards handed over (kms), or the back end
+  /// the previous splashd used, opened again; nil when neither works
+  /// (said: the start goes on as any other).
+  func output(_ settings: Settings, among backEnds: [BackEnd], request: OutputRequest, log: Log) -> Output? {
+    if !state.cards.isEmpty {
+      guard state.display == KMSOutput.backEnd.name else {
+        for descriptor in descriptors { try? descriptor.close() }
+        log.info("adopt: \(previous) handed over cards for \(state.display), which cannot take them")
+        return nil
+      }
+      do {
+        return try KMSOutput(adopting: Array(zip(state.cards, descriptors)), request: request)
+      } catch {
+        log.info("adopt: the cards \(previous) handed over: \(error)")
+        return nil
+      }
+    }
+    guard let backEnd = backEnds.first(where: { $0.name == state.display }) else {
+      log.info("adopt: \(previous) showed on \(state.display), which this splashd does not have")
+      return nil
+    }
+    do {
+      return try backEnd.open(request)
+    } catch {
+      log.info("adopt: display \(state.display): \(error)")
+      return nil
+    }
+  }
+}
