@@ -6,6 +6,9 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+# initramfs-tools reads hooks and scripts from /usr/share/initramfs-tools (and
+# /etc/initramfs-tools): PREFIX=/usr puts them where it looks.
+INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 # Loaded with dlopen when first used, so not linked: SDL2_ttf and the default
 # font for the message line (libsystemd, for progress from systemd, is
 # everywhere systemd is).
@@ -146,7 +149,8 @@ install: build install-built
 # the config file only while it is still the sample's copy). The kiosk units
 # are examples to adapt (docs: which lines), not live units.
 INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
-  $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service \
+  $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
+  $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd \
   $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
   $(PREFIX)/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service \
   $(PREFIX)/share/man/man8/splashd.8 $(PREFIX)/share/man/man5/splashd.conf.5 $(PREFIX)/share/man/man1/splashctl.1 \
@@ -162,9 +166,13 @@ install-built:
 	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	fi
 	for unit in systemd/*.service; do \
-	  case $$unit in */splashd.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
+	  case $$unit in */splashd.service|*/splashd-shutdown.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
 	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
 	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
+	done
+	for part in hooks/splashd scripts/init-premount/splashd; do \
+	  sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
+	    initramfs/initramfs-tools/$$part | install -D -m 755 /dev/stdin $(DESTDIR)$(INITRAMFSDIR)/$$part; \
 	done
 	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
 	install -D -m 644 $(DOCS_DIR)/man/splashd.8 $(DESTDIR)$(PREFIX)/share/man/man8/splashd.8
@@ -182,6 +190,8 @@ uninstall:
 	fi
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/share/splashd $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
 	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
+	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount $(DESTDIR)$(INITRAMFSDIR)/scripts \
+	  $(DESTDIR)$(INITRAMFSDIR) 2>/dev/null
 
 clean:
 	rm -rf .build out

@@ -25,12 +25,15 @@ make -s -C "$here" install-built BUILD_DIR="$build" DESTDIR="$root" PREFIX=/usr 
 doc="$root/usr/share/doc/splashd"
 gzip -9n "$root"/usr/share/man/man*/*
 install -m 644 "$here/tools/deb/copyright" "$doc/copyright"
+install -D -m 644 "$here/tools/deb/lintian-overrides" "$root/usr/share/lintian/overrides/splashd"
 # A native package's changelog: this build.
 date=$(git -C "$here" log -1 --format=%aD 2>/dev/null || date -R)
 printf 'splashd (%s) unstable; urgency=medium\n\n  * Built from git %s.\n\n -- splashd developers <dev@splashd.invalid>  %s\n' \
   "$version" "$commit" "$date" | gzip -9n >"$doc/changelog.gz"
 install -m 755 "$here/tools/deb/postinst" "$here/tools/deb/postrm" "$root/DEBIAN/"
 echo /etc/splashd/splashd.conf >"$root/DEBIAN/conffiles"
+# The initramfs is made again with the hook in it (or without it, on removal).
+echo "activate-noawait update-initramfs" >"$root/DEBIAN/triggers"
 # dpkg-shlibdeps reads debian/control for the package's name.
 printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')

@@ -28,11 +28,14 @@ import Testing
     }.sorted()
     #expect(
       files == [
-        "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd", "usr/lib/systemd/system/splashd.service",
+        "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
+        "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
         "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
         "usr/share/doc/splashd/changelog.gz", "usr/share/doc/splashd/copyright",
         "usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
-        "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/man/man1/splashctl.1.gz",
+        "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/initramfs-tools/hooks/splashd",
+        "usr/share/initramfs-tools/scripts/init-premount/splashd", "usr/share/lintian/overrides/splashd",
+        "usr/share/man/man1/splashctl.1.gz",
         "usr/share/man/man5/splashd.conf.5.gz", "usr/share/man/man8/splashd.8.gz",
         "usr/share/splashd/splashd-demo.png", "usr/share/splashd/splashd.conf.sample",
       ], "\(listing.stdout)")
@@ -45,7 +48,10 @@ import Testing
     let info = try run("/usr/bin/dpkg-deb", ["-I", deb, "conffiles"])
     #expect(info.stdout == "/etc/splashd/splashd.conf\n")
     let postinst = try run("/usr/bin/dpkg-deb", ["-I", deb, "postinst"]).stdout
-    #expect(postinst.contains("deb-systemd-helper enable splashd.service"))
+    #expect(postinst.contains("for unit in splashd.service splashd-shutdown.service"))
+    #expect(postinst.contains("deb-systemd-helper enable \"$unit\""))
+    let triggers = try run("/usr/bin/dpkg-deb", ["-I", deb, "triggers"])
+    #expect(triggers.stdout == "activate-noawait update-initramfs\n")
     let lintian = try run("/usr/bin/lintian", ["--tag-display-limit", "0", deb], timeout: 300)
     let complaints = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") }
     #expect(lintian.status == 0 && complaints.isEmpty, "\(lintian.stdout) \(lintian.stderr)")

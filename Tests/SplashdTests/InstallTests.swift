@@ -8,10 +8,12 @@ import Testing
 /// and nothing left behind by uninstall but a config file that was changed.
 @Suite struct InstallTests {
   let expected = [
-    "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd", "usr/lib/systemd/system/splashd.service",
+    "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
+    "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
     "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
     "usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
-    "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/man/man1/splashctl.1",
+    "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/initramfs-tools/hooks/splashd",
+    "usr/share/initramfs-tools/scripts/init-premount/splashd", "usr/share/man/man1/splashctl.1",
     "usr/share/man/man5/splashd.conf.5", "usr/share/man/man8/splashd.8", "usr/share/splashd/splashd-demo.png",
     "usr/share/splashd/splashd.conf.sample",
   ]

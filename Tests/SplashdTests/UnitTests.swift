@@ -6,7 +6,9 @@ import Testing
 /// The systemd units in systemd/, checked by systemd-analyze against a
 /// root that holds the built splashd and the host's own units.
 @Suite struct UnitTests {
-  @Test(arguments: ["splashd.service", "kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service"])
+  @Test(arguments: [
+    "splashd.service", "splashd-shutdown.service", "kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service",
+  ])
   func systemdAnalyzeVerifyPasses(unit: String) throws {
     let analyze = "/usr/bin/systemd-analyze"
     guard FileManager.default.isExecutableFile(atPath: analyze) else {
