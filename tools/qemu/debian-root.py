@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Makes the ext4 root image for the QEMU rig's systemd tier (rig.py --root).
 
-    debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]...
+    debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]... [--boot DIR]
 
 The base is a minimal Debian bookworm (debootstrap --variant=minbase) with
 systemd, udev and the libraries splashd links, made once and kept in DIR as a
@@ -10,6 +10,13 @@ tarball named after its package list. Each image is that base with TREE
 copied over it, packed by mkfs.ext4 -d (no loop device, no mount). With
 --libraries-of, the shared libraries FILE needs (ldd) that the base lacks are
 copied in at their host paths too: a debug build's Swift runtime, say.
+
+With --boot DIR, the base also has Debian's kernel, initramfs-tools and
+busybox, and the image its own initramfs: update-initramfs runs in a chroot
+of the tree (with the hooks the overlay installed, splashd's among them), and
+DIR gets the kernel (vmlinuz) and that initramfs (initrd.img) to boot with
+rig.py --kernel/--initrd, plus initrd-without-splashd.img, made the same way
+with splashd's hook set aside, to measure what the hook adds.
 Needs root, debootstrap and e2fsprogs (make test installs them).
 """
 import argparse
@@ -27,10 +34,13 @@ PACKAGES = [
     # What splashd loads for its message line (dlopen, so not in ldd's list).
     "libsdl2-ttf-2.0-0", "fonts-dejavu-core",
 ]
+# What a base that boots its own kernel and initramfs adds (--boot).
+BOOT_PACKAGES = ["linux-image-amd64", "initramfs-tools", "busybox"]
+SPLASHD_HOOK = "usr/share/initramfs-tools/hooks/splashd"
 
 
-def base_tarball(cache, mirror):
-    key = hashlib.sha256((SUITE + " " + " ".join(PACKAGES)).encode()).hexdigest()[:12]
+def base_tarball(cache, mirror, packages):
+    key = hashlib.sha256((SUITE + " " + " ".join(packages)).encode()).hexdigest()[:12]
     tarball = os.path.join(cache, "debian-%s-%s.tar" % (SUITE, key))
     if os.path.exists(tarball):
         return tarball
@@ -38,7 +48,7 @@ def base_tarball(cache, mirror):
     root = tarball + ".root"
     shutil.rmtree(root, ignore_errors=True)
     log = open(tarball + ".log", "w")
-    command = ["debootstrap", "--variant=minbase", "--include=" + ",".join(PACKAGES), SUITE, root, mirror]
+    command = ["debootstrap", "--variant=minbase", "--include=" + ",".join(packages), SUITE, root, mirror]
     if subprocess.run(command, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
         sys.exit("debian-root: debootstrap failed; see %s.log" % tarball)
     subprocess.run(["tar", "-C", root, "-cf", tarball + ".part", "."], check=True)
@@ -55,6 +65,35 @@ def needed_libraries(path):
             yield parts[parts.index("=>") + 1]
 
 
+def make_initramfs(root, boot):
+    """update-initramfs in a chroot of `root`; the kernel and the initramfs
+    (and one made without splashd's hook) copied to `boot`."""
+    versions = sorted(name[len("vmlinuz-"):] for name in os.listdir(os.path.join(root, "boot")) if name.startswith("vmlinuz-"))
+    if not versions:
+        sys.exit("debian-root: no kernel in the image's /boot")
+    version = versions[-1]
+    os.makedirs(boot, exist_ok=True)
+    log = open(os.path.join(boot, "update-initramfs.log"), "w")
+    hook = os.path.join(root, SPLASHD_HOOK)
+    aside = os.path.join(root, "root", "splashd-hook")
+    made = []
+    for name, with_hook in (("initrd-without-splashd.img", False), ("initrd.img", True)):
+        if not with_hook and os.path.exists(hook):
+            os.rename(hook, aside)
+        try:
+            status = subprocess.run(["chroot", root, "update-initramfs", "-c", "-k", version], stdout=log,
+                                    stderr=subprocess.STDOUT).returncode
+        finally:
+            if os.path.exists(aside):
+                os.rename(aside, hook)
+        if status != 0:
+            sys.exit("debian-root: update-initramfs failed; see %s" % log.name)
+        shutil.copy(os.path.join(root, "boot", "initrd.img-" + version), os.path.join(boot, name))
+        made.append(name)
+    shutil.copy(os.path.join(root, "boot", "vmlinuz-" + version), os.path.join(boot, "vmlinuz"))
+    return made
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", required=True, help="where the base tarball is kept")
@@ -62,8 +101,10 @@ def main():
     parser.add_argument("--out", required=True, help="the ext4 image to write")
     parser.add_argument("--libraries-of", action="append", default=[], metavar="FILE")
     parser.add_argument("--mirror", default="http://deb.debian.org/debian")
+    parser.add_argument("--boot", metavar="DIR", help="make the image's own initramfs; kernel and initramfs to DIR")
     args = parser.parse_args()
-    tarball = base_tarball(os.path.abspath(args.cache), args.mirror)
+    packages = PACKAGES + (BOOT_PACKAGES if args.boot else [])
+    tarball = base_tarball(os.path.abspath(args.cache), args.mirror, packages)
     root = os.path.abspath(args.out) + ".root"
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
@@ -76,6 +117,8 @@ def main():
                 if not os.path.lexists(target) and not os.path.lexists(root + os.path.realpath(library)):
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     shutil.copy(library, target)
+        if args.boot:
+            make_initramfs(root, os.path.abspath(args.boot))
         size = int(subprocess.run(["du", "-sm", root], capture_output=True, text=True, check=True).stdout.split()[0])
         if os.path.exists(args.out):
             os.unlink(args.out)

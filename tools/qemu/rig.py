@@ -6,6 +6,7 @@ of what it draws.
 
     rig.py --work DIR [--gpu vga|virtio] [--size WxH] [--timeout S] [--append KERNEL-PARAMETERS] -- COMMAND...
     rig.py --work DIR --root IMAGE [--size WxH] [--timeout S] [--append ...]
+    rig.py --work DIR --root IMAGE --kernel VMLINUZ --initrd INITRD [--watch-screen S] ...
 
 The guest's screen is QEMU's VGA (bochs-drm: /dev/dri/card0 and /dev/fb0) or,
 with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two). With --gpu
@@ -25,7 +26,16 @@ With --root, the systemd tier: the initramfs mounts IMAGE (an ext4 file
 system, the guest's /dev/vda, made by tools/qemu/debian-root.py) as the root,
 a tmpfs on its /run with DIR at /run/rig, and hands over to the image's own
 /sbin/init (systemd), as a real initramfs does. Something in the image then
-prints "RIG-STATUS N" on /dev/ttyS0 and powers the guest off.
+prints "RIG-STATUS N" on /dev/ttyS0 and powers the guest off. With --kernel
+and --initrd, the guest boots those instead (the image's own kernel and the
+initramfs update-initramfs made in it: tools/qemu/debian-root.py --boot),
+with root=/dev/vda; the image then mounts the work directory itself (9p tag
+rig0).
+
+With --watch-screen S, the host takes a screendump every S seconds for the
+whole run and keeps each that differs from the one before as
+DIR/watch/NNNNN.ppm, listed in DIR/watch.txt as "NNNNN SECONDS" (since QEMU
+started): what the screen showed, frame by frame, through boot and shutdown.
 
 Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME
 [DEVICE]" on the guest's serial console (its standard output), the rig writes
@@ -158,20 +168,70 @@ def build_initramfs(work, command, boot_image, left_out=()):
     return image, archive
 
 
-def qmp(path, command, arguments=None):
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(path)
-    f = s.makefile("rw")
-    json.loads(f.readline())
-    for message in ({"execute": "qmp_capabilities"}, {"execute": command, "arguments": arguments or {}}):
-        f.write(json.dumps(message) + "\n")
-        f.flush()
+class Monitor:
+    """One QMP connection for the whole run (QEMU serves one client at a
+    time), opened at the first command."""
+
+    def __init__(self, path):
+        self.path = path
+        self.file = None
+
+    def __call__(self, command, arguments=None):
+        if self.file is None:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(self.path)
+            self.file = s.makefile("rw")
+            json.loads(self.file.readline())
+            self.send({"execute": "qmp_capabilities"})
+        return self.send({"execute": command, "arguments": arguments or {}})
+
+    def send(self, message):
+        self.file.write(json.dumps(message) + "\n")
+        self.file.flush()
         while True:
-            reply = json.loads(f.readline())
+            line = self.file.readline()
+            if not line:
+                raise OSError("QMP connection closed")
+            reply = json.loads(line)
             if "return" in reply or "error" in reply:
-                break
-    s.close()
-    return reply
+                return reply
+
+
+class ScreenWatch:
+    """Screendumps every `interval` seconds; each that differs from the last
+    is kept in DIR/watch and listed in DIR/watch.txt."""
+
+    def __init__(self, work, interval, monitor, started):
+        self.folder = os.path.join(work, "watch")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        os.makedirs(self.folder)
+        self.listing = open(os.path.join(work, "watch.txt"), "w")
+        self.interval = interval
+        self.monitor = monitor
+        self.started = started
+        self.next = started
+        self.last = None
+        self.count = 0
+
+    def poll(self):
+        now = time.time()
+        if now < self.next:
+            return
+        self.next = now + self.interval
+        scratch = os.path.join(self.folder, "latest.ppm")
+        try:
+            self.monitor("screendump", {"filename": scratch})
+            with open(scratch, "rb") as f:
+                data = f.read()
+        except (OSError, ValueError):
+            return
+        if data != self.last:
+            self.last = data
+            name = "%05d" % self.count
+            self.count += 1
+            os.rename(scratch, os.path.join(self.folder, name + ".ppm"))
+            self.listing.write("%s %.3f\n" % (name, now - self.started))
+            self.listing.flush()
 
 
 def main():
@@ -187,6 +247,9 @@ def main():
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
     parser.add_argument("--root", help="an ext4 image with systemd to boot instead of running COMMAND")
+    parser.add_argument("--kernel", help="with --root: the kernel to boot (the image's own)")
+    parser.add_argument("--initrd", help="with --root: its initramfs, made in the image (instead of the rig's)")
+    parser.add_argument("--watch-screen", type=float, metavar="SECONDS", help="keep every new screen, polled this often")
     parser.add_argument("command", nargs="*")
     args = parser.parse_args()
     if bool(args.root) == bool(args.command):
@@ -197,8 +260,14 @@ def main():
         for pair in args.env:
             name, value = pair.split("=", 1)
             f.write("export %s='%s'\n" % (name, value.replace("'", "'\\''")))
+    if bool(args.kernel) != bool(args.initrd) or (args.kernel and not args.root):
+        parser.error("--kernel and --initrd go together, with --root")
     firmware = args.gpu == "firmware"
-    image, initramfs = build_initramfs(work, args.command, args.root, ["virtio-gpu"] if firmware else [])
+    if args.kernel:
+        image, initramfs = os.path.abspath(args.kernel), os.path.abspath(args.initrd)
+        args.append = "root=/dev/vda " + args.append
+    else:
+        image, initramfs = build_initramfs(work, args.command, args.root, ["virtio-gpu"] if firmware else [])
     width, height = args.size.split("x")
     monitor = os.path.join(work, "qmp.sock")
     if os.path.exists(monitor):
@@ -206,7 +275,7 @@ def main():
     qemu = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
-        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer rdinit=/init panic=-1 "
+        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer panic=-1 " + ("" if args.kernel else "rdinit=/init ")
         + ("vga=0x317 " if firmware else "") + args.append,
         "-vga", "none",
         "-display", "none",
@@ -225,7 +294,10 @@ def main():
         qemu += ["-virtfs", "local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap"]
     console = open(os.path.join(work, "console.log"), "w")
     process = subprocess.Popen(qemu, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.time() + args.timeout
+    started = time.time()
+    deadline = started + args.timeout
+    qmp = Monitor(monitor)
+    watch = ScreenWatch(work, args.watch_screen, qmp, started) if args.watch_screen else None
     status = None
     timed_out = False
     try:
@@ -235,6 +307,8 @@ def main():
             if time.time() > deadline:
                 timed_out = True
                 break
+            if watch and process.poll() is None and os.path.exists(monitor):
+                watch.poll()
             chunk = process.stdout.read() or b""
             if not chunk:
                 # Everything QEMU wrote before it exited has been read.
@@ -254,13 +328,13 @@ def main():
                     arguments = {"filename": os.path.join(work, name + ".ppm")}
                     if len(words) > 2:
                         arguments["device"] = words[2]
-                    qmp(monitor, "screendump", arguments)
+                    qmp("screendump", arguments)
                     open(os.path.join(work, name + ".done"), "w").close()
                 elif line.startswith("RIG-QMP "):
                     # RIG-QMP NAME COMMAND {JSON arguments}: a QMP command (device_add a
                     # display, say), then DIR/NAME.done with its reply.
                     _, name, command, arguments = line.split(" ", 3)
-                    reply = qmp(monitor, command, json.loads(arguments))
+                    reply = qmp(command, json.loads(arguments))
                     with open(os.path.join(work, name + ".done"), "w") as f:
                         f.write(json.dumps(reply) + "\n")
                 elif line.startswith("RIG-STATUS "):

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+extension DisplayTests.BootPathTests {
+  /// What one boot of the initramfs image showed and logged.
+  struct WatchedBoot {
+    /// The screens the host saw, in order, with their time since QEMU started.
+    var frames: [(time: Double, screen: Screendump)]
+    var journal: String
+    var console: String
+
+    /// The CLOCK_MONOTONIC time (≈ seconds since the kernel started) of
+    /// the first `appeared` line: the first splash frame on the screen.
+    var firstPixel: Double? {
+      journal.split(separator: "\n").compactMap { line -> Double? in
+        guard let range = line.firstRange(of: "splashd: appeared: first frame shown at monotonic ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 != " " })
+      }.min()
+    }
+  }
+
+  /// The colours of the splash in this test: the leaves, the background
+  /// the doors reveal, the kiosk program's, the shutdown picture's.
+  static let leftLeaf: UInt32 = 0xFF0000
+  static let rightLeaf: UInt32 = 0x00FF00
+  static let revealed: UInt32 = 0x0000FF
+  static let kiosk: UInt32 = 0x2080C0
+  static let shutdown: UInt32 = 0xFF00FF
+
+  /// Sampled on a 16 × 16 grid.
+  func samples(_ screen: Screendump) -> [UInt32] {
+    stride(from: 0, to: screen.height, by: screen.height / 16).flatMap { y in
+      stride(from: 0, to: screen.width, by: screen.width / 16).map { screen.at($0, y) }
+    }
+  }
+
+  /// The whole splash: both leaves where they belong.
+  func isSplash(_ screen: Screendump) -> Bool {
+    screen.at(10, screen.height / 2) == Self.leftLeaf
+      && screen.at(screen.width - 10, screen.height / 2) == Self.rightLeaf
+  }
+
+  /// Debian's kernel and the initramfs update-initramfs made inside the
+  /// image (with splashd's initramfs-tools hook), an ext4 root that
+  /// initramfs mounts, systemd, splashd.service and the kiosk unit; every
+  /// boot ends in a reboot. Three boots start the splash in the initramfs,
+  /// three only from the root's unit (splashd.initramfs=0), one says
+  /// nosplash. The host keeps every new screen (~10 a second): from the
+  /// first splash frame to the kiosk program's there is nothing but the
+  /// splash, its doors and the kiosk's colour (no console, no black frame),
+  /// the root's splashd adopts the initramfs's, and the reboot shows the
+  /// shutdown picture. Prints the first pixel's time after the kernel's
+  /// start both ways, and what the hook adds to the initramfs.
+  @Test func theInitramfsShowsTheSplashUntilTheKioskProgramAndTheRebootItsOwn() throws {
+    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4", "/usr/bin/gcc"])
+    let dir = try TemporaryDirectory()
+    let tree = dir.path + "/tree"
+    let fileManager = FileManager.default
+    func put(_ path: String, _ text: String, mode: Int = 0o644) throws {
+      try fileManager.createDirectory(
+        atPath: tree + URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+      fileManager.createFile(atPath: tree + path, contents: Data(text.utf8))
+      chmod(tree + path, mode_t(mode))
+    }
+    func link(_ unit: String, into target: String) throws {
+      let folder = "\(tree)/etc/systemd/system/\(target)"
+      try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try fileManager.createSymbolicLink(
+        atPath: folder + "/" + URL(fileURLWithPath: unit).lastPathComponent, withDestinationPath: unit)
+    }
+    try fileManager.createDirectory(atPath: tree + "/usr/share/splashd", withIntermediateDirectories: true)
+    let pictures: [(String, (UInt8, UInt8, UInt8))] = [
+      ("left", (255, 0, 0)), ("right", (0, 255, 0)), ("shutdown", (255, 0, 255)),
+    ]
+    for (name, color) in pictures {
+      fileManager.createFile(
+        atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
+    }
+    try put(
+      "/etc/splashd/splashd.conf",
+      """
+      [splash]
+      left = /usr/share/splashd/left.png
+      right = /usr/share/splashd/right.png
+      image-shutdown = /usr/share/splashd/shutdown.png
+      background = #0000FF
+      duration = 0.6
+      [handoff]
+      until-reveal = yes
+      keep-last-frame = yes
+      timeout = 120
+
+      """)
+    // The image is made on this machine, which has no display: the knob names the guest's driver.
+    try put("/etc/splashd/initramfs.conf", "SPLASHD_DISPLAY_MODULES=\"bochs\"\n")
+    // A small initramfs: the root's drivers alone (MODULES=list), so the display's come from the hook.
+    try put("/etc/initramfs-tools/conf.d/rig", "MODULES=list\n")
+    try put("/etc/initramfs-tools/modules", "virtio_pci\nvirtio_blk\ncrc32c_generic\next4\n")
+    try put(
+      "/etc/fstab",
+      "/dev/vda / ext4 defaults 0 1\nrig0 /run/rig 9p trans=virtio,version=9p2000.L,nofail 0 0\n")
+    try put("/etc/modules-load.d/rig.conf", "9pnet_virtio\n9p\n")
+    let release = packageRoot + "/.build/release"
+    let buildDirectory =
+      fileManager.isExecutableFile(atPath: release + "/splashd")
+      ? release : URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
+    let install = try run(
+      "/usr/bin/make",
+      ["-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(buildDirectory)", "DESTDIR=\(tree)", "PREFIX=/usr"])
+    try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
+    try fileManager.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
+    let compile = try run(
+      "/usr/bin/gcc",
+      [
+        "-O2", "-Wall", "-I/usr/include/libdrm", "-o", tree + "/usr/local/bin/kiosk-colour",
+        packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
+      ])
+    try #require(compile.status == 0, "\(compile.stderr)")
+    try put(
+      "/usr/bin/kiosk-app", "#!/bin/sh\nexec /usr/local/bin/kiosk-colour 2080c0 /run/kiosk-app.drawn\n", mode: 0o755)
+    try fileManager.createDirectory(atPath: tree + "/etc/systemd/system", withIntermediateDirectories: true)
+    try fileManager.copyItem(
+      atPath: tree + "/usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
+      toPath: tree + "/etc/systemd/system/kiosk-revealed-by-splashctl.service")
+    // Once the kiosk program has drawn: the journal out, then a reboot.
+    try put(
+      "/etc/systemd/system/rig-final.service",
+      """
+      [Unit]
+      Description=QEMU rig: the journal out, then a reboot
+      After=kiosk-revealed-by-splashctl.service
+      RequiresMountsFor=/run/rig
+      [Service]
+      Type=oneshot
+      ExecStart=/bin/sh -c '\\
+        i=0; while [ ! -e /run/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
+        journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
+        echo RIG-STATUS 0 > /dev/ttyS0; systemctl reboot'
+
+      """)
+    try link("/usr/lib/systemd/system/splashd.service", into: "sysinit.target.wants")
+    try link("/etc/systemd/system/kiosk-revealed-by-splashctl.service", into: "multi-user.target.wants")
+    try link("/etc/systemd/system/rig-final.service", into: "multi-user.target.wants")
+    try link("/usr/lib/systemd/system/splashd-shutdown.service", into: "reboot.target.wants")
+
+    let image = dir.path + "/root.img"
+    let boot = dir.path + "/boot"
+    let made = try run(
+      "/usr/bin/env",
+      [
+        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "--overlay", tree, "--out", image, "--boot", boot, "--libraries-of", tree + "/usr/bin/splashd",
+        "--libraries-of", tree + "/usr/bin/splashctl",
+      ], timeout: 1500)
+    let updateLog = (try? String(contentsOfFile: boot + "/update-initramfs.log", encoding: .utf8)) ?? ""
+    try #require(made.status == 0, "\(made.stdout) \(made.stderr) \(updateLog.suffix(2000))")
+    // update-initramfs said nothing about splashd: every file its hook asked for was there.
+    #expect(!updateLog.contains("splashd:"), "\(updateLog)")
+    func mebibytes(_ path: String) -> Double {
+      Double((try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
+    }
+    let with = mebibytes(boot + "/initrd.img")
+    let without = mebibytes(boot + "/initrd-without-splashd.img")
+    print(
+      "initramfs_mib: \(String(format: "%.2f", with)) (without splashd's hook: \(String(format: "%.2f", without)))")
+    print("initramfs_growth_mib: \(String(format: "%.2f", with - without))")
+    #expect(with > without)
+
+    func bootOnce(_ words: String, _ name: String) throws -> WatchedBoot {
+      let work = dir.path + "/" + name
+      let booted = try run(
+        "/usr/bin/env",
+        [
+          "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", boot + "/vmlinuz",
+          "--initrd", boot + "/initrd.img", "--size", "800x480", "--watch-screen", "0.1", "--append", words,
+        ], environment: ProcessInfo.processInfo.environment, timeout: 400)
+      let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
+      try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
+      let listing = (try? String(contentsOfFile: work + "/watch.txt", encoding: .utf8)) ?? ""
+      let frames = listing.split(separator: "\n").compactMap { line -> (Double, Screendump)? in
+        let fields = line.split(separator: " ")
+        guard fields.count == 2, let time = Double(fields[1]),
+          let screen = Screendump(path: "\(work)/watch/\(fields[0]).ppm")
+        else { return nil }
+        return (time, screen)
+      }
+      let journal = (try? String(contentsOfFile: work + "/journal.txt", encoding: .utf8)) ?? ""
+      return WatchedBoot(frames: frames, journal: journal, console: console)
+    }
+
+    var fromInitramfs: [Double] = []
+    var fromRoot: [Double] = []
+    for round in 0..<3 {
+      let early = try bootOnce("", "initramfs-\(round)")
+      let late = try bootOnce("splashd.initramfs=0", "root-\(round)")
+      for (boot, adopted) in [(early, true), (late, false)] {
+        let note = boot.journal.split(separator: "\n").filter { $0.contains("splashd") }.joined(separator: "\n")
+        let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash on the screen; \(note)")
+        let kiosk = try #require(
+          boot.frames[first...].firstIndex { samples($0.screen).allSatisfy { $0 == Self.kiosk } },
+          "the kiosk program's colour never filled the screen; \(note)")
+        // Between them: the splash, its doors parting over the background, the kiosk's colour.
+        let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.revealed, Self.kiosk]
+        let foreign = boot.frames[first...kiosk].enumerated().filter { _, frame in
+          !samples(frame.screen).allSatisfy(allowed.contains)
+        }
+        if let (index, frame) = foreign.first {
+          frame.screen.keep(as: "\(adopted ? "initramfs" : "root-unit")-\(round)-foreign-frame")
+          Issue.record("frame \(first + index) at \(frame.time) s of \(foreign.count) foreign ones; \(note)")
+        }
+        // The reboot: the shutdown picture once the kiosk program let go.
+        let shutdown = boot.frames[kiosk...].last { samples($0.screen).allSatisfy { $0 == Self.shutdown } }
+        #expect(shutdown != nil, "no shutdown picture before the reset; \(note)")
+        if adopted {
+          #expect(boot.journal.contains("splashd: adopt: took over from the splashd of pid"), "\(note)")
+          #expect(boot.journal.contains("splashd: handover: the display went to splashd (pid"), "\(note)")
+        } else {
+          #expect(boot.journal.contains("the kernel command line says splashd.initramfs=0: no splash"), "\(note)")
+          #expect(!boot.journal.contains("splashd: adopt:"), "\(note)")
+        }
+        if round == 0 {
+          boot.frames[first].screen.keep(as: adopted ? "initramfs-first-splash" : "root-unit-first-splash")
+          shutdown?.screen.keep(as: adopted ? "initramfs-shutdown" : "root-unit-shutdown")
+        }
+        let pixel = try #require(boot.firstPixel, "\(note)")
+        if adopted { fromInitramfs.append(pixel) } else { fromRoot.append(pixel) }
+      }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let initramfsMedian = median(fromInitramfs)
+    let rootMedian = median(fromRoot)
+    print("first_pixel_after_kernel_start_initramfs_s: \(fromInitramfs.map { String(format: "%.2f", $0) })")
+    print("first_pixel_after_kernel_start_root_unit_s: \(fromRoot.map { String(format: "%.2f", $0) })")
+    print("first_pixel_initramfs_vs_root_unit: \(String(format: "%.2f", initramfsMedian / rootMedian))")
+    #expect(initramfsMedian < rootMedian, "\(fromInitramfs) \(fromRoot)")
+
+    // nosplash: neither splashd shows anything, and the boot reaches the kiosk program.
+    let quiet = try bootOnce("nosplash", "nosplash")
+    #expect(quiet.firstPixel == nil, "\(quiet.journal)")
+    #expect(!quiet.frames.contains { isSplash($0.screen) })
+    #expect(quiet.frames.contains { samples($0.screen).allSatisfy { $0 == Self.kiosk } }, "\(quiet.journal)")
+    #expect(quiet.journal.contains("the kernel command line says nosplash: no splash"), "\(quiet.journal)")
+  }
+}
