@@ -517,9 +517,13 @@ final class Session: HeldScene, DisplayMover {
   }
 
   func didHandOver() {
-    // Nothing more is drawn, and nothing let go of: the output is kept as it
-    // is until the process ends (its descriptors' files live on in the adopter).
-    if let sink { _ = Unmanaged.passRetained(sink) }
+    // Nothing more is drawn, and nothing on the screen let go of: the output
+    // is kept until the process ends (its descriptors' files live on in the
+    // adopter), with only the buffers off the screen freed.
+    if let sink {
+      sink.output.handedOver()
+      _ = Unmanaged.passRetained(sink)
+    }
     if let outputEvents { runLoop.remove(outputEvents) }
     if let refresher { runLoop.remove(refresher) }
     outputEvents = nil

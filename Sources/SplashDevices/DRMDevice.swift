@@ -295,6 +295,12 @@ public final class DRMDevice {
     _ = drmModeDestroyDumbBuffer(descriptor.rawValue, buffer.handle)
   }
 
+  /// Removes framebuffer `id` of this card's file (one another splashd made
+  /// and handed over with the file): a plane that shows it turns off.
+  public func removeFramebuffer(_ id: UInt32) {
+    _ = drmModeRmFB(descriptor.rawValue, id)
+  }
+
   /// Unmaps `buffer`, which stays on the screen: its framebuffer is freed
   /// without turning off the plane that shows it (CLOSEFB, Linux 6.8), so it
   /// outlives this file; true when the kernel could. Otherwise the

@@ -45,6 +45,9 @@ public final class KMSOutput: Output {
   private var vblank = true
   /// Without a vblank interrupt: the timer's last tick.
   private var lastTick = 0.0
+  /// Whether the cards came from another splashd (`handover`): what their
+  /// CRTCs showed was its frame, not the console's.
+  private let adopted: Bool
   /// The first screen's last frame, kept on its CRTC by this process's
   /// open card (no CLOSEFB): its framebuffer id, until another program shows one.
   private var keptFrame: (card: DRMDevice, crtc: UInt32, framebuffer: UInt32)?
@@ -170,6 +173,7 @@ public final class KMSOutput: Output {
     self.cards = cards
     self.lit = lit
     self.leftOut = leftOut
+    adopted = sources.contains { if case .adopted = $0 { true } else { false } }
     console = try? GraphicsConsole()
   }
 
@@ -507,6 +511,16 @@ public final class KMSOutput: Output {
     first.front = first.back
     first.needsModeset = false
     for screen in lit.dropFirst() { lightUp(screen) }
+    if adopted && !shown {
+      // The frames the previous splashd left on the CRTCs are replaced: their
+      // framebuffers (its handles are gone) are freed with this file's say.
+      for screen in lit {
+        guard let previous = screen.saved?.framebuffer, previous != 0,
+          !screen.buffers.contains(where: { $0.framebuffer == previous })
+        else { continue }
+        screen.device.removeFramebuffer(previous)
+      }
+    }
     shown = true
     lastTick = clock.now()
     vblank = device.hasVblank(crtc: first.pipe.crtc)
@@ -550,7 +564,9 @@ public final class KMSOutput: Output {
     if lit.contains(where: \.flipPending) { _ = awaitFlips() }
     guard keepingLastFrame, shown else {
       for screen in lit {
-        if shown, let saved = screen.saved, saved.showedSomething,
+        // An adopted card's CRTCs showed the previous splashd's frame, freed
+        // since: the console comes back when the card's file closes.
+        if shown, !adopted, let saved = screen.saved, saved.showedSomething,
           !screen.device.restore(saved, connector: screen.pipe.connector)
         {
           note("what \(screen.name) showed before the splash cannot be put back")
@@ -577,6 +593,19 @@ public final class KMSOutput: Output {
       // makes of it, which may set its own mode (master is free).
       card.keepOpenAcrossExec()
       _ = Unmanaged.passRetained(card)
+    }
+  }
+
+  /// The buffers not on the screen are freed; those on it are unmapped and
+  /// their handles closed, so that their framebuffers alone hold them, for
+  /// the adopter to free once its own frame is up.
+  public func handedOver() {
+    // A flip still under way must land first: its buffer is the one shown.
+    if lit.contains(where: \.flipPending) { _ = awaitFlips() }
+    active = false
+    for screen in lit {
+      screen.device.free(screen.buffers[screen.back])
+      _ = screen.device.release(keepingShown: screen.buffers[screen.front])
     }
   }
 

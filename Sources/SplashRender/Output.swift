@@ -98,6 +98,10 @@ public protocol Output: AnyObject {
   /// shows on, open; nil when this back end cannot be handed over (a
   /// window, SDL's KMSDRM).
   var handover: OutputHandover? { get }
+  /// The display went to another splashd with `handover`: what this output
+  /// no longer needs is freed (the buffers not on the screen), nothing on
+  /// the screen changes, and nothing more may be drawn.
+  func handedOver()
   /// After `release(keepingLastFrame: true)`: whether the screen still shows
   /// the last frame only as long as this process holds the display (the
   /// kernel takes it down with the last file of the card), and no other
@@ -128,6 +132,7 @@ extension Output {
   public var eventDescriptors: [FileDescriptor] { [] }
   public func handleEvents() -> OutputEvents { [] }
   public var handover: OutputHandover? { nil }
+  public func handedOver() {}
   public var lastFrameNeedsThisProcess: Bool { false }
 }
 

@@ -10,6 +10,17 @@ extension DisplayTests.BootPathTests {
     var frames: [(time: Double, screen: Screendump)]
     var journal: String
     var console: String
+    /// /sys/kernel/debug/dri/0/framebuffer while the root's splash held.
+    var framebuffers: String
+    /// The rig's work folder (screens, journal, console).
+    var work: String
+
+    /// Copies the work folder to .build/systest/NAME, for people to look at.
+    func keepWork(as name: String) {
+      let kept = Screendump.folder + "/" + name
+      try? FileManager.default.removeItem(atPath: kept)
+      try? FileManager.default.copyItem(atPath: work, toPath: kept)
+    }
 
     /// The CLOCK_MONOTONIC time (≈ seconds since the kernel started) of
     /// the first `appeared` line: the first splash frame on the screen.
@@ -140,6 +151,21 @@ extension DisplayTests.BootPathTests {
         echo RIG-STATUS 0 > /dev/ttyS0; systemctl reboot'
 
       """)
+    // While the root's splash holds: the card's framebuffers (debugfs), for what the handover left behind.
+    try put(
+      "/etc/systemd/system/rig-framebuffers.service",
+      """
+      [Unit]
+      Description=QEMU rig: the card's framebuffers while the splash holds
+      After=splashd.service
+      Before=kiosk-revealed-by-splashctl.service
+      RequiresMountsFor=/run/rig /sys/kernel/debug
+      [Service]
+      Type=oneshot
+      ExecStart=/bin/sh -c 'cat /sys/kernel/debug/dri/0/framebuffer > /run/rig/framebuffers.txt'
+
+      """)
+    try link("/etc/systemd/system/rig-framebuffers.service", into: "multi-user.target.wants")
     try link("/usr/lib/systemd/system/splashd.service", into: "sysinit.target.wants")
     try link("/etc/systemd/system/kiosk-revealed-by-splashctl.service", into: "multi-user.target.wants")
     try link("/etc/systemd/system/rig-final.service", into: "multi-user.target.wants")
@@ -187,7 +213,8 @@ extension DisplayTests.BootPathTests {
         return (time, screen)
       }
       let journal = (try? String(contentsOfFile: work + "/journal.txt", encoding: .utf8)) ?? ""
-      return WatchedBoot(frames: frames, journal: journal, console: console)
+      let framebuffers = (try? String(contentsOfFile: work + "/framebuffers.txt", encoding: .utf8)) ?? ""
+      return WatchedBoot(frames: frames, journal: journal, console: console, framebuffers: framebuffers, work: work)
     }
 
     var fromInitramfs: [Double] = []
@@ -208,11 +235,15 @@ extension DisplayTests.BootPathTests {
         }
         if let (index, frame) = foreign.first {
           frame.screen.keep(as: "\(adopted ? "initramfs" : "root-unit")-\(round)-foreign-frame")
+          boot.keepWork(as: "\(adopted ? "initramfs" : "root-unit")-\(round)")
           Issue.record("frame \(first + index) at \(frame.time) s of \(foreign.count) foreign ones; \(note)")
         }
         // The reboot: the shutdown picture once the kiosk program let go.
         let shutdown = boot.frames[kiosk...].last { samples($0.screen).allSatisfy { $0 == Self.shutdown } }
         #expect(shutdown != nil, "no shutdown picture before the reset; \(note)")
+        // The root's splash's two buffers, and nothing left of the initramfs's.
+        let splashBuffers = boot.framebuffers.split(separator: "\n").filter { $0.contains("allocated by = splashd") }
+        #expect(splashBuffers.count == 2, "\(boot.framebuffers)")
         if adopted {
           #expect(boot.journal.contains("splashd: adopt: took over from the splashd of pid"), "\(note)")
           #expect(boot.journal.contains("splashd: handover: the display went to splashd (pid"), "\(note)")

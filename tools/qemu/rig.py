@@ -322,6 +322,11 @@ def main():
             *lines, pending = pending.split(b"\n")
             for raw in lines:
                 line = raw.decode(errors="replace").strip()
+                # A getty's prompt may come first on the same line ("vm login: RIG-STATUS 0").
+                for marker in ("RIG-SCREENDUMP ", "RIG-QMP ", "RIG-STATUS "):
+                    if marker in line:
+                        line = line[line.index(marker):]
+                        break
                 if line.startswith("RIG-SCREENDUMP "):
                     words = line.split()
                     name = words[1]
