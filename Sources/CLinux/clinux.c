@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <linux/netlink.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -93,6 +94,8 @@ __attribute__((constructor)) static void keep_arguments(int count, char **values
 
 int splashd_argument_count(void) { return argument_count; }
 char **splashd_arguments(void) { return arguments; }
+
+const char *splashd_exec_name(void) { return (const char *)getauxval(AT_EXECFN); }
 
 /* The git commit splashd was built from: make passes -DSPLASHD_GIT_COMMIT;
  * empty for a build that did not come from git. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 import SplashCore
 
@@ -87,8 +88,12 @@ public enum Files {
     guard let directory = opendir(path) else { throw SystemError("opendir \(path)", code: errno) }
     defer { closedir(directory) }
     var names: [String] = []
+    let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      // Read up to the name's NUL only: an entry is d_reclen long, which may
+      // end before sizeof(dirent) (copying the whole d_name array read past
+      // readdir's buffer: AddressSanitizer).
+      let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
       if name != "." && name != ".." { names.append(name) }
     }
     return names
@@ -174,7 +179,13 @@ public enum Files {
   }
 
   /// The path of the running executable.
-  public static func executablePath() -> String? { realPath("/proc/self/exe") }
+  public static func executablePath() -> String? {
+    if let path = realPath("/proc/self/exe") { return path }
+    // Without /proc (a chroot, as update-initramfs may run in): the name the
+    // kernel exec'd, from the auxiliary vector.
+    guard let name = splashd_exec_name() else { return nil }
+    return realPath(String(cString: name))
+  }
 }
 
 /// `count` bytes for people: "512 bytes", "64 KiB", "1 MiB".

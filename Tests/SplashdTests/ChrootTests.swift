@@ -6,7 +6,8 @@ import Testing
 /// splashd in a chroot without /proc, as an image build or update-initramfs
 /// runs it: its arguments are its own even so. (Swift's CommandLine reads
 /// /proc/self/cmdline on Linux; without it `splashd --list-files` saw no
-/// arguments and ran a whole splash in initramfs-tools' hook.)
+/// arguments and ran a whole splash in initramfs-tools' hook; and the
+/// bundled picture, looked for beside /proc/self/exe, was not found.)
 @Suite struct ChrootTests {
   @Test func theArgumentsAreSeenWithoutProc() throws {
     guard getuid() == 0 else {
@@ -33,5 +34,11 @@ import Testing
     try "[splash]\nimage = /nowhere.png\n".write(toFile: root + "/s.conf", atomically: false, encoding: .utf8)
     let listed = try run("/usr/sbin/chroot", [root, splashdPath, "--config", "/s.conf", "--list-files"], timeout: 10)
     #expect(listed.stdout.hasPrefix("config /s.conf\npicture /nowhere.png\n"), "\(listed.stdout) \(listed.stderr)")
+    // Without a config, the bundled picture, found beside the binary without /proc/self/exe.
+    let demo = packageRoot + "/Config/splashd-demo.png"
+    try fileManager.createDirectory(atPath: root + packageRoot + "/Config", withIntermediateDirectories: true)
+    try fileManager.copyItem(atPath: demo, toPath: root + demo)
+    let bundled = try run("/usr/sbin/chroot", [root, splashdPath, "--list-files"], timeout: 10)
+    #expect(bundled.stdout.hasPrefix("picture \(demo)\n"), "\(bundled.stdout) \(bundled.stderr)")
   }
 }

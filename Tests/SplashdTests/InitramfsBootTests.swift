@@ -193,6 +193,25 @@ extension DisplayTests.BootPathTests {
       "initramfs_mib: \(String(format: "%.2f", with)) (without splashd's hook: \(String(format: "%.2f", without)))")
     print("initramfs_growth_mib: \(String(format: "%.2f", with - without))")
     #expect(with > without)
+    // What went in: splashd, its config, the pictures it names, the display's driver; without a config,
+    // the bundled picture; without the hook, none of it.
+    func paths(_ name: String) -> Set<String> {
+      Set(
+        ((try? String(contentsOfFile: "\(boot)/\(name).files", encoding: .utf8)) ?? "").split(separator: "\n").map(
+          String.init))
+    }
+    let full = paths("initrd.img")
+    for path in [
+      "usr/bin/splashd", "etc/splashd/splashd.conf", "usr/share/splashd/left.png", "usr/share/splashd/right.png",
+      "usr/share/splashd/shutdown.png", "scripts/init-premount/splashd",
+    ] {
+      #expect(full.contains(path), "\(path) is not in the initramfs")
+    }
+    #expect(full.contains { $0.hasSuffix("/bochs.ko") })
+    let configless = paths("initrd-without-config.img")
+    #expect(configless.contains("usr/bin/splashd") && configless.contains("usr/share/splashd/splashd-demo.png"))
+    #expect(!configless.contains("etc/splashd/splashd.conf") && !configless.contains("usr/share/splashd/left.png"))
+    #expect(!paths("initrd-without-splashd.img").contains("usr/bin/splashd"))
 
     func bootOnce(_ words: String, _ name: String) throws -> WatchedBoot {
       let work = dir.path + "/" + name

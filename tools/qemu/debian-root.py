@@ -16,10 +16,13 @@ busybox, and the image its own initramfs: update-initramfs runs in a chroot
 of the tree (with the hooks the overlay installed, splashd's among them), and
 DIR gets the kernel (vmlinuz) and that initramfs (initrd.img) to boot with
 rig.py --kernel/--initrd, plus initrd-without-splashd.img, made the same way
-with splashd's hook set aside, to measure what the hook adds.
+with splashd's hook set aside, to measure what the hook adds, and
+initrd-without-config.img, made with /etc/splashd/splashd.conf set aside;
+each with NAME.files, the paths it holds.
 Needs root, debootstrap and e2fsprogs (make test installs them).
 """
 import argparse
+import gzip
 import hashlib
 import os
 import shutil
@@ -37,6 +40,27 @@ PACKAGES = [
 # What a base that boots its own kernel and initramfs adds (--boot).
 BOOT_PACKAGES = ["linux-image-amd64", "initramfs-tools", "busybox"]
 SPLASHD_HOOK = "usr/share/initramfs-tools/hooks/splashd"
+SPLASHD_CONFIG = "etc/splashd/splashd.conf"
+
+
+def cpio_paths(path):
+    """The paths in an initramfs: gzip'd newc cpio archives, one after another."""
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    paths, offset = [], 0
+    while offset + 110 <= len(data) and data[offset:offset + 6] == b"070701":
+        size = int(data[offset + 54:offset + 62], 16)
+        name_size = int(data[offset + 94:offset + 102], 16)
+        name = data[offset + 110:offset + 110 + name_size - 1].decode(errors="replace")
+        offset = (offset + 110 + name_size + 3) & ~3
+        offset = (offset + size + 3) & ~3
+        if name == "TRAILER!!!":
+            # Another archive may follow, after padding.
+            while offset < len(data) and data[offset] == 0:
+                offset += 1
+            continue
+        paths.append(name)
+    return paths
 
 
 def base_tarball(cache, mirror, packages):
@@ -74,21 +98,28 @@ def make_initramfs(root, boot):
     version = versions[-1]
     os.makedirs(boot, exist_ok=True)
     log = open(os.path.join(boot, "update-initramfs.log"), "w")
-    hook = os.path.join(root, SPLASHD_HOOK)
-    aside = os.path.join(root, "root", "splashd-hook")
     made = []
-    for name, with_hook in (("initrd-without-splashd.img", False), ("initrd.img", True)):
-        if not with_hook and os.path.exists(hook):
-            os.rename(hook, aside)
+    # What each is made without (set aside for that run); the last is the one the image keeps.
+    for name, without in (("initrd-without-splashd.img", SPLASHD_HOOK), ("initrd-without-config.img", SPLASHD_CONFIG),
+                          ("initrd.img", None)):
+        original = os.path.join(root, without) if without else None
+        aside = os.path.join(root, "root", "set-aside")
+        if original and os.path.exists(original):
+            os.rename(original, aside)
+        log.write("== %s\n" % name)
+        log.flush()
         try:
             status = subprocess.run(["chroot", root, "update-initramfs", "-c", "-k", version], stdout=log,
                                     stderr=subprocess.STDOUT).returncode
         finally:
             if os.path.exists(aside):
-                os.rename(aside, hook)
+                os.rename(aside, original)
         if status != 0:
             sys.exit("debian-root: update-initramfs failed; see %s" % log.name)
-        shutil.copy(os.path.join(root, "boot", "initrd.img-" + version), os.path.join(boot, name))
+        target = os.path.join(boot, name)
+        shutil.copy(os.path.join(root, "boot", "initrd.img-" + version), target)
+        with open(target + ".files", "w") as f:
+            f.write("".join(path + "\n" for path in cpio_paths(target)))
         made.append(name)
     shutil.copy(os.path.join(root, "boot", "vmlinuz-" + version), os.path.join(boot, "vmlinuz"))
     return made

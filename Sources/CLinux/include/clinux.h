@@ -86,6 +86,8 @@ long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_
    argv[0] can be marked, and there without /proc (Swift's CommandLine reads
    /proc/self/cmdline on Linux, and sees no arguments in a chroot without it). */
 int splashd_argument_count(void);
+/* The file name the kernel exec'd (AT_EXECFN: no /proc needed); NULL if none. */
+const char *splashd_exec_name(void);
 char **splashd_arguments(void);
 
 /* The git commit of the build ("" when not built from git). */
