@@ -65,9 +65,6 @@ final class Controller {
   /// Plymouth's `quit --retain-splash`: the last frame stays on the display
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
-  /// Whether the display was handed over to another splashd: this one ends
-  /// without touching it.
-  private(set) var handedOverDisplay = false
   /// Plymouth's `deactivate`: the held splash is not drawn again until
   /// `reactivate` (its status still changes).
   private(set) var drawingPaused = false
@@ -118,7 +115,6 @@ final class Controller {
   /// The display went to the splashd `adopter` ("splashd (pid 812)"):
   /// the splash ends now, drawing nothing more.
   func handedOver(to adopter: String) {
-    handedOverDisplay = true
     scene?.didHandOver()
     log.info("handover: the display went to \(adopter); this splash ends")
     stop(because: "handed over to \(adopter)")
@@ -210,7 +206,7 @@ final class Controller {
       if let problem = setMessage(text) { return .error(problem) }
       return .ok(nil)
     case .handover:
-      guard !handedOverDisplay else { return .error("handover: the display was handed over already") }
+      // A display handed over already stopped the splash too.
       guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }
       guard let scene else { return .error("handover: nothing is shown yet") }
       switch scene.handoverState() {

@@ -428,11 +428,7 @@ final class Session: HeldScene, DisplayMover {
   func finish(keepingLastFrame: Bool) {
     sink?.release(keepingLastFrame: keepingLastFrame)
     released = keepingLastFrame ? sink?.output : nil
-    if let outputEvents { runLoop.remove(outputEvents) }
-    if let refresher { runLoop.remove(refresher) }
-    outputEvents = nil
-    refresher = nil
-    sink = nil
+    stopDrawing()
     if controller.phase == .done { controller.publish(.didDisappear) }
     for transport in transports { transport.close() }
     transports = []
@@ -524,6 +520,12 @@ final class Session: HeldScene, DisplayMover {
       sink.output.handedOver()
       _ = Unmanaged.passRetained(sink)
     }
+    stopDrawing()
+  }
+
+  /// Nothing is drawn from now on: the output's events and the refresher
+  /// leave the run loop, and the sink goes.
+  private func stopDrawing() {
     if let outputEvents { runLoop.remove(outputEvents) }
     if let refresher { runLoop.remove(refresher) }
     outputEvents = nil
