@@ -39,22 +39,42 @@ struct AdoptedSplash {
       return nil
     }
     guard connection.sendWithoutBlocking("handover\n") else { return refused("did not take the request") }
-    var bytes: [UInt8] = []
+    // The reply line, cut as the control socket cuts lines (one of at most
+    // maxLineBytes, text only), with the descriptors that came with it.
+    var input = LineBuffer()
+    var line = ""
     var descriptors: [FileDescriptor] = []
+    var hungUp = false
     let deadline = clock.now() + answerTimeout
-    while !bytes.contains(UInt8(ascii: "\n")) && bytes.count < ControlCommand.maxLineBytes && clock.now() < deadline {
-      guard let part = try? connection.receiveWithDescriptors(upTo: ControlCommand.maxLineBytes), !part.bytes.isEmpty
-      else { break }
-      bytes += part.bytes
+    reading: while clock.now() < deadline {
+      // Nothing within the socket's timeout is an error (EAGAIN); a hang-up is no bytes.
+      guard let part = try? connection.receiveWithDescriptors(upTo: ControlCommand.maxLineBytes) else { break }
+      guard !part.bytes.isEmpty else {
+        hungUp = true
+        break
+      }
       descriptors += part.descriptors
+      switch input.append(part.bytes) {
+      case .success(let lines):
+        if let first = lines.first {
+          line = first
+          break reading
+        }
+      case .failure(let problem):
+        for descriptor in descriptors { try? descriptor.close() }
+        return refused(
+          problem == .tooLong
+            ? "answered a line of over \(ControlCommand.maxLineBytes) bytes" : "answered bytes that are not text")
+      }
     }
-    let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     guard line.hasPrefix("ok "), let state = HandoverState.parse(String(line.dropFirst(3))),
       state.cards.count == descriptors.count
     else {
       for descriptor in descriptors { try? descriptor.close() }
       let answer =
-        line.isEmpty ? "did not answer in \(formatNumber(answerTimeout)) s" : "answered \"\(printable(line))\""
+        !line.isEmpty
+        ? "answered \"\(printable(line))\""
+        : hungUp ? "hung up without answering" : "did not answer in \(formatNumber(answerTimeout)) s"
       return refused(answer)
     }
     // Its control socket, FIFO and Plymouth socket are gone once it has ended.

@@ -118,6 +118,37 @@ import Testing
     #expect(output == "ran its program\n")
   }
 
+  /// Something else answering on the control socket (a fake splashd) cannot
+  /// hold the root's splashd or hand it nothing: a reply without the
+  /// descriptors it names, bytes that are not text, silence (bounded by
+  /// 2 s), a hang-up. Each is one line, and the splash starts on its own.
+  @Test(arguments: [
+    (
+      "lying", "c.sendall(b'ok handover display=kms rotation=0 cards=/dev/dri/card0\\n'); time.sleep(5)",
+      "answered \"ok handover display=kms rotation=0 cards=/dev/dri/card0\""
+    ),
+    ("binary", "c.sendall(b'ok \\x00\\xff\\n'); time.sleep(5)", "answered bytes that are not text"),
+    ("silent", "time.sleep(5)", "did not answer in 2 s"),
+    ("hang-up", "c.close()", "hung up without answering"),
+  ])
+  func aFakeSplashdOnTheSocketIsPassedOver(name: String, behaviour: String, said: String) throws {
+    let config = try config(cmdline: "splash\n")
+    let script = """
+      import os, socket, sys, time
+      s = socket.socket(socket.AF_UNIX)
+      s.bind(sys.argv[1] + ".part"); s.listen(1); os.rename(sys.argv[1] + ".part", sys.argv[1])
+      c, _ = s.accept(); c.recv(100)
+      \(behaviour)
+      """
+    let fake = try StartedProcess("/usr/bin/python3", ["-c", script, socketPath])
+    defer { fake.child.send(SIGKILL) }
+    try #require(waitUntil { FileManager.default.fileExists(atPath: socketPath) }, "\(name): no fake socket")
+    let root = try splashd(["--config", config, "--boot", "root", "--", "/bin/echo", "kiosk"], in: dir)
+    #expect(root.stderr.contains(said + "; this splash starts on its own"), "\(name): \(root.stderr)")
+    #expect(root.stderr.contains("splashd: appeared"), "\(name): \(root.stderr)")
+    #expect(root.status == 0 && root.stdout == "kiosk\n", "\(name): \(root.stderr)")
+  }
+
   @Test func noSplashOnTheKernelCommandLineRunsTheProgramAtOnce() throws {
     let config = try config(cmdline: "ro nosplash\n")
     let outcome = try splashd(["--config", config, "--boot", "root", "--", "/bin/echo", "kiosk"], in: dir)
