@@ -38,12 +38,9 @@ public struct NamedPipe {
       made = false
     } else {
       guard errno == ENOENT else { throw SystemError("stat \(path)", code: errno) }
-      // Made with no access at all, then opened up to exactly the mode.
-      let oldMask = umask(0o777)
-      let madeFIFO = mkfifo(path, 0o600)
-      let makeError = errno
-      umask(oldMask)
-      guard madeFIFO == 0 else { throw SystemError("mkfifo \(path)", code: makeError) }
+      // Made for its owner at most (the umask can only take away), then
+      // opened up to exactly the mode; the process's umask is left alone.
+      guard mkfifo(path, 0o600) == 0 else { throw SystemError("mkfifo \(path)", code: errno) }
       if let group, chown(path, uid_t.max, group) != 0 {
         let error = SystemError("chown \(path)", code: errno)
         unlink(path)

@@ -31,16 +31,24 @@ public enum UnixSocket {
   /// or, given `groupName`, that group too (0660). A file left there by a
   /// splashd that is gone (nobody answers) is replaced, and `replaced`
   /// says so; one that still answers is an error (EADDRINUSE).
+  ///
+  /// The file appears at `path` already listening with its final owner and
+  /// mode: the socket is bound at `path~`, made ready there and then
+  /// hard-linked to `path`, which fails when another splashd got there
+  /// first. A client that sees the file can connect at once, and no
+  /// process-wide umask is changed on the way.
   public static func listen(at path: String, groupName: String?) throws(SystemError) -> (
     listener: FileDescriptor, replaced: Bool
   ) {
-    guard let (address, length) = unixAddress(path) else { throw SystemError("socket \(path)", code: ENAMETOOLONG) }
+    let sideName = path + "~"
+    guard unixAddress(path) != nil, let (address, length) = unixAddress(sideName) else {
+      throw SystemError("socket \(path)", code: ENAMETOOLONG)
+    }
     var group: gid_t?
     if let groupName {
       guard let entry = getgrnam(groupName) else { throw SystemError("group \(groupName)", code: ENOENT) }
       group = entry.pointee.gr_gid
     }
-    let mode: mode_t = group == nil ? 0o600 : 0o660
     var replaced = false
     if Files.exists(path) {
       if let live = try? connect(to: path) {
@@ -54,25 +62,20 @@ public enum UnixSocket {
       AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw SystemError("socket", code: errno) }
     let descriptor = FileDescriptor(rawValue: fd)
-    // Created with no access at all, then opened up to exactly `mode`.
-    let oldMask = umask(0o777)
-    let bound = withSocketAddress(address) { bind(fd, $0, length) }
-    let bindError = errno
-    umask(oldMask)
-    guard bound == 0 else {
+    func fail(_ call: String, _ code: Int32) -> SystemError {
       try? descriptor.close()
-      throw SystemError("bind \(path)", code: bindError)
+      unlink(sideName)
+      return SystemError("\(call) \(path)", code: code)
     }
-    if let group, chown(path, uid_t.max, group) != 0 {
-      let error = SystemError("chown \(path)", code: errno)
-      try? descriptor.close()
-      throw error
-    }
-    guard chmod(path, mode) == 0, Glibc.listen(fd, 16) == 0 else {
-      let error = SystemError("listen \(path)", code: errno)
-      try? descriptor.close()
-      throw error
-    }
+    // A side name left by a splashd killed at this point is its own.
+    unlink(sideName)
+    guard withSocketAddress(address, { bind(fd, $0, length) }) == 0 else { throw fail("bind", errno) }
+    // Nobody can connect before listen, and connect checks the mode then.
+    if let group, chown(sideName, uid_t.max, group) != 0 { throw fail("chown", errno) }
+    guard chmod(sideName, group == nil ? 0o600 : 0o660) == 0 else { throw fail("chmod", errno) }
+    guard Glibc.listen(fd, 16) == 0 else { throw fail("listen", errno) }
+    guard link(sideName, path) == 0 else { throw fail("bind", errno == EEXIST ? EADDRINUSE : errno) }
+    unlink(sideName)
     return (descriptor, replaced)
   }
 
