@@ -9,6 +9,8 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 # initramfs-tools reads hooks and scripts from /usr/share/initramfs-tools (and
 # /etc/initramfs-tools): PREFIX=/usr puts them where it looks.
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
+# dracut reads its modules from /usr/lib/dracut/modules.d: PREFIX=/usr again.
+DRACUTDIR ?= $(PREFIX)/lib/dracut/modules.d
 # Loaded with dlopen when first used, so not linked: SDL2_ttf and the default
 # font for the message line (libsystemd, for progress from systemd, is
 # everywhere systemd is).
@@ -151,6 +153,7 @@ install: build install-built
 INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
   $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
   $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd \
+  $(UNITDIR)/splashd-initrd.service $(DRACUTDIR)/90splashd/module-setup.sh \
   $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
   $(PREFIX)/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service \
   $(PREFIX)/share/man/man8/splashd.8 $(PREFIX)/share/man/man5/splashd.conf.5 $(PREFIX)/share/man/man1/splashctl.1 \
@@ -166,7 +169,7 @@ install-built:
 	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	fi
 	for unit in systemd/*.service; do \
-	  case $$unit in */splashd.service|*/splashd-shutdown.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
+	  case $$unit in */splashd*.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
 	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
 	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
 	done
@@ -174,6 +177,8 @@ install-built:
 	  sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
 	    initramfs/initramfs-tools/$$part | install -D -m 755 /dev/stdin $(DESTDIR)$(INITRAMFSDIR)/$$part; \
 	done
+	sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
+	  initramfs/dracut/90splashd/module-setup.sh | install -D -m 755 /dev/stdin $(DESTDIR)$(DRACUTDIR)/90splashd/module-setup.sh
 	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
 	install -D -m 644 $(DOCS_DIR)/man/splashd.8 $(DESTDIR)$(PREFIX)/share/man/man8/splashd.8
 	install -D -m 644 $(DOCS_DIR)/man/splashd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/splashd.conf.5
@@ -192,6 +197,7 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
 	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount $(DESTDIR)$(INITRAMFSDIR)/scripts \
 	  $(DESTDIR)$(INITRAMFSDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DRACUTDIR)/90splashd $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(PREFIX)/lib/dracut 2>/dev/null
 
 clean:
 	rm -rf .build out

@@ -32,7 +32,8 @@ printf 'splashd (%s) unstable; urgency=medium\n\n  * Built from git %s.\n\n -- s
   "$version" "$commit" "$date" | gzip -9n >"$doc/changelog.gz"
 install -m 755 "$here/tools/deb/postinst" "$here/tools/deb/postrm" "$root/DEBIAN/"
 echo /etc/splashd/splashd.conf >"$root/DEBIAN/conffiles"
-# The initramfs is made again with the hook in it (or without it, on removal).
+# The initramfs is made again with splashd in it (or without, on removal):
+# initramfs-tools and dracut both take the update-initramfs trigger.
 echo "activate-noawait update-initramfs" >"$root/DEBIAN/triggers"
 # dpkg-shlibdeps reads debian/control for the package's name.
 printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"

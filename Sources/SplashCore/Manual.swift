@@ -45,13 +45,20 @@ public enum Manual {
     out += item("\\fI\(escaped(SplashctlUsage.defaultControl))\\fR", "The control socket of splashd.service.", nil)
     out += item(
       "\\fI/etc/splashd/initramfs.conf\\fR",
-      "Read by the initramfs-tools hook if it exists: SPLASHD_INITRAMFS=no leaves splashd out of the initramfs, "
+      "Read by the initramfs-tools hook and the dracut module if it exists: SPLASHD_INITRAMFS=no leaves splashd "
+        + "out of the initramfs, "
         + "SPLASHD_DISPLAY_MODULES names display drivers to add besides the machine's own.", nil)
     out += item(
       "\\fI/usr/share/initramfs-tools/hooks/splashd\\fR, \\fI/usr/share/initramfs-tools/scripts/init-premount/splashd\\fR",
       "Put splashd, its config and pictures in the initramfs and start it there (--boot initramfs); "
         + "update-initramfs -u after changing them.", nil)
-    out += section("SEE ALSO") + "splashctl(1), splashd.conf(5), systemd.service(5), update-initramfs(8)\n"
+    out += item(
+      "\\fI/usr/lib/dracut/modules.d/90splashd/\\fR",
+      "dracut's module: the same files in a systemd initramfs, and splashd-initrd.service to start it there; "
+        + "dracut -f after changing them.", nil)
+    out +=
+      section("SEE ALSO")
+      + "splashctl(1), splashd.conf(5), systemd.service(5), update-initramfs(8), dracut(8)\n"
     return out
   }
 

@@ -29,6 +29,7 @@ import Testing
     #expect(
       files == [
         "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
+        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/systemd/system/splashd-initrd.service",
         "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
         "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
         "usr/share/doc/splashd/changelog.gz", "usr/share/doc/splashd/copyright",

@@ -58,7 +58,8 @@ extension DisplayTests.BootPathTests {
   /// initramfs mounts, systemd, splashd.service and the kiosk unit; every
   /// boot ends in a reboot. Three boots start the splash in the initramfs,
   /// three only from the root's unit (splashd.initramfs=0), one says
-  /// nosplash. The host keeps every new screen (~10 a second): from the
+  /// nosplash, one boots dracut's initramfs (90splashd's unit in a systemd
+  /// initramfs). The host keeps every new screen (~10 a second): from the
   /// first splash frame to the kiosk program's there is nothing but the
   /// splash, its doors and the kiosk's colour (no console, no black frame),
   /// the root's splashd adopts the initramfs's, and the reboot shows the
@@ -130,7 +131,13 @@ extension DisplayTests.BootPathTests {
       ])
     try #require(compile.status == 0, "\(compile.stderr)")
     try put(
-      "/usr/bin/kiosk-app", "#!/bin/sh\nexec /usr/local/bin/kiosk-colour 2080c0 /run/kiosk-app.drawn\n", mode: 0o755)
+      "/usr/bin/kiosk-app",
+      """
+      #!/bin/sh
+      echo "$(id -un) ${XDG_SESSION_TYPE:-no-session}" > /dev/shm/kiosk-app.who
+      exec /usr/local/bin/kiosk-colour 2080c0 /dev/shm/kiosk-app.drawn
+
+      """, mode: 0o755)
     try fileManager.createDirectory(atPath: tree + "/etc/systemd/system", withIntermediateDirectories: true)
     try fileManager.copyItem(
       atPath: tree + "/usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
@@ -146,7 +153,7 @@ extension DisplayTests.BootPathTests {
       [Service]
       Type=oneshot
       ExecStart=/bin/sh -c '\\
-        i=0; while [ ! -e /run/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
+        i=0; while [ ! -e /dev/shm/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
         journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
         echo RIG-STATUS 0 > /dev/ttyS0; systemctl reboot'
 
@@ -178,12 +185,15 @@ extension DisplayTests.BootPathTests {
       [
         "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--boot", boot, "--libraries-of", tree + "/usr/bin/splashd",
-        "--libraries-of", tree + "/usr/bin/splashctl",
+        "--libraries-of", tree + "/usr/bin/splashctl", "--run", "useradd --create-home kiosk",
       ], timeout: 1500)
-    let updateLog = (try? String(contentsOfFile: boot + "/update-initramfs.log", encoding: .utf8)) ?? ""
-    try #require(made.status == 0, "\(made.stdout) \(made.stderr) \(updateLog.suffix(2000))")
-    // update-initramfs said nothing about splashd: every file its hook asked for was there.
-    #expect(!updateLog.contains("splashd:"), "\(updateLog)")
+    /// What update-initramfs or dracut printed making the image `name`.
+    func log(_ name: String) -> String { (try? String(contentsOfFile: "\(boot)/\(name).log", encoding: .utf8)) ?? "" }
+    try #require(made.status == 0, "\(made.stdout) \(made.stderr)")
+    // Neither tool said anything about splashd: every file the hook and the module asked for was there.
+    for name in ["initrd.img", "initrd-without-config.img", "initrd-dracut.img"] {
+      #expect(!log(name).contains("splashd:"), "\(name): \(log(name))")
+    }
     func mebibytes(_ path: String) -> Double {
       Double((try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
     }
@@ -212,14 +222,42 @@ extension DisplayTests.BootPathTests {
     #expect(configless.contains("usr/bin/splashd") && configless.contains("usr/share/splashd/splashd-demo.png"))
     #expect(!configless.contains("etc/splashd/splashd.conf") && !configless.contains("usr/share/splashd/left.png"))
     #expect(!paths("initrd-without-splashd.img").contains("usr/bin/splashd"))
+    // A config splashd refuses: the initramfs is made all the same, without splashd, and one line says why.
+    for (name, prefix) in [
+      ("initrd-broken-config.img", "W: splashd: "), ("initrd-dracut-broken-config.img", "dracut: splashd: "),
+    ] {
+      #expect(!paths(name).contains("usr/bin/splashd"), "\(name)")
+      let said = log(name).split(separator: "\n").filter { $0.contains("splashd:") }
+      #expect(
+        said.count == 1 && said[0].hasPrefix("\(prefix)/etc/splashd/splashd.conf:2: no-such-key: unknown setting")
+          && said[0].hasSuffix("; the initramfs starts no splash"), "\(name): \(log(name))")
+    }
 
-    func bootOnce(_ words: String, _ name: String) throws -> WatchedBoot {
+    // dracut's: splashd, its config and pictures, its unit wanted by sysinit.target, the display's driver.
+    let dracut = paths("initrd-dracut.img")
+    for path in [
+      "usr/bin/splashd", "etc/splashd/splashd.conf", "usr/share/splashd/left.png", "usr/share/splashd/right.png",
+      "usr/share/splashd/shutdown.png", "usr/lib/systemd/system/splashd-initrd.service",
+      "etc/systemd/system/sysinit.target.wants/splashd-initrd.service",
+    ] {
+      #expect(dracut.contains(path), "\(path) is not in dracut's initramfs")
+    }
+    #expect(dracut.contains { $0.hasSuffix("/bochs.ko") })
+    #expect(!paths("initrd-dracut-without-splashd.img").contains("usr/bin/splashd"))
+    let dracutWith = mebibytes(boot + "/initrd-dracut.img")
+    let dracutWithout = mebibytes(boot + "/initrd-dracut-without-splashd.img")
+    print(
+      "dracut_initramfs_mib: \(String(format: "%.2f", dracutWith)) "
+        + "(without splashd's module: \(String(format: "%.2f", dracutWithout)))")
+    print("dracut_initramfs_growth_mib: \(String(format: "%.2f", dracutWith - dracutWithout))")
+
+    func bootOnce(_ words: String, _ name: String, initrd: String = "initrd.img") throws -> WatchedBoot {
       let work = dir.path + "/" + name
       let booted = try run(
         "/usr/bin/env",
         [
           "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", boot + "/vmlinuz",
-          "--initrd", boot + "/initrd.img", "--size", "800x480", "--watch-screen", "0.1", "--append", words,
+          "--initrd", boot + "/" + initrd, "--size", "800x480", "--watch-screen", "0.1", "--append", words,
         ], environment: ProcessInfo.processInfo.environment, timeout: 400)
       let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
       try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
@@ -236,48 +274,60 @@ extension DisplayTests.BootPathTests {
       return WatchedBoot(frames: frames, journal: journal, console: console, framebuffers: framebuffers, work: work)
     }
 
+    /// What every boot must show: from the first splash frame to the kiosk
+    /// program's colour nothing foreign, then the shutdown picture, the
+    /// root's splash's two buffers alone, and the adoption logged (or the
+    /// command line's no). Returns the first pixel's time.
+    func check(_ boot: WatchedBoot, _ label: String, adopted: Bool, keepFirst: Bool) throws -> Double {
+      let note = boot.journal.split(separator: "\n").filter { $0.contains("splashd") }.joined(separator: "\n")
+      let first = try #require(
+        boot.frames.firstIndex { isSplash($0.screen) }, "\(label): no splash on the screen; \(note)")
+      let kiosk = try #require(
+        boot.frames[first...].firstIndex { samples($0.screen).allSatisfy { $0 == Self.kiosk } },
+        "\(label): the kiosk program's colour never filled the screen; \(note)")
+      // Between them: the splash, its doors parting over the background, the kiosk's colour.
+      let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.revealed, Self.kiosk]
+      let foreign = boot.frames[first...kiosk].enumerated().filter { _, frame in
+        !samples(frame.screen).allSatisfy(allowed.contains)
+      }
+      if let (index, frame) = foreign.first {
+        frame.screen.keep(as: "\(label)-foreign-frame")
+        boot.keepWork(as: label)
+        Issue.record("\(label): frame \(first + index) at \(frame.time) s of \(foreign.count) foreign ones; \(note)")
+      }
+      // The reboot: the shutdown picture once the kiosk program let go.
+      let shutdown = boot.frames[kiosk...].last { samples($0.screen).allSatisfy { $0 == Self.shutdown } }
+      #expect(shutdown != nil, "\(label): no shutdown picture before the reset; \(note)")
+      // The root's splash's two buffers, and nothing left of the initramfs's.
+      let splashBuffers = boot.framebuffers.split(separator: "\n").filter { $0.contains("allocated by = splashd") }
+      #expect(splashBuffers.count == 2, "\(label): \(boot.framebuffers)")
+      if adopted {
+        #expect(boot.journal.contains("splashd: adopt: took over from the splashd of pid"), "\(label): \(note)")
+        #expect(boot.journal.contains("splashd: handover: the display went to splashd (pid"), "\(label): \(note)")
+      } else {
+        #expect(
+          boot.journal.contains("the kernel command line says splashd.initramfs=0: no splash"), "\(label): \(note)")
+        #expect(!boot.journal.contains("splashd: adopt:"), "\(label): \(note)")
+      }
+      if keepFirst {
+        boot.frames[first].screen.keep(as: "\(label)-first-splash")
+        shutdown?.screen.keep(as: "\(label)-shutdown")
+      }
+      return try #require(boot.firstPixel, "\(label): \(note)")
+    }
+
     var fromInitramfs: [Double] = []
     var fromRoot: [Double] = []
     for round in 0..<3 {
       let early = try bootOnce("", "initramfs-\(round)")
+      fromInitramfs.append(try check(early, "initramfs-\(round)", adopted: true, keepFirst: round == 0))
       let late = try bootOnce("splashd.initramfs=0", "root-\(round)")
-      for (boot, adopted) in [(early, true), (late, false)] {
-        let note = boot.journal.split(separator: "\n").filter { $0.contains("splashd") }.joined(separator: "\n")
-        let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash on the screen; \(note)")
-        let kiosk = try #require(
-          boot.frames[first...].firstIndex { samples($0.screen).allSatisfy { $0 == Self.kiosk } },
-          "the kiosk program's colour never filled the screen; \(note)")
-        // Between them: the splash, its doors parting over the background, the kiosk's colour.
-        let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.revealed, Self.kiosk]
-        let foreign = boot.frames[first...kiosk].enumerated().filter { _, frame in
-          !samples(frame.screen).allSatisfy(allowed.contains)
-        }
-        if let (index, frame) = foreign.first {
-          frame.screen.keep(as: "\(adopted ? "initramfs" : "root-unit")-\(round)-foreign-frame")
-          boot.keepWork(as: "\(adopted ? "initramfs" : "root-unit")-\(round)")
-          Issue.record("frame \(first + index) at \(frame.time) s of \(foreign.count) foreign ones; \(note)")
-        }
-        // The reboot: the shutdown picture once the kiosk program let go.
-        let shutdown = boot.frames[kiosk...].last { samples($0.screen).allSatisfy { $0 == Self.shutdown } }
-        #expect(shutdown != nil, "no shutdown picture before the reset; \(note)")
-        // The root's splash's two buffers, and nothing left of the initramfs's.
-        let splashBuffers = boot.framebuffers.split(separator: "\n").filter { $0.contains("allocated by = splashd") }
-        #expect(splashBuffers.count == 2, "\(boot.framebuffers)")
-        if adopted {
-          #expect(boot.journal.contains("splashd: adopt: took over from the splashd of pid"), "\(note)")
-          #expect(boot.journal.contains("splashd: handover: the display went to splashd (pid"), "\(note)")
-        } else {
-          #expect(boot.journal.contains("the kernel command line says splashd.initramfs=0: no splash"), "\(note)")
-          #expect(!boot.journal.contains("splashd: adopt:"), "\(note)")
-        }
-        if round == 0 {
-          boot.frames[first].screen.keep(as: adopted ? "initramfs-first-splash" : "root-unit-first-splash")
-          shutdown?.screen.keep(as: adopted ? "initramfs-shutdown" : "root-unit-shutdown")
-        }
-        let pixel = try #require(boot.firstPixel, "\(note)")
-        if adopted { fromInitramfs.append(pixel) } else { fromRoot.append(pixel) }
-      }
+      fromRoot.append(try check(late, "root-unit-\(round)", adopted: false, keepFirst: round == 0))
     }
+    // dracut's systemd initramfs: splashd-initrd.service's splashd lives through the switch and is adopted.
+    let dracutBoot = try bootOnce("", "dracut", initrd: "initrd-dracut.img")
+    let dracutPixel = try check(dracutBoot, "dracut", adopted: true, keepFirst: true)
+    print("first_pixel_after_kernel_start_dracut_s: \(String(format: "%.2f", dracutPixel))")
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     let initramfsMedian = median(fromInitramfs)
     let rootMedian = median(fromRoot)

@@ -7,7 +7,8 @@ import Testing
 /// root that holds the built splashd and the host's own units.
 @Suite struct UnitTests {
   @Test(arguments: [
-    "splashd.service", "splashd-shutdown.service", "kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service",
+    "splashd.service", "splashd-initrd.service", "splashd-shutdown.service", "kiosk-with-splash.service",
+    "kiosk-revealed-by-splashctl.service",
   ])
   func systemdAnalyzeVerifyPasses(unit: String) throws {
     let analyze = "/usr/bin/systemd-analyze"

@@ -3,6 +3,7 @@
 """Makes the ext4 root image for the QEMU rig's systemd tier (rig.py --root).
 
     debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]... [--boot DIR]
+                   [--deb PACKAGE --deb-report FILE] [--run COMMAND]...
 
 The base is a minimal Debian bookworm (debootstrap --variant=minbase) with
 systemd, udev and the libraries splashd links, made once and kept in DIR as a
@@ -11,19 +12,33 @@ copied over it, packed by mkfs.ext4 -d (no loop device, no mount). With
 --libraries-of, the shared libraries FILE needs (ldd) that the base lacks are
 copied in at their host paths too: a debug build's Swift runtime, say.
 
-With --boot DIR, the base also has Debian's kernel, initramfs-tools and
-busybox, and the image its own initramfs: update-initramfs runs in a chroot
-of the tree (with the hooks the overlay installed, splashd's among them), and
-DIR gets the kernel (vmlinuz) and that initramfs (initrd.img) to boot with
-rig.py --kernel/--initrd, plus initrd-without-splashd.img, made the same way
-with splashd's hook set aside, to measure what the hook adds, and
-initrd-without-config.img, made with /etc/splashd/splashd.conf set aside;
-each with NAME.files, the paths it holds.
+With --boot DIR, the base also has Debian's kernel, initramfs-tools, busybox
+and dracut-core, and the image its own initramfs: update-initramfs runs in a
+chroot of the tree (with the hooks the overlay installed, splashd's among
+them), and DIR gets the kernel (vmlinuz) and that initramfs (initrd.img) to
+boot with rig.py --kernel/--initrd, plus initrd-without-splashd.img, made the
+same way with splashd's hook set aside, to measure what the hook adds, and
+initrd-without-config.img, made with /etc/splashd/splashd.conf set aside,
+and initrd-broken-config.img, made with a config splashd refuses.
+dracut makes initrd-dracut.img in the same chroot (a small systemd initramfs
+with splashd's module, 90splashd, which the overlay installed), and
+initrd-dracut-without-splashd.img without that module, and
+initrd-dracut-broken-config.img with the refused config; each image comes
+with NAME.files, the paths it holds, and NAME.log, what its tool printed.
+With --deb, the package is installed as an admin would (dpkg -i in a chroot,
+after the overlay, keeping the overlay's config file), after its removal and
+purge were tried there: FILE gets, as JSON, the package's files, those left
+after apt-get remove and after apt-get purge, what systemctl is-enabled said
+of its units after the removal, and the links to its units left after the
+purge. --run runs a shell command in a chroot of the image after that, as an
+admin would (useradd, systemctl disable).
 Needs root, debootstrap and e2fsprogs (make test installs them).
 """
 import argparse
+import contextlib
 import gzip
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -36,9 +51,16 @@ PACKAGES = [
     "libsdl2-2.0-0", "libsdl2-image-2.0-0", "libinih1", "libpng16-16",
     # What splashd loads for its message line (dlopen, so not in ldd's list).
     "libsdl2-ttf-2.0-0", "fonts-dejavu-core",
+    # A logind session for a kiosk program run as its own user (PAMName=login);
+    # debootstrap does not pick its system bus for it.
+    "libpam-systemd", "dbus",
 ]
 # What a base that boots its own kernel and initramfs adds (--boot).
-BOOT_PACKAGES = ["linux-image-amd64", "initramfs-tools", "busybox"]
+BOOT_PACKAGES = ["linux-image-amd64", "initramfs-tools", "busybox", "dracut-core"]
+# dracut's modules for a small systemd initramfs that mounts the rig's root
+# (splashd's own, added to them, pulls in what it needs), and the root's drivers.
+DRACUT_MODULES = "systemd-initrd dracut-systemd rootfs-block"
+DRACUT_DRIVERS = "virtio_pci virtio_blk crc32c_generic ext4"
 SPLASHD_HOOK = "usr/share/initramfs-tools/hooks/splashd"
 SPLASHD_CONFIG = "etc/splashd/splashd.conf"
 
@@ -89,40 +111,107 @@ def needed_libraries(path):
             yield parts[parts.index("=>") + 1]
 
 
+# A config file splashd refuses: each tool must still make its initramfs, say
+# why in one line, and leave splashd out.
+BROKEN_CONFIG = "[splash]\nno-such-key = 1\n"
+
+
+@contextlib.contextmanager
+def replaced(root, path, text):
+    """`path` in `root` set aside for the block (`text` None), or replaced by `text`."""
+    original = os.path.join(root, path) if path else None
+    aside = os.path.join(root, "root", "set-aside")
+    if original and os.path.exists(original):
+        os.rename(original, aside)
+        if text is not None:
+            with open(original, "w") as f:
+                f.write(text)
+    try:
+        yield
+    finally:
+        if os.path.exists(aside):
+            os.replace(aside, original)
+
+
 def make_initramfs(root, boot):
-    """update-initramfs in a chroot of `root`; the kernel and the initramfs
-    (and one made without splashd's hook) copied to `boot`."""
+    """update-initramfs and dracut in a chroot of `root`; the kernel and the
+    initramfs images (and those made without splashd, or with a config it
+    refuses) copied to `boot`, each with its own log, NAME.log."""
     versions = sorted(name[len("vmlinuz-"):] for name in os.listdir(os.path.join(root, "boot")) if name.startswith("vmlinuz-"))
     if not versions:
         sys.exit("debian-root: no kernel in the image's /boot")
     version = versions[-1]
     os.makedirs(boot, exist_ok=True)
-    log = open(os.path.join(boot, "update-initramfs.log"), "w")
     made = []
-    # What each is made without (set aside for that run); the last is the one the image keeps.
-    for name, without in (("initrd-without-splashd.img", SPLASHD_HOOK), ("initrd-without-config.img", SPLASHD_CONFIG),
-                          ("initrd.img", None)):
-        original = os.path.join(root, without) if without else None
-        aside = os.path.join(root, "root", "set-aside")
-        if original and os.path.exists(original):
-            os.rename(original, aside)
-        log.write("== %s\n" % name)
-        log.flush()
-        try:
-            status = subprocess.run(["chroot", root, "update-initramfs", "-c", "-k", version], stdout=log,
-                                    stderr=subprocess.STDOUT).returncode
-        finally:
-            if os.path.exists(aside):
-                os.rename(aside, original)
-        if status != 0:
-            sys.exit("debian-root: update-initramfs failed; see %s" % log.name)
+
+    def make(name, command, built):
+        with open(os.path.join(boot, name + ".log"), "w") as log:
+            if subprocess.run(["chroot", root] + command, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+                sys.exit("debian-root: %s failed; see %s" % (command[0], log.name))
         target = os.path.join(boot, name)
-        shutil.copy(os.path.join(root, "boot", "initrd.img-" + version), target)
+        shutil.move(built, target)
         with open(target + ".files", "w") as f:
             f.write("".join(path + "\n" for path in cpio_paths(target)))
         made.append(name)
+
+    # What each is made without or with (for that run); the last is the one the image keeps.
+    for name, path, text in (("initrd-without-splashd.img", SPLASHD_HOOK, None),
+                             ("initrd-without-config.img", SPLASHD_CONFIG, None),
+                             ("initrd-broken-config.img", SPLASHD_CONFIG, BROKEN_CONFIG),
+                             ("initrd.img", None, None)):
+        with replaced(root, path, text):
+            make(name, ["update-initramfs", "-c", "-k", version], os.path.join(root, "boot", "initrd.img-" + version))
+        if name == "initrd.img":
+            shutil.copy(os.path.join(boot, name), os.path.join(root, "boot", "initrd.img-" + version))
+    for name, modules, text in (("initrd-dracut-without-splashd.img", DRACUT_MODULES, None),
+                                ("initrd-dracut-broken-config.img", DRACUT_MODULES + " splashd", BROKEN_CONFIG),
+                                ("initrd-dracut.img", DRACUT_MODULES + " splashd", None)):
+        inside = "/root/" + name
+        with replaced(root, SPLASHD_CONFIG if text else None, text):
+            make(name, ["dracut", "--force", "--kver", version, "--no-hostonly", "--no-early-microcode", "--modules",
+                        modules, "--add-drivers", DRACUT_DRIVERS, inside], root + inside)
     shutil.copy(os.path.join(root, "boot", "vmlinuz-" + version), os.path.join(boot, "vmlinuz"))
     return made
+
+
+def chroot(root, *command):
+    """Runs `command` in a chroot of `root`; its output, or an exit naming it."""
+    done = subprocess.run(["chroot", root] + list(command), capture_output=True, text=True,
+                          env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    if done.returncode != 0:
+        sys.exit("debian-root: %s failed: %s%s" % (" ".join(command), done.stdout, done.stderr))
+    return done.stdout
+
+
+def install_deb(root, overlay, deb):
+    """Installs `deb` in `root` after trying its removal and purge there;
+    returns what each left behind."""
+    inside = "/root/" + os.path.basename(deb)
+    shutil.copy(deb, root + inside)
+    install = ["dpkg", "-i", "--force-confold", "--force-confdef", inside]
+    chroot(root, *install)
+    name = chroot(root, "dpkg-deb", "-f", inside, "Package").strip()
+    files = [path for path in chroot(root, "dpkg", "-L", name).split("\n")
+             if path and os.path.lexists(root + path) and not os.path.isdir(root + path)]
+    units = [os.path.basename(path) for path in files if "/systemd/system/" in path and path.endswith(".service")]
+    chroot(root, "apt-get", "remove", "-y", name)
+    after_remove = [path for path in files if os.path.lexists(root + path)]
+    # is-enabled exits non-zero for every state but enabled: its words are what counts.
+    states = {}
+    for unit in units:
+        said = subprocess.run(["chroot", root, "systemctl", "is-enabled", unit], capture_output=True, text=True)
+        states[unit] = (said.stdout + said.stderr).strip()
+    chroot(root, "apt-get", "purge", "-y", name)
+    after_purge = [path for path in files if os.path.lexists(root + path)]
+    links = []
+    for folder, _, names in os.walk(os.path.join(root, "etc", "systemd")):
+        links += [os.path.join(folder, n)[len(root):] for n in names if n in units]
+    # The overlay again (the purge took its config file), then the package for good.
+    subprocess.run(["cp", "-a", os.path.join(overlay, "."), root], check=True)
+    chroot(root, *install)
+    os.unlink(root + inside)
+    return {"files": files, "afterRemove": after_remove, "enabledAfterRemove": states,
+            "afterPurge": after_purge, "unitLinksAfterPurge": links}
 
 
 def main():
@@ -133,6 +222,10 @@ def main():
     parser.add_argument("--libraries-of", action="append", default=[], metavar="FILE")
     parser.add_argument("--mirror", default="http://deb.debian.org/debian")
     parser.add_argument("--boot", metavar="DIR", help="make the image's own initramfs; kernel and initramfs to DIR")
+    parser.add_argument("--deb", metavar="PACKAGE", help="install this .deb in the image, after trying its removal")
+    parser.add_argument("--deb-report", metavar="FILE", help="what the removal and the purge left (JSON)")
+    parser.add_argument("--run", action="append", default=[], metavar="COMMAND",
+                        help="a shell command to run in a chroot of the image after the package's install")
     args = parser.parse_args()
     packages = PACKAGES + (BOOT_PACKAGES if args.boot else [])
     tarball = base_tarball(os.path.abspath(args.cache), args.mirror, packages)
@@ -148,6 +241,13 @@ def main():
                 if not os.path.lexists(target) and not os.path.lexists(root + os.path.realpath(library)):
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     shutil.copy(library, target)
+        if args.deb:
+            report = install_deb(root, os.path.abspath(args.overlay), os.path.abspath(args.deb))
+            if args.deb_report:
+                with open(args.deb_report, "w") as f:
+                    json.dump(report, f, indent=1)
+        for command in args.run:
+            chroot(root, "sh", "-c", command)
         if args.boot:
             make_initramfs(root, os.path.abspath(args.boot))
         size = int(subprocess.run(["du", "-sm", root], capture_output=True, text=True, check=True).stdout.split()[0])
