@@ -983,10 +983,11 @@ extension DisplayTests {
       #expect(second.contains("splashd: fbdev: /dev/fb0 800x480, 32 bpp"), "\(second)")
     }
 
-    /// A whole boot: Debian with systemd, splashd installed by `make
-    /// install`'s recipe, and a kiosk program that fills the screen with its
-    /// own colour, in both shipped patterns: splashd.service revealed by
-    /// kiosk-revealed-by-splashctl.service, and kiosk-with-splash.service,
+    /// A whole boot: Debian with systemd, splashd's package installed by
+    /// `dpkg -i` (after its removal and purge were tried in the image), and
+    /// a kiosk program that fills the screen with its own colour, in both
+    /// shipped patterns: splashd.service (enabled by the package) revealed
+    /// by kiosk-revealed-by-splashctl.service, and kiosk-with-splash.service,
     /// where splashd becomes the kiosk program (same PID).
     @Test(arguments: [false, true])
     func aSystemdBootShowsTheSplashThenTheKioskProgramGetsTheScreen(oneUnit: Bool) throws {
@@ -995,7 +996,7 @@ extension DisplayTests {
       let tree = dir.path + "/tree"
       let fileManager = FileManager.default
       for folder in [
-        "etc/splashd", "usr/share/splashd", "usr/local/bin", "etc/systemd/system/sysinit.target.wants",
+        "etc/splashd", "usr/bin", "usr/share/splashd", "usr/local/bin", "etc/systemd/system/sysinit.target.wants",
         "etc/systemd/system/multi-user.target.wants",
       ] {
         try fileManager.createDirectory(atPath: tree + "/" + folder, withIntermediateDirectories: true)
@@ -1010,7 +1011,7 @@ extension DisplayTests {
       fileManager.createFile(
         atPath: tree + "/usr/share/splashd/right.png",
         contents: makePNG(width: 160, height: 240) { _, _ in (0, 255, 0) })
-      // Written first, so the install keeps it (as it keeps any existing config).
+      // Written first, so the package's install keeps it (as dpkg keeps any config an admin wrote).
       put(
         "/etc/splashd/splashd.conf",
         """
@@ -1030,12 +1031,17 @@ extension DisplayTests {
         track = #000000
 
         """)
-      let buildDirectory = URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
-      let install = try run(
-        "/usr/bin/make",
-        ["-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(buildDirectory)", "DESTDIR=\(tree)", "PREFIX=/usr"])
-      #expect(install.status == 0, "\(install.stdout) \(install.stderr)")
-      #expect(install.stdout.contains("keeping \(tree)/etc/splashd/splashd.conf"), "\(install.stdout)")
+      // The package, installed in the image by dpkg -i (debian-root.py --deb); its files unpacked here
+      // for the example units and the libraries the binaries need.
+      let release = packageRoot + "/.build/release"
+      let buildDirectory =
+        fileManager.isExecutableFile(atPath: release + "/splashd")
+        ? release : URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
+      let packaged = try run(packageRoot + "/tools/make-deb.sh", [buildDirectory, dir.path], timeout: 300)
+      try #require(packaged.status == 0, "\(packaged.stderr)")
+      let deb = packaged.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+      let unpacked = dir.path + "/unpacked"
+      #expect(try run("/usr/bin/dpkg-deb", ["-x", deb, unpacked]).status == 0)
       let compile = try run(
         "/usr/bin/gcc",
         [
@@ -1045,7 +1051,13 @@ extension DisplayTests {
       #expect(compile.status == 0, "\(compile.stderr)")
       // The program the shipped kiosk unit starts.
       put(
-        "/usr/bin/kiosk-app", "#!/bin/sh\nexec /usr/local/bin/kiosk-colour 2080c0 /run/kiosk-app.drawn\n", mode: 0o755)
+        "/usr/bin/kiosk-app",
+        """
+        #!/bin/sh
+        echo "$(id -un) ${XDG_SESSION_TYPE:-no-session}" > /dev/shm/kiosk-app.who
+        exec /usr/local/bin/kiosk-colour 2080c0 /dev/shm/kiosk-app.drawn
+
+        """, mode: 0o755)
       // The unit splashd runs in; with one unit, nothing else reveals the
       // splash: the test's first unit does, after its screendump.
       let splashUnit = oneUnit ? "kiosk-with-splash.service" : "splashd.service"
@@ -1120,13 +1132,14 @@ extension DisplayTests {
         [Service]
         Type=oneshot
         ExecStart=/bin/sh -c '\\
-          i=0; while [ ! -e /run/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
+          i=0; while [ ! -e /dev/shm/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
           echo RIG-SCREENDUMP final > /dev/ttyS0; \\
           while [ ! -e /run/rig/final.done ]; do sleep 0.1; done; \\
           journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
           journalctl -b -u \(splashUnit) -o cat > /run/rig/splashd-journal.txt; \\
           journalctl -b -u \(kioskUnit) -o json --output-fields=_PID,MESSAGE > /run/rig/kiosk-journal.json; \\
-          systemctl is-active \(kioskUnit) > /run/rig/kiosk-state; \\
+          systemctl is-active \(kioskUnit) > /run/rig/kiosk-state; \
+          cp /dev/shm/kiosk-app.who /run/rig/kiosk-who; \\
           echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
 
         """)
@@ -1134,14 +1147,15 @@ extension DisplayTests {
       // place by the admin (here, as they ship).
       for example in ["kiosk-with-splash.service", "kiosk-revealed-by-splashctl.service"] {
         try fileManager.copyItem(
-          atPath: "\(tree)/usr/share/doc/splashd/examples/\(example)", toPath: "\(tree)/etc/systemd/system/\(example)")
+          atPath: "\(unpacked)/usr/share/doc/splashd/examples/\(example)",
+          toPath: "\(tree)/etc/systemd/system/\(example)")
       }
-      #expect(!fileManager.fileExists(atPath: "\(tree)/usr/lib/systemd/system/kiosk-with-splash.service"))
+      #expect(!fileManager.fileExists(atPath: "\(unpacked)/usr/lib/systemd/system/kiosk-with-splash.service"))
       let enabled =
         oneUnit
         ? [("multi-user.target.wants", "/etc/systemd/system/kiosk-with-splash.service")]
         : [
-          ("sysinit.target.wants", "/usr/lib/systemd/system/splashd.service"),
+          // splashd.service: enabled by the package's postinst.
           ("sysinit.target.wants", "/etc/systemd/system/rig-early.service"),
           ("multi-user.target.wants", "/etc/systemd/system/kiosk-revealed-by-splashctl.service"),
         ]
@@ -1155,14 +1169,35 @@ extension DisplayTests {
           withDestinationPath: unit)
       }
       let image = dir.path + "/root.img"
+      let report = dir.path + "/deb-report.json"
+      // With one unit, splashd runs as the kiosk unit: the package's splashd.service is disabled.
       let made = try run(
         "/usr/bin/env",
         [
           "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
-          "--overlay", tree, "--out", image, "--libraries-of", tree + "/usr/bin/splashd", "--libraries-of",
-          tree + "/usr/bin/splashctl",
-        ], timeout: 900)
+          "--overlay", tree, "--out", image, "--libraries-of", unpacked + "/usr/bin/splashd", "--libraries-of",
+          unpacked + "/usr/bin/splashctl", "--deb", deb, "--deb-report", report,
+          "--run", "useradd --create-home kiosk",
+        ] + (oneUnit ? ["--run", "systemctl disable splashd.service"] : []), timeout: 900)
       try #require(made.status == 0, "\(made.stdout) \(made.stderr)")
+      // Before it went in for good, the package was removed and purged in the image: removal leaves the
+      // config file alone and its units masked, the purge nothing at all.
+      struct DebReport: Decodable {
+        var files: [String]
+        var afterRemove: [String]
+        var enabledAfterRemove: [String: String]
+        var afterPurge: [String]
+        var unitLinksAfterPurge: [String]
+      }
+      let removal = try JSONDecoder().decode(DebReport.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+      #expect(removal.files.contains("/usr/bin/splashd") && removal.files.contains("/etc/splashd/splashd.conf"))
+      #expect(removal.afterRemove == ["/etc/splashd/splashd.conf"], "\(removal.afterRemove)")
+      // The units the postinst enabled are masked; none is enabled (splashd-initrd.service never was).
+      #expect(
+        removal.enabledAfterRemove["splashd.service"] == "masked"
+          && removal.enabledAfterRemove["splashd-shutdown.service"] == "masked"
+          && !removal.enabledAfterRemove.values.contains("enabled"), "\(removal.enabledAfterRemove)")
+      #expect(removal.afterPurge == [] && removal.unitLinksAfterPurge == [], "\(removal)")
 
       let work = dir.path + "/work"
       let booted = try run(
@@ -1210,6 +1245,10 @@ extension DisplayTests {
       final.keep(as: oneUnit ? "systemd-one-unit-kiosk" : "systemd-kiosk")
       expectFilled(final, with: 0x2080C0, journal)
       #expect((try? String(contentsOfFile: work + "/kiosk-state", encoding: .utf8)) == "active\n")
+      // The two-unit example runs the program as its user in a logind session on its VT (PAMName=login);
+      // with one unit, splashd becomes the program, as root.
+      let who = (try? String(contentsOfFile: work + "/kiosk-who", encoding: .utf8)) ?? ""
+      #expect(who == (oneUnit ? "root no-session\n" : "kiosk tty\n"), "\(who)")
 
       // The journal has each lifecycle event once, in order, at its priority
       // (splashd's <6> prefixes were read by journald, not printed), and
