@@ -7,6 +7,7 @@
 #include <linux/netlink.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -96,6 +97,8 @@ int splashd_argument_count(void) { return argument_count; }
 char **splashd_arguments(void) { return arguments; }
 
 const char *splashd_exec_name(void) { return (const char *)getauxval(AT_EXECFN); }
+
+int splashd_thread_id(void) { return (int)syscall(SYS_gettid); }
 
 /* The git commit splashd was built from: make passes -DSPLASHD_GIT_COMMIT;
  * empty for a build that did not come from git. */

@@ -33,14 +33,17 @@ public enum UnixSocket {
   /// says so; one that still answers is an error (EADDRINUSE).
   ///
   /// The file appears at `path` already listening with its final owner and
-  /// mode: the socket is bound at `path~`, made ready there and then
-  /// hard-linked to `path`, which fails when another splashd got there
-  /// first. A client that sees the file can connect at once, and no
-  /// process-wide umask is changed on the way.
+  /// mode: the socket is bound at a name of its own beside it (`path.TID~`,
+  /// the calling thread's id, unique among live processes and threads, so
+  /// that two splashds starting at once never touch each other's: with one
+  /// shared name they could both end without a socket), made ready there
+  /// and then hard-linked to `path`, which fails
+  /// when another splashd got there first. A client that sees the file can
+  /// connect at once, and no process-wide umask is changed on the way.
   public static func listen(at path: String, groupName: String?) throws(SystemError) -> (
     listener: FileDescriptor, replaced: Bool
   ) {
-    let sideName = path + "~"
+    let sideName = "\(path).\(splashd_thread_id())~"
     guard unixAddress(path) != nil, let (address, length) = unixAddress(sideName) else {
       throw SystemError("socket \(path)", code: ENAMETOOLONG)
     }
@@ -67,7 +70,7 @@ public enum UnixSocket {
       unlink(sideName)
       return SystemError("\(call) \(path)", code: code)
     }
-    // A side name left by a splashd killed at this point is its own.
+    // One left by a killed process whose id this thread reuses.
     unlink(sideName)
     guard withSocketAddress(address, { bind(fd, $0, length) }) == 0 else { throw fail("bind", errno) }
     // Nobody can connect before listen, and connect checks the mode then.

@@ -64,6 +64,42 @@ import Testing
   }
 }
 
+extension ControlSocketFileTests {
+  /// Two splashds that start at once at the same path: one listens there and
+  /// answers, the other is told EADDRINUSE, 500 times over (each makes its
+  /// socket ready under a name of its own: with one shared side name, both
+  /// often ended refused with ENOENT and no socket at all).
+  @Test func twoStartingAtOnceLeaveOneThatAnswers() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path + "/control"
+    var outcomes: [String] = []
+    for _ in 0..<500 {
+      let results = ResultBox()
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        results.add(Result { () throws(SystemError) in try UnixSocket.listen(at: path, groupName: nil).listener })
+      }
+      let listeners = results.all.compactMap { try? $0.get() }
+      let refusals = results.all.compactMap { result -> Int32? in
+        if case .failure(let error) = result { error.code } else { nil }
+      }
+      let outcome = "\(listeners.count) listening, refused \(refusals), answers \(answers(path))"
+      if outcome != "1 listening, refused [\(EADDRINUSE)], answers true" { outcomes.append(outcome) }
+      for listener in listeners { try? listener.close() }
+      unlink(path)
+    }
+    #expect(outcomes.isEmpty, "\(outcomes.count) of 500: \(outcomes.prefix(5))")
+    #expect(try sockets(in: dir).isEmpty)
+  }
+}
+
+/// The outcomes of listen calls made on several threads.
+final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Result<FileDescriptor, SystemError>] = []
+  var all: [Result<FileDescriptor, SystemError>] { lock.withLock { results } }
+  func add(_ result: Result<FileDescriptor, SystemError>) { lock.withLock { results.append(result) } }
+}
+
 /// A count several threads add to.
 final class Counter: @unchecked Sendable {
   private let lock = NSLock()

@@ -88,6 +88,8 @@ long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_
 int splashd_argument_count(void);
 /* The file name the kernel exec'd (AT_EXECFN: no /proc needed); NULL if none. */
 const char *splashd_exec_name(void);
+/* The calling thread's id (gettid), unique among live processes and threads. */
+int splashd_thread_id(void);
 char **splashd_arguments(void);
 
 /* The git commit of the build ("" when not built from git). */
