@@ -726,8 +726,7 @@ extension DisplayTests {
     @Test func splashdAgainstPsplashInOneBoot() throws {
       try requireRig()
       let dir = try TemporaryDirectory()
-      let release = packageRoot + "/.build/release/splashd"
-      let binary = FileManager.default.isExecutableFile(atPath: release) ? release : splashdPath
+      let binary = installedBuildDirectory + "/splashd"
       // A photograph-like 1280x800 picture, deflated by splashd's own PNG
       // writer (the first frame of a recording, before the doors open).
       let raw = dir.file(
@@ -831,7 +830,9 @@ extension DisplayTests {
           "\(warm.suffix(2000))")
         #expect(!read("splashd-\(display)-cold.log").contains("cache: prepared"))
       }
-      print("psplash_comparison: \(binary == release ? "release" : "debug") splashd, 1280x800 photo, tmpfs, TCG")
+      print(
+        "psplash_comparison: \(installedBuildDirectory.hasSuffix("/release") ? "release" : "debug") splashd, 1280x800 photo, tmpfs, TCG"
+      )
       for display in ["fbdev", "kms"] {
         let peerComplete = median("psplash-\(display)", "last_ms")
         if let first = median("psplash-\(display)", "scan_first_ms"), let complete = peerComplete {
@@ -1033,11 +1034,7 @@ extension DisplayTests {
         """)
       // The package, installed in the image by dpkg -i (debian-root.py --deb); its files unpacked here
       // for the example units and the libraries the binaries need.
-      let release = packageRoot + "/.build/release"
-      let buildDirectory =
-        fileManager.isExecutableFile(atPath: release + "/splashd")
-        ? release : URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
-      let packaged = try run(packageRoot + "/tools/make-deb.sh", [buildDirectory, dir.path], timeout: 300)
+      let packaged = try run(packageRoot + "/tools/make-deb.sh", [installedBuildDirectory, dir.path], timeout: 300)
       try #require(packaged.status == 0, "\(packaged.stderr)")
       let deb = packaged.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
       let unpacked = dir.path + "/unpacked"

@@ -114,13 +114,12 @@ extension DisplayTests.BootPathTests {
       "/etc/fstab",
       "/dev/vda / ext4 defaults 0 1\nrig0 /run/rig 9p trans=virtio,version=9p2000.L,nofail 0 0\n")
     try put("/etc/modules-load.d/rig.conf", "9pnet_virtio\n9p\n")
-    let release = packageRoot + "/.build/release"
-    let buildDirectory =
-      fileManager.isExecutableFile(atPath: release + "/splashd")
-      ? release : URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
     let install = try run(
       "/usr/bin/make",
-      ["-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(buildDirectory)", "DESTDIR=\(tree)", "PREFIX=/usr"])
+      [
+        "-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(installedBuildDirectory)", "DESTDIR=\(tree)",
+        "PREFIX=/usr",
+      ])
     try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
     try fileManager.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
     let compile = try run(
@@ -194,15 +193,19 @@ extension DisplayTests.BootPathTests {
     for name in ["initrd.img", "initrd-without-config.img", "initrd-dracut.img"] {
       #expect(!log(name).contains("splashd:"), "\(name): \(log(name))")
     }
-    func mebibytes(_ path: String) -> Double {
-      Double((try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
+    /// Prints the size of image `name` (`figure`_mib) and what splashd's `part` adds to it (`figure`_growth_mib).
+    func printGrowth(_ figure: String, _ name: String, without: String, part: String) {
+      func mebibytes(_ name: String) -> Double {
+        Double((try? fileManager.attributesOfItem(atPath: "\(boot)/\(name)")[.size] as? Int) ?? 0) / 1_048_576
+      }
+      let (with, without) = (mebibytes(name), mebibytes(without))
+      print(
+        "\(figure)_mib: \(String(format: "%.2f", with)) (without splashd's \(part): \(String(format: "%.2f", without)))"
+      )
+      print("\(figure)_growth_mib: \(String(format: "%.2f", with - without))")
+      #expect(with > without)
     }
-    let with = mebibytes(boot + "/initrd.img")
-    let without = mebibytes(boot + "/initrd-without-splashd.img")
-    print(
-      "initramfs_mib: \(String(format: "%.2f", with)) (without splashd's hook: \(String(format: "%.2f", without)))")
-    print("initramfs_growth_mib: \(String(format: "%.2f", with - without))")
-    #expect(with > without)
+    printGrowth("initramfs", "initrd.img", without: "initrd-without-splashd.img", part: "hook")
     // What went in: splashd, its config, the pictures it names, the display's driver; without a config,
     // the bundled picture; without the hook, none of it.
     func paths(_ name: String) -> Set<String> {
@@ -210,11 +213,12 @@ extension DisplayTests.BootPathTests {
         ((try? String(contentsOfFile: "\(boot)/\(name).files", encoding: .utf8)) ?? "").split(separator: "\n").map(
           String.init))
     }
-    let full = paths("initrd.img")
-    for path in [
+    let carried = [
       "usr/bin/splashd", "etc/splashd/splashd.conf", "usr/share/splashd/left.png", "usr/share/splashd/right.png",
-      "usr/share/splashd/shutdown.png", "scripts/init-premount/splashd",
-    ] {
+      "usr/share/splashd/shutdown.png",
+    ]
+    let full = paths("initrd.img")
+    for path in carried + ["scripts/init-premount/splashd"] {
       #expect(full.contains(path), "\(path) is not in the initramfs")
     }
     #expect(full.contains { $0.hasSuffix("/bochs.ko") })
@@ -235,21 +239,14 @@ extension DisplayTests.BootPathTests {
 
     // dracut's: splashd, its config and pictures, its unit wanted by sysinit.target, the display's driver.
     let dracut = paths("initrd-dracut.img")
-    for path in [
-      "usr/bin/splashd", "etc/splashd/splashd.conf", "usr/share/splashd/left.png", "usr/share/splashd/right.png",
-      "usr/share/splashd/shutdown.png", "usr/lib/systemd/system/splashd-initrd.service",
-      "etc/systemd/system/sysinit.target.wants/splashd-initrd.service",
+    for path in carried + [
+      "usr/lib/systemd/system/splashd-initrd.service", "etc/systemd/system/sysinit.target.wants/splashd-initrd.service",
     ] {
       #expect(dracut.contains(path), "\(path) is not in dracut's initramfs")
     }
     #expect(dracut.contains { $0.hasSuffix("/bochs.ko") })
     #expect(!paths("initrd-dracut-without-splashd.img").contains("usr/bin/splashd"))
-    let dracutWith = mebibytes(boot + "/initrd-dracut.img")
-    let dracutWithout = mebibytes(boot + "/initrd-dracut-without-splashd.img")
-    print(
-      "dracut_initramfs_mib: \(String(format: "%.2f", dracutWith)) "
-        + "(without splashd's module: \(String(format: "%.2f", dracutWithout)))")
-    print("dracut_initramfs_growth_mib: \(String(format: "%.2f", dracutWith - dracutWithout))")
+    printGrowth("dracut_initramfs", "initrd-dracut.img", without: "initrd-dracut-without-splashd.img", part: "module")
 
     func bootOnce(_ words: String, _ name: String, initrd: String = "initrd.img") throws -> WatchedBoot {
       let work = dir.path + "/" + name

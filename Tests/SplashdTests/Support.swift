@@ -13,6 +13,15 @@ let splashdPath: String = {
 let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().path
 
+/// The folder of the binaries a boot test installs: the release build when
+/// `make build` made one (what ships, and what the figures measure), else
+/// this bundle's own.
+let installedBuildDirectory: String = {
+  let release = packageRoot + "/.build/release"
+  return FileManager.default.isExecutableFile(atPath: release + "/splashd")
+    ? release : URL(fileURLWithPath: splashdPath).deletingLastPathComponent().path
+}()
+
 /// Runs splashd with an empty config file, so that a machine's own
 /// /etc/splashd/splashd.conf cannot change the outcome.
 func splashd(

@@ -144,32 +144,32 @@ def make_initramfs(root, boot):
     os.makedirs(boot, exist_ok=True)
     made = []
 
-    def make(name, command, built):
+    def make(name, command, built, keep):
+        """Runs `command` in the chroot, and copies (`keep`) or moves the image it `built` to `boot`."""
         with open(os.path.join(boot, name + ".log"), "w") as log:
             if subprocess.run(["chroot", root] + command, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
                 sys.exit("debian-root: %s failed; see %s" % (command[0], log.name))
         target = os.path.join(boot, name)
-        shutil.move(built, target)
+        (shutil.copy if keep else shutil.move)(built, target)
         with open(target + ".files", "w") as f:
             f.write("".join(path + "\n" for path in cpio_paths(target)))
         made.append(name)
 
-    # What each is made without or with (for that run); the last is the one the image keeps.
+    # What each is made without or with (for that run); the last is the one the image keeps in /boot.
     for name, path, text in (("initrd-without-splashd.img", SPLASHD_HOOK, None),
                              ("initrd-without-config.img", SPLASHD_CONFIG, None),
                              ("initrd-broken-config.img", SPLASHD_CONFIG, BROKEN_CONFIG),
                              ("initrd.img", None, None)):
         with replaced(root, path, text):
-            make(name, ["update-initramfs", "-c", "-k", version], os.path.join(root, "boot", "initrd.img-" + version))
-        if name == "initrd.img":
-            shutil.copy(os.path.join(boot, name), os.path.join(root, "boot", "initrd.img-" + version))
+            make(name, ["update-initramfs", "-c", "-k", version], os.path.join(root, "boot", "initrd.img-" + version),
+                 keep=True)
     for name, modules, text in (("initrd-dracut-without-splashd.img", DRACUT_MODULES, None),
                                 ("initrd-dracut-broken-config.img", DRACUT_MODULES + " splashd", BROKEN_CONFIG),
                                 ("initrd-dracut.img", DRACUT_MODULES + " splashd", None)):
         inside = "/root/" + name
         with replaced(root, SPLASHD_CONFIG if text else None, text):
             make(name, ["dracut", "--force", "--kver", version, "--no-hostonly", "--no-early-microcode", "--modules",
-                        modules, "--add-drivers", DRACUT_DRIVERS, inside], root + inside)
+                        modules, "--add-drivers", DRACUT_DRIVERS, inside], root + inside, keep=False)
     shutil.copy(os.path.join(root, "boot", "vmlinuz-" + version), os.path.join(boot, "vmlinuz"))
     return made
 
