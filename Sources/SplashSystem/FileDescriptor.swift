@@ -92,7 +92,9 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
   /// An ioctl whose argument is a pointer to `argument`; `call` names it in the error.
   @discardableResult
   public func control<T>(_ request: UInt, _ argument: inout T, call: String) throws(SystemError) -> Int32 {
-    try retryingInterrupts(call) { splashd_ioctl_pointer(rawValue, request, &argument) }
+    try withUnsafeMutableBytes(of: &argument) { bytes throws(SystemError) in
+      try retryingInterrupts(call) { splashd_ioctl_pointer(rawValue, request, bytes.baseAddress) }
+    }
   }
 
   /// An ioctl that fills a buffer of `count` bytes, which it returns.

@@ -258,7 +258,7 @@ import Testing
   @Test func aBootTimeThatCannotBeRecordedCostsALogLine() throws {
     let splash = try Harness()
     let blocker = splash.dir.path + "/not-a-directory"
-    FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+    writeFile(atPath: blocker, contents: Data("x".utf8))
     splash.clock.at(1) { TestClient(splash.controlPath).send("reveal\n") }
     let arguments = held(splash, ["--progress-source", "time", "--progress-duration-file", blocker + "/boot-duration"])
     #expect(splash.run(arguments) == .exit(0))

@@ -18,7 +18,7 @@ import Testing
       try? FileManager.default.createDirectory(
         atPath: splash.dir.path + "/run/kiosk", withIntermediateDirectories: true)
     }
-    splash.clock.at(2) { _ = FileManager.default.createFile(atPath: ready, contents: nil) }
+    splash.clock.at(2) { writeFile(atPath: ready, contents: nil) }
     let ending = splash.run(quick + ["--until-file", ready, "--", "/bin/sh", "-c", "exit 3"])
     guard case .handOff(let handOff, let environment) = ending else {
       Issue.record("expected a hand-off, got \(ending)")

@@ -81,7 +81,6 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
 
   @Test func steady60HzFollowsEveryVsync() throws {
     let display = FakeVsyncDisplay()
-    let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
     checkInvariants(report, timeline, start: report.firstFrameShown)
     // One frame per vsync: the first reaches the first vsync (time 0 of
@@ -103,7 +102,6 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.002  // ±1 ms
     })
-    let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
     checkInvariants(report, timeline, start: report.firstFrameShown)
     for (frame, vsync) in display.shown.dropFirst() {
@@ -116,7 +114,6 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
   @Test func droppedFramesSkipAheadAndNeverSlowTheAnimation() throws {
     // Every 7th frame takes 1.6 periods to draw: it misses its vsync.
     let display = FakeVsyncDisplay(renderCost: { $0 % 7 == 3 ? 0.0266 : 0.004 })
-    let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
     checkInvariants(report, timeline, start: report.firstFrameShown)
     #expect(report.skippedVsyncs > 0)
@@ -136,7 +133,6 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     // 50 ms pass before frame 10 is begun: three vsyncs go by unused.
     let display = FakeVsyncDisplay()
     display.pauses[10] = 0.05
-    let start = display.time
     let report = try Player(timeline: timeline).play(on: display, clock: display)
     checkInvariants(report, timeline, start: report.firstFrameShown)
     // Frame 10 was predicted for the vsync it really reached, not for one already past.
@@ -162,7 +158,6 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
   @Test func holdDrawsNothingAndSleeps() throws {
     let held = Timeline(hold: 10, duration: 1.2, easing: .easeInOut)
     let display = FakeVsyncDisplay()
-    let start = display.time
     var events: [PlaybackEvent] = []
     let report = try Player(timeline: held, onEvent: { events.append($0) }).play(on: display, clock: display)
     checkInvariants(report, held, start: report.firstFrameShown)

@@ -177,7 +177,7 @@ import Testing
 
   @Test func theShutdownSplashShowsItsPictureUntilStopped() throws {
     let picture = dir.path + "/shutdown.png"
-    FileManager.default.createFile(atPath: picture, contents: makePNG(width: 8, height: 8) { _, _ in (255, 0, 255) })
+    writeFile(atPath: picture, contents: makePNG(width: 8, height: 8) { _, _ in (255, 0, 255) })
     let config = try config(cmdline: "splash\n", extra: "")
     var snapshot: Outcome?
     let (_, outcome) = try spawnSplashd(

@@ -46,7 +46,7 @@ struct Screendump {
       let i = start + (y * width + x) * 3
       return (bytes[i], bytes[i + 1], bytes[i + 2])
     }
-    FileManager.default.createFile(atPath: Self.folder + "/" + name + ".png", contents: png)
+    writeFile(atPath: Self.folder + "/" + name + ".png", contents: png)
   }
 }
 
@@ -1003,13 +1003,13 @@ extension DisplayTests {
         try fileManager.createDirectory(atPath: tree + "/" + folder, withIntermediateDirectories: true)
       }
       func put(_ path: String, _ text: String, mode: Int = 0o644) {
-        fileManager.createFile(atPath: tree + path, contents: Data(text.utf8))
+        writeFile(atPath: tree + path, contents: Data(text.utf8))
         chmod(tree + path, mode_t(mode))
       }
-      fileManager.createFile(
+      writeFile(
         atPath: tree + "/usr/share/splashd/left.png", contents: makePNG(width: 160, height: 240) { _, _ in (255, 0, 0) }
       )
-      fileManager.createFile(
+      writeFile(
         atPath: tree + "/usr/share/splashd/right.png",
         contents: makePNG(width: 160, height: 240) { _, _ in (0, 255, 0) })
       // Written first, so the package's install keeps it (as dpkg keeps any config an admin wrote).

@@ -73,7 +73,7 @@ extension DisplayTests.BootPathTests {
     func put(_ path: String, _ text: String, mode: Int = 0o644) throws {
       try fileManager.createDirectory(
         atPath: tree + URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
-      fileManager.createFile(atPath: tree + path, contents: Data(text.utf8))
+      writeFile(atPath: tree + path, contents: Data(text.utf8))
       chmod(tree + path, mode_t(mode))
     }
     func link(_ unit: String, into target: String) throws {
@@ -87,7 +87,7 @@ extension DisplayTests.BootPathTests {
       ("left", (255, 0, 0)), ("right", (0, 255, 0)), ("shutdown", (255, 0, 255)),
     ]
     for (name, color) in pictures {
-      fileManager.createFile(
+      writeFile(
         atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
     }
     try put(

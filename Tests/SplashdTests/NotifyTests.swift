@@ -44,7 +44,7 @@ import Testing
 
   @Test func linesCarryJournalPrioritiesWhenStandardErrorIsTheJournal() throws {
     let errPath = dir.path + "/journal"
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    writeFile(atPath: errPath, contents: nil)
     let attributes = try FileManager.default.attributesOfItem(atPath: errPath)
     let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0
     let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0

@@ -14,7 +14,7 @@ import Testing
     let device = dir.path + "/" + name
     try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
     for (file, contents) in files {
-      FileManager.default.createFile(atPath: device + "/" + file, contents: Data((contents + "\n").utf8))
+      writeFile(atPath: device + "/" + file, contents: Data((contents + "\n").utf8))
     }
     return device
   }

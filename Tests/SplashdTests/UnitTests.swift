@@ -24,7 +24,7 @@ import Testing
     try fm.copyItem(atPath: "/usr/lib/systemd/system", toPath: root + "/usr/lib/systemd/system")
     try fm.copyItem(atPath: splashdPath, toPath: root + "/usr/bin/splashd")
     try fm.copyItem(atPath: splashctlPath, toPath: root + "/usr/bin/splashctl")
-    fm.createFile(atPath: root + "/usr/bin/kiosk-app", contents: Data("#!/bin/sh\n".utf8))
+    writeFile(atPath: root + "/usr/bin/kiosk-app", contents: Data("#!/bin/sh\n".utf8))
     chmod(root + "/usr/bin/kiosk-app", 0o755)
     try fm.copyItem(atPath: packageRoot + "/systemd/" + unit, toPath: root + "/etc/systemd/system/" + unit)
     let outcome = try run(

@@ -9,7 +9,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public init() throws {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("splashd-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: testConfig, contents: Data("[splash]\ncache = \(cache)\n".utf8))
+    guard FileManager.default.createFile(atPath: testConfig, contents: Data("[splash]\ncache = \(cache)\n".utf8)) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -32,7 +34,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
   @discardableResult
   public func file(_ name: String, _ data: Data) -> String {
     let p = path + "/" + name
-    FileManager.default.createFile(atPath: p, contents: data)
+    precondition(FileManager.default.createFile(atPath: p, contents: data), "cannot write \(p)")
     return p
   }
 
@@ -41,4 +43,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public func solidPNG(_ name: String, width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> String {
     file(name, makePNG(width: width, height: height) { _, _ in rgb })
   }
+}
+
+/// Writes `contents` (nothing for nil) to `path`, replacing what is there;
+/// a file that cannot be written stops the test run.
+public func writeFile(atPath path: String, contents: Data?) {
+  precondition(FileManager.default.createFile(atPath: path, contents: contents), "cannot write \(path)")
 }
