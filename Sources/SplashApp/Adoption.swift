@@ -84,26 +84,28 @@ struct AdoptedSplash {
     return AdoptedSplash(state: state, descriptors: descriptors, previous: previous)
   }
 
-  /// The output shown on: the cards handed over (kms), or the back end
-  /// the previous splashd used, opened again; nil when neither works
-  /// (said: the start goes on as any other).
-  func output(_ settings: Settings, among backEnds: [BackEnd], request: OutputRequest, log: Log) -> Output? {
+  /// The output shown on: the cards handed over, taken by the back end the
+  /// previous splashd showed on, or that back end opened again; nil when
+  /// neither works (said: the start goes on as any other).
+  func output(among backEnds: [BackEnd], request: OutputRequest, log: Log) -> Output? {
+    guard let backEnd = backEnds.first(where: { $0.name == state.display }) else {
+      for descriptor in descriptors { try? descriptor.close() }
+      log.info("adopt: \(previous) showed on \(state.display), which this splashd does not have")
+      return nil
+    }
+    let request = Outputs.noting(request, for: backEnd, log: log)
     if !state.cards.isEmpty {
-      guard state.display == KMSOutput.backEnd.name else {
+      guard let adopt = backEnd.adopt else {
         for descriptor in descriptors { try? descriptor.close() }
         log.info("adopt: \(previous) handed over cards for \(state.display), which cannot take them")
         return nil
       }
       do {
-        return try KMSOutput(adopting: Array(zip(state.cards, descriptors)), request: request)
+        return try adopt(Array(zip(state.cards, descriptors)), request)
       } catch {
         log.info("adopt: the cards \(previous) handed over: \(error)")
         return nil
       }
-    }
-    guard let backEnd = backEnds.first(where: { $0.name == state.display }) else {
-      log.info("adopt: \(previous) showed on \(state.display), which this splashd does not have")
-      return nil
     }
     do {
       return try backEnd.open(request)

@@ -95,7 +95,7 @@ enum Check {
     do {
       // Opened as at the first message; at start only a first message opens it.
       if settings.message.text != nil || settings.origins["message-font"] != nil {
-        let font = try Session.messageFont(settings, canvas: canvas)
+        let font = try SceneMaker.messageFont(settings, canvas: canvas)
         lines.append(
           "; message font \(settings.message.font): lines \(font.height) px, at most \(layout.textMaxWidth) px wide")
       } else {

@@ -35,6 +35,8 @@ final class ControlServer: ControlTransport {
     let descriptor: FileDescriptor
     var input = LineBuffer()
     var waits: Set<ControlEvent> = []
+    /// Replies held behind one that waits for a frame.
+    var replies = OrderedReplies()
     /// Reply bytes the socket has not taken yet.
     var output: [UInt8] = []
     var sent = 0
@@ -146,8 +148,15 @@ final class ControlServer: ControlTransport {
     case .success(.handover):
       handOver(to: client)
     case .success(let command):
-      switch controller.execute(command, from: "splashctl") {
+      let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map(String.init) ?? ""
+      switch controller.execute(command, because: "splashctl \(verb)") {
       case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
+      case .okOnceShown:
+        client.replies.reserve()
+        controller.whenShown { [weak self, weak client] in
+          guard let self, let client, clients.contains(where: { $0 === client }) else { return }
+          send(client, client.replies.fill(Array("ok\n".utf8)))
+        }
       case .error(let problem): reply(client, "error \(problem)")
       case .later(let event): client.waits.insert(event)
       case .png(let bytes):
@@ -155,7 +164,8 @@ final class ControlServer: ControlTransport {
           reply(client, "error snapshot: other snapshots are still being sent; try again")
           return
         }
-        send(client, Array("ok png \(bytes.count)\n".utf8) + bytes, allowance: Self.maxPendingBytes)
+        send(
+          client, client.replies.add(Array("ok png \(bytes.count)\n".utf8) + bytes), allowance: Self.maxPendingBytes)
       case .handover: reply(client, "error handover: not on this socket")
       }
     }
@@ -170,15 +180,17 @@ final class ControlServer: ControlTransport {
       return
     }
     let adopter = UnixSocket.peerProcess(of: client.descriptor).map { "splashd (pid \($0))" } ?? "splashd"
-    switch controller.execute(.handover, from: adopter) {
+    switch controller.execute(.handover, because: adopter) {
     case .handover(let line, let descriptors):
-      guard client.pending == 0, client.descriptor.sendWithDescriptors(Array((line + "\n").utf8), descriptors) else {
+      guard client.pending == 0, client.replies.isEmpty,
+        client.descriptor.sendWithDescriptors(Array((line + "\n").utf8), descriptors)
+      else {
         reply(client, "error handover: the reply could not be sent; the splash stays")
         return
       }
       controller.handedOver(to: adopter)
     case .error(let problem): reply(client, "error \(problem)")
-    case .ok, .later, .png: reply(client, "error handover: not now")
+    case .ok, .okOnceShown, .later, .png: reply(client, "error handover: not now")
     }
   }
 
@@ -199,14 +211,15 @@ final class ControlServer: ControlTransport {
     keepOnCrash(path)
   }
 
-  /// Sends one reply line.
-  private func reply(_ client: Client, _ text: String) { send(client, Array((text + "\n").utf8)) }
+  /// Sends one reply line, after those still waiting for a frame.
+  private func reply(_ client: Client, _ text: String) { send(client, client.replies.add(Array((text + "\n").utf8))) }
 
   /// Sends `bytes` after what is still waiting to go; what the socket does
   /// not take now goes when it has room. A connection that failed, or that
   /// leaves more than `allowance` bytes unread (a client that sends but
   /// never reads), is dropped.
   private func send(_ client: Client, _ bytes: [UInt8], allowance: Int = textAllowance) {
+    guard !bytes.isEmpty else { return }
     if client.sent > 0 {
       client.output.removeFirst(client.sent)
       client.sent = 0

@@ -25,6 +25,6 @@ final class FileGate: EventSource {
   private func check() {
     guard !done, watch.exists() else { return }
     done = true
-    controller.reveal(because: "\(watch.path) exists")
+    _ = controller.execute(.reveal, because: "\(watch.path) exists")
   }
 }

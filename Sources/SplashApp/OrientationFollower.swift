@@ -34,6 +34,6 @@ final class OrientationFollower: EventSource {
       return
     }
     guard let next, controller.phase.isHolding, next != controller.rotation else { return }
-    if let problem = controller.turn(to: next, by: device.cause) { log.error(problem) }
+    if case .error(let problem) = controller.execute(.rotate(next), because: device.cause) { log.error(problem) }
   }
 }

@@ -60,12 +60,19 @@ public enum Outputs {
     }
     for (index, backEnd) in tried.enumerated() {
       do {
-        return try backEnd.open(request)
+        return try backEnd.open(noting(request, for: backEnd, log: log))
       } catch {
         guard index + 1 < tried.count else { throw Failure.runtime("--display \(backEnd.name): \(error)") }
         log.info("display \(backEnd.name): \(error); trying \(tried[index + 1].name)")
       }
     }
     throw Failure.runtime("--display \(settings.splash.display): no back end to try")
+  }
+
+  /// `request` with its notes going to `log` as `backEnd`'s ("kms: …").
+  static func noting(_ request: OutputRequest, for backEnd: BackEnd, log: Log) -> OutputRequest {
+    var request = request
+    request.note = { [log, name = backEnd.name] in log.info("\(name): \($0)") }
+    return request
   }
 }

@@ -7,8 +7,10 @@ import SplashSystem
 /// scripts work unchanged: the abstract Unix socket
 /// `\0/org/freedesktop/plymouthd` and Plymouth 22.02's protocol
 /// (`PlymouthRequest`), each request answered with one byte, ACK or NAK.
-/// As Plymouth does, only root's requests are taken; prompts (passwords,
-/// questions, keystrokes) are refused at once, so no caller ever hangs.
+/// Each request's `action` (the core's mapping) is executed by the
+/// controller. As Plymouth does, only root's requests are taken; prompts
+/// (passwords, questions, keystrokes) are refused at once, so no caller
+/// ever hangs.
 final class PlymouthSocket: ControlTransport {
   let name: String
   private let listener: FileDescriptor
@@ -26,6 +28,8 @@ final class PlymouthSocket: ControlTransport {
     var input = PlymouthRequestBuffer()
     /// A `quit` waiting for the splash to end: ACK then.
     var awaitsQuit = false
+    /// Replies held behind one that waits for a frame.
+    var replies = OrderedReplies()
     init(_ descriptor: FileDescriptor) {
       self.descriptor = descriptor
       trusted = UnixSocket.peerUser(of: descriptor) == 0
@@ -97,47 +101,32 @@ final class PlymouthSocket: ControlTransport {
       reply(client, PlymouthRequest.nak)
       return
     }
-    switch request.command {
-    case UInt8(ascii: "P"), UInt8(ascii: "$"), UInt8(ascii: "H"), UInt8(ascii: "S"), UInt8(ascii: "R"),
-      UInt8(ascii: "V"), UInt8(ascii: "C"), UInt8(ascii: "A"), UInt8(ascii: "a"), UInt8(ascii: "!"):
-      reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "M"):
-      let problem = controller.setMessage(request.text.isEmpty ? nil : request.text)
-      if let problem { log.error("plymouth: \(problem)") }
-      reply(client, problem == nil ? PlymouthRequest.ack : PlymouthRequest.nak)
-    case UInt8(ascii: "m"):
-      _ = controller.setMessage(nil)
-      reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "U"):
-      // systemd itself sends one for every unit it starts: a debug line.
-      log.debug("plymouth: status \"\(printable(String(request.text.prefix(256))))\"")
-      reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "u"):
-      guard let percent = parseSignedDecimal(request.text) else {
-        reply(client, PlymouthRequest.nak)
-        return
+    switch request.action {
+    case .acknowledge:
+      if request.command == UInt8(ascii: "U") {
+        // systemd itself sends one for every unit it starts: a debug line.
+        log.debug("plymouth: status \"\(printable(String(request.text.prefix(256))))\"")
       }
-      controller.setProgress(min(max(percent, 0), 100))
       reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "D"):
-      controller.pauseDrawing(true)
-      reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "r"):
-      controller.pauseDrawing(false)
-      reply(client, PlymouthRequest.ack)
-    case UInt8(ascii: "Q"):
-      // `quit --retain-splash` sends the byte 1; plain `quit` nothing.
-      let retain = request.argument?.first == 1
-      controller.quit(retaining: retain, because: retain ? "plymouth quit --retain-splash" : "plymouth quit")
-      if controller.happened.contains(.didDisappear) {
-        reply(client, PlymouthRequest.ack)
-      } else {
-        client.awaitsQuit = true
-      }
-    default:
-      // Prompts (`*`, `c`, `W`), keystrokes (`K`, `L`) and anything unknown: no, at once.
+    case .refuse:
       log.debug("plymouth: refused the request '\(printable(String(UnicodeScalar(request.command))))'")
       reply(client, PlymouthRequest.nak)
+    case .command(let command):
+      switch controller.execute(command, because: request.cause) {
+      case .ok, .png, .handover: reply(client, PlymouthRequest.ack)
+      case .okOnceShown:
+        client.replies.reserve()
+        controller.whenShown { [weak self, weak client] in
+          guard let self, let client, clients.contains(where: { $0 === client }) else { return }
+          send(client, client.replies.fill([PlymouthRequest.ack]))
+        }
+      case .later:
+        // A quit: ACK once the splash has let go of the display.
+        client.awaitsQuit = true
+      case .error(let problem):
+        log.error("plymouth: \(problem)")
+        reply(client, PlymouthRequest.nak)
+      }
     }
   }
 
@@ -149,9 +138,13 @@ final class PlymouthSocket: ControlTransport {
     }
   }
 
-  /// One byte; a client that cannot take it is dropped.
-  private func reply(_ client: Client, _ byte: UInt8) {
-    guard client.descriptor.sendAvailable([byte][...]) == 1 else {
+  /// One byte, after the replies still waiting for a frame.
+  private func reply(_ client: Client, _ byte: UInt8) { send(client, client.replies.add([byte])) }
+
+  /// What may go to `client` now; a client that cannot take it is dropped.
+  private func send(_ client: Client, _ bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    guard client.descriptor.sendAvailable(bytes[...]) == bytes.count else {
       drop(client)
       return
     }

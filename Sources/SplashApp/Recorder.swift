@@ -3,15 +3,15 @@ import SplashCore
 import SplashRender
 import SplashSystem
 
-/// `--record DIR`: every frame of the recording schedule rendered
-/// offscreen and written as PNG, with frames.csv.
+/// `--record DIR`: every frame of the recording schedule presented on the
+/// stage (offscreen) and read back as PNG, with frames.csv.
 struct Recorder {
   let settings: Settings
   /// Checked before each frame: a stop signal ends the recording.
   let clock: SessionClock
   let log: Log
 
-  func record(_ scene: SceneRenderer, on output: OffscreenOutput, into directory: String) throws(Failure) {
+  func record(on stage: Stage, into directory: String) throws(Failure) {
     do {
       try Files.makeDirectories(directory)
     } catch {
@@ -29,13 +29,16 @@ struct Recorder {
         throw Failure.runtime("--record \(directory): \(error)")
       }
       let progress = timeline.progress(at: time)
-      scene.draw(progress: progress, time: time)
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
       // The first write that fails (a full disk, say) ends the recording.
       do {
-        try Files.write(try output.pngData(), to: directory + "/" + name)
+        _ = try stage.present(
+          FrameRequest(time: time, phase: timeline.phase(at: time), progress: progress, presentationTime: time))
+        try Files.write(try stage.snapshot().get(), to: directory + "/" + name)
       } catch let error as SystemError {
         throw Failure.runtime("--record \(directory)/\(name): \(error.phrase)")
+      } catch let error as ControlError {
+        throw Failure.runtime("--record \(directory)/\(name): \(error.message)")
       } catch {
         throw Failure.runtime("--record \(directory)/\(name): \(error)")
       }

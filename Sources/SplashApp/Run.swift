@@ -128,6 +128,7 @@ final class Run {
     attempt { () throws(Failure) in
       let session = Session(plan, dependencies: dependencies, lifecycle: lifecycle, started: started)
       self.session = session
+      dependencies.sessionMade(session)
       try session.open()
     }
   }

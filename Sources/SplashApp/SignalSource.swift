@@ -28,7 +28,7 @@ final class SignalSource: EventSource {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     while let signal = signals.next() {
       passOn(signal)
-      if StopSignals.stops(signal) { controller.stop(because: StopSignals.name(signal)) }
+      if StopSignals.stops(signal) { _ = controller.execute(.stop, because: StopSignals.name(signal)) }
     }
   }
 }

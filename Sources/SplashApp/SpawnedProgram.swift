@@ -41,11 +41,11 @@ final class SpawnedProgram: EventSource {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == exit {
       ended = true
-      controller.reveal(because: "\(path) ended")
+      _ = controller.execute(.reveal, because: "\(path) ended")
       return
     }
     for line in notify.received() {
-      if line == "READY=1" { controller.reveal(because: "\(path) is ready (READY=1)") }
+      if line == "READY=1" { _ = controller.execute(.reveal, because: "\(path) is ready (READY=1)") }
       if line.hasPrefix("STATUS=") { log.info("program status: \(printable(String(line.dropFirst(7))))") }
     }
   }

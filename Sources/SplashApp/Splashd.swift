@@ -51,6 +51,8 @@ public struct Dependencies {
   var displayEvents: () throws(SystemError) -> DisplayDeviceEvents? = { () throws(SystemError) in
     try KernelDisplayEvents()
   }
+  /// Told of the session once it is made (the tests look at its state).
+  var sessionMade: (Session) -> Void = { _ in }
 
   public init(
     clock: EventClock, environment: [String: String], log: Log, backEnds: [BackEnd] = Outputs.registry,

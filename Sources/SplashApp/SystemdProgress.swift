@@ -50,7 +50,7 @@ final class SystemdProgress: EventSource {
       close()
     } else if value >= 0, value * 100 > shown {
       shown = value * 100
-      controller.setProgress(shown)
+      _ = controller.execute(.progress(shown), because: "systemd")
     }
   }
 

@@ -64,12 +64,12 @@ final class TimedProgress: EventSource {
     let now = controller.now()
     shown = timeProgress(elapsed: now - start, expected: expected)
     movedAt = now
-    controller.setProgress(shown)
+    _ = controller.execute(.progress(shown), because: "the boot's time")
   }
 
   /// The reveal: the bar is full, and this boot's time is kept for the next.
   private func revealed() {
-    controller.setProgress(100)
+    _ = controller.execute(.progress(100), because: "the reveal")
     guard let start = controller.appearedAt else { return }
     let seconds = controller.now() - start
     do {

@@ -80,7 +80,7 @@ public struct HandoverState: Equatable, Sendable {
       message = String(rest[range.upperBound...])
       rest = rest[..<range.lowerBound]
     }
-    guard message.map({ !$0.isEmpty && !$0.contains("\n") && $0.utf8.count <= MessageSettings.maxBytes }) ?? true
+    guard message.map({ !$0.isEmpty && !$0.contains("\n") && $0.utf8.count <= BootStatus.maxMessageBytes }) ?? true
     else { return nil }
     var state = HandoverState(
       display: "", cards: [], rotation: .none, status: BootStatus(progress: nil, message: message))

@@ -1,18 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The control socket's protocol: one command per line from the client, one
-/// reply line from splashd, `ok …` or `error …`. See docs/control-protocol.md.
+/// What the splash can be asked to do, by any transport: the control
+/// socket's lines (`ControlCommand.parse`, docs/control-protocol.md),
+/// psplash's FIFO (`PsplashCommandBuffer`) and Plymouth's requests
+/// (`PlymouthRequest.action`) all parse into these, and the controller
+/// executes them. One case per meaning, whatever word a transport uses.
 public enum ControlCommand: Equatable, Sendable {
-  /// Open the reveal gate: the transition may start once the hold is over.
+  /// Open the reveal gate: the transition may start once the hold is over
+  /// (`splashctl reveal`, psplash's `QUIT`).
   case reveal
-  /// End the splash now, without its transition, and hand off.
-  case quit
+  /// End the splash now, without its transition, and hand off
+  /// (`splashctl quit`, SIGTERM).
+  case stop
+  /// Plymouth's `quit`: reveal, or stop at once while drawing is paused
+  /// (another program has the screen); with `retainingFrame`, the last frame
+  /// stays on the screen even with no program to follow.
+  case finish(retainingFrame: Bool)
+  /// Let another program have the screen (Plymouth's `deactivate`): nothing
+  /// is drawn until `resumeDrawing`.
+  case pauseDrawing
+  /// Take the screen back and draw the held splash again, whole
+  /// (Plymouth's `reactivate`).
+  case resumeDrawing
   /// Report the phase, rotation, display and times.
   case status
   /// Reply once `event` has happened (at once when it already has).
   case wait(ControlEvent)
   /// Turn the held splash to this angle.
   case rotate(Rotation)
-  /// Show the progress bar at this percentage (clamped to 0…100).
+  /// Show the progress bar at this percentage, −100…100 (a negative value
+  /// fills from the right); each transport clamps as its protocol says.
   case progress(Double)
   /// Show this message line; nil clears it.
   case message(String?)
@@ -38,7 +54,7 @@ public enum ControlCommand: Equatable, Sendable {
     }
     switch verb {
     case "reveal": return none(.reveal)
-    case "quit": return none(.quit)
+    case "quit": return none(.stop)
     case "status": return none(.status)
     case "wait":
       guard arguments.count == 1, let event = ControlEvent(rawValue: arguments.first!) else {
@@ -57,8 +73,8 @@ public enum ControlCommand: Equatable, Sendable {
       // The text is the rest of the line after "message ", spaces and all.
       var text = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(verb.count).dropFirst())
       while text.last == "\r" { text = text.dropLast() }
-      guard text.utf8.count <= MessageSettings.maxBytes else {
-        return .failure(ControlError("message: longer than \(MessageSettings.maxBytes) bytes"))
+      guard text.utf8.count <= BootStatus.maxMessageBytes else {
+        return .failure(ControlError("message: longer than \(BootStatus.maxMessageBytes) bytes"))
       }
       return .success(.message(text.isEmpty ? nil : String(text)))
     case "rotate":

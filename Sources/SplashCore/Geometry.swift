@@ -35,6 +35,17 @@ public struct PixelRect: Equatable, Hashable, Sendable {
   public var rect: Rect {
     Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
   }
+
+  /// The smallest rectangle holding both; an empty one adds nothing.
+  public func union(_ other: PixelRect) -> PixelRect {
+    guard !other.isEmpty else { return self }
+    guard !isEmpty else { return other }
+    let left = min(x, other.x)
+    let top = min(y, other.y)
+    return PixelRect(
+      x: left, y: top, width: max(x + width, other.x + other.width) - left,
+      height: max(y + height, other.y + other.height) - top)
+  }
 }
 
 /// A rectangle with sub-pixel position and size.

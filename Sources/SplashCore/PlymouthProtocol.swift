@@ -20,6 +20,54 @@ public struct PlymouthRequest: Equatable, Sendable {
   /// The one-byte replies.
   public static let ack: UInt8 = 0x06
   public static let nak: UInt8 = 0x15
+
+  /// What the request asks of the splash.
+  public var action: PlymouthAction {
+    switch command {
+    case UInt8(ascii: "P"), UInt8(ascii: "$"), UInt8(ascii: "H"), UInt8(ascii: "S"), UInt8(ascii: "R"),
+      UInt8(ascii: "V"), UInt8(ascii: "C"), UInt8(ascii: "A"), UInt8(ascii: "a"), UInt8(ascii: "!"),
+      UInt8(ascii: "U"):
+      // Ping, show and hide the splash, system initialised, new root, has a
+      // VT, change mode, pause and unpause progress, error, status text:
+      // nothing to do (systemd sends a status for every unit it starts).
+      return .acknowledge
+    case UInt8(ascii: "M"):
+      guard argument?.count ?? 0 <= BootStatus.maxMessageBytes else { return .refuse }
+      return .command(.message(text.isEmpty ? nil : text))
+    case UInt8(ascii: "m"): return .command(.message(nil))
+    case UInt8(ascii: "u"):
+      guard let percent = parseSignedDecimal(text) else { return .refuse }
+      return .command(.progress(min(max(percent, 0), 100)))
+    case UInt8(ascii: "D"): return .command(.pauseDrawing)
+    case UInt8(ascii: "r"): return .command(.resumeDrawing)
+    case UInt8(ascii: "Q"):
+      // `quit --retain-splash` sends the byte 1; plain `quit` nothing.
+      return .command(.finish(retainingFrame: argument?.first == 1))
+    default:
+      // Prompts (`*`, `c`, `W`), keystrokes (`K`, `L`) and anything unknown.
+      return .refuse
+    }
+  }
+
+  /// How the log names the request as a reason ("plymouth quit --retain-splash").
+  public var cause: String {
+    switch action {
+    case .command(.finish(let retaining)): return retaining ? "plymouth quit --retain-splash" : "plymouth quit"
+    case .command(.pauseDrawing): return "plymouth deactivate"
+    case .command(.resumeDrawing): return "plymouth reactivate"
+    default: return "plymouth '\(printable(String(UnicodeScalar(command))))'"
+    }
+  }
+}
+
+/// What a Plymouth request asks of the splash.
+public enum PlymouthAction: Equatable, Sendable {
+  /// A command the controller executes: ACK once it is done, NAK when refused.
+  case command(ControlCommand)
+  /// Nothing to do: ACK at once.
+  case acknowledge
+  /// Not taken (prompts, keystrokes, anything unknown, a bad argument): NAK at once.
+  case refuse
 }
 
 /// Cuts a Plymouth client's bytes into requests, keeping a partial one

@@ -7,6 +7,10 @@ public struct BootStatus: Equatable, Sendable {
   /// The message line; nil for none.
   public var message: String?
 
+  /// The longest message, in bytes (a line of the control socket, psplash's
+  /// `MSG`, the `message` setting).
+  public static let maxMessageBytes = 1024
+
   public init(progress: Double? = nil, message: String? = nil) {
     self.progress = progress.map(BootStatus.clamped)
     self.message = message

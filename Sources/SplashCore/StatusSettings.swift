@@ -133,8 +133,6 @@ public struct MessageSettings: Equatable, Sendable {
 
   /// Debian's fonts-dejavu-core.
   public static let defaultFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-  /// The longest message, in bytes of UTF-8.
-  public static let maxBytes = 1024
 }
 
 /// The `[animation]` section: a picture that loops while the splash holds.

@@ -64,8 +64,8 @@ enum StatusSettingsTable {
         + "the canvas); `splashctl message TEXT` changes it. In the config file \" ;\" starts a comment.",
       parse: { settings, value in
         let text = value.text
-        guard !text.isEmpty, text.utf8.count <= MessageSettings.maxBytes, !text.contains(where: \.isNewline) else {
-          throw value.fail("one line of text of at most \(MessageSettings.maxBytes) bytes")
+        guard !text.isEmpty, text.utf8.count <= BootStatus.maxMessageBytes, !text.contains(where: \.isNewline) else {
+          throw value.fail("one line of text of at most \(BootStatus.maxMessageBytes) bytes")
         }
         settings.message.text = text
       }, show: { $0.message.text.map(quotedForFile) }),

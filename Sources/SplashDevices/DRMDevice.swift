@@ -9,7 +9,7 @@ import SplashSystem
 /// modesets and page flips, atomic where the driver offers it, and the
 /// flip events with the kernel's vblank time. Every libdrm call splashd
 /// makes to drive a screen is here.
-public final class DRMDevice {
+public final class DRMDevice: DRMCard {
   public let path: String
   public let descriptor: FileDescriptor
   /// Whether modesets and flips go through atomic commits (the driver
@@ -20,14 +20,6 @@ public final class DRMDevice {
   private let inbox = Inbox()
   /// Property ids by object and name, looked up once.
   private var propertyIDs: [UInt32: [String: UInt32]] = [:]
-
-  /// A page flip that completed: on which CRTC, at which vblank (seconds on
-  /// CLOCK_MONOTONIC).
-  public struct FlipEvent: Equatable, Sendable {
-    public var crtc: UInt32
-    public var time: Double
-    public var sequence: UInt32
-  }
 
   /// Opens `path` (read-write, not inherited by programs it starts) and
   /// checks it is a KMS device that offers dumb buffers and monotonic
@@ -73,6 +65,13 @@ public final class DRMDevice {
     atomic ? "atomic modesetting" : "legacy modesetting (SetCrtc, PageFlip)"
   }
 
+  /// Whether the device node is still there.
+  public var isPresent: Bool { Files.exists(path) }
+
+  public func panelOrientation(ofConnector id: UInt32) -> String? {
+    PanelOrientation.orientation(ofConnector: id, on: descriptor.rawValue)
+  }
+
   // MARK: Master
 
   /// Takes DRM master (the right to set modes): the first opener of a card
@@ -103,48 +102,15 @@ public final class DRMDevice {
 
   // MARK: What the card has
 
-  /// A connector of the card, with what it is plugged into.
-  public struct Connector: Sendable {
-    public var id: UInt32
-    /// As the kernel names it: "HDMI-A-1", "Virtual-1", "DSI-1".
-    public var name: String
-    public var connected: Bool
-    /// Its modes, the card's order (the preferred one flagged).
-    public var modes: [Mode]
-    /// The CRTC driving it now, if any.
-    public var currentCRTC: UInt32?
-    /// The CRTCs its encoders can use.
-    public var possibleCRTCs: [UInt32]
-  }
-
-  /// A display mode as the kernel gives it, kept whole for the modeset.
-  public struct Mode: Sendable {
-    public var info: drmModeModeInfo
-    public var size: PixelSize { PixelSize(width: Int(info.hdisplay), height: Int(info.vdisplay)) }
-    /// Whole hertz, as the kernel rounds them.
-    public var refreshRate: Int { Int(info.vrefresh) }
-    /// Seconds between vblanks, from the pixel clock and the totals.
-    public var refreshPeriod: Double {
-      let total = Double(info.htotal) * Double(info.vtotal)
-      guard info.clock > 0, total > 0 else { return 1 / Double(max(info.vrefresh, 60)) }
-      return total / (Double(info.clock) * 1000)
-    }
-    public var preferred: Bool { info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 }
-    public var description: String { "\(size.description)@\(refreshRate)" }
-  }
-
-  /// The card's CRTCs, in its order, and its connectors.
-  public typealias Layout = (crtcs: [UInt32], connectors: [Connector])
-
   /// The card's layout now; its connectors are probed (a plug is seen).
-  public func layout() throws(DeviceError) -> Layout {
+  public func layout() throws(DeviceError) -> DRMLayout {
     let fd = descriptor.rawValue
     guard let resources = drmModeGetResources(fd) else {
       throw DeviceError("\(path): not a KMS device (\(SystemError("", code: errno).phrase))")
     }
     defer { drmModeFreeResources(resources) }
     let crtcs = (0..<Int(resources.pointee.count_crtcs)).map { resources.pointee.crtcs[$0] }
-    var connectors: [Connector] = []
+    var connectors: [DRMConnector] = []
     for index in 0..<Int(resources.pointee.count_connectors) {
       guard let connector = drmModeGetConnector(fd, resources.pointee.connectors[index]) else { continue }
       defer { drmModeFreeConnector(connector) }
@@ -162,13 +128,13 @@ public final class DRMDevice {
         }
       }
       connectors.append(
-        Connector(
+        DRMConnector(
           id: c.connector_id, name: Self.connectorName(type: c.connector_type, number: c.connector_type_id),
           connected: c.connection == DRM_MODE_CONNECTED,
-          modes: (0..<Int(c.count_modes)).map { Mode(info: c.modes[$0]) }, currentCRTC: current,
+          modes: (0..<Int(c.count_modes)).map { DRMMode(info: c.modes[$0]) }, currentCRTC: current,
           possibleCRTCs: possible))
     }
-    return (crtcs, connectors)
+    return DRMLayout(crtcs: crtcs, connectors: connectors)
   }
 
   /// "HDMI-A-1": the connector type's name and its number.
@@ -219,30 +185,9 @@ public final class DRMDevice {
 
   // MARK: Buffers
 
-  /// A dumb buffer mapped into this process, registered as a framebuffer.
-  public final class DumbBuffer {
-    public let handle: UInt32
-    public let framebuffer: UInt32
-    public let size: PixelSize
-    /// Bytes a row.
-    public let pitch: Int
-    public let pixels: UnsafeMutableRawPointer
-    let length: Int
-
-    init(handle: UInt32, framebuffer: UInt32, size: PixelSize, pitch: Int, pixels: UnsafeMutableRawPointer, length: Int)
-    {
-      self.handle = handle
-      self.framebuffer = framebuffer
-      self.size = size
-      self.pitch = pitch
-      self.pixels = pixels
-      self.length = length
-    }
-  }
-
   /// A dumb buffer of `size` in `format` (a DRM fourcc of `bitsPerPixel`),
   /// mapped and registered as a framebuffer.
-  public func makeBuffer(_ size: PixelSize, format: UInt32, bitsPerPixel: Int) throws(DeviceError) -> DumbBuffer {
+  public func makeBuffer(_ size: PixelSize, format: UInt32, bitsPerPixel: Int) throws(DeviceError) -> DRMBuffer {
     let fd = descriptor.rawValue
     var handle: UInt32 = 0
     var pitch: UInt32 = 0
@@ -283,13 +228,13 @@ public final class DRMDevice {
       _ = drmModeDestroyDumbBuffer(fd, handle)
       throw error
     }
-    return DumbBuffer(
+    return DRMBuffer(
       handle: handle, framebuffer: framebuffer, size: size, pitch: Int(pitch), pixels: mapped, length: Int(length))
   }
 
   /// Unmaps `buffer` and removes its framebuffer, which turns off a plane
   /// that shows it.
-  public func free(_ buffer: DumbBuffer) {
+  public func free(_ buffer: DRMBuffer) {
     munmap(buffer.pixels, buffer.length)
     _ = drmModeRmFB(descriptor.rawValue, buffer.framebuffer)
     _ = drmModeDestroyDumbBuffer(descriptor.rawValue, buffer.handle)
@@ -305,7 +250,7 @@ public final class DRMDevice {
   /// without turning off the plane that shows it (CLOSEFB, Linux 6.8), so it
   /// outlives this file; true when the kernel could. Otherwise the
   /// framebuffer stays until the card's file is closed.
-  public func release(keepingShown buffer: DumbBuffer) -> Bool {
+  public func release(keepingShown buffer: DRMBuffer) -> Bool {
     munmap(buffer.pixels, buffer.length)
     let closed = splashd_drm_close_fb(descriptor.rawValue, buffer.framebuffer) == 0
     // The framebuffer holds the memory; the handle is not needed for it.
@@ -315,54 +260,29 @@ public final class DRMDevice {
 
   // MARK: Modesets and flips
 
-  /// What a CRTC showed before: put back when splashd lets go without a
-  /// program to follow.
-  public struct SavedCRTC {
-    var crtc: drmModeCrtc
-    /// Whether it showed a framebuffer at a mode (not off).
-    public var showedSomething: Bool { crtc.buffer_id != 0 && crtc.mode_valid != 0 }
-    /// The framebuffer it showed (0: none).
-    public var framebuffer: UInt32 { crtc.buffer_id }
-  }
-
   /// The state of CRTC `id` now.
-  public func save(crtc id: UInt32) -> SavedCRTC? {
+  public func save(crtc id: UInt32) -> DRMCRTCState? {
     guard let crtc = drmModeGetCrtc(descriptor.rawValue, id) else { return nil }
     defer { drmModeFreeCrtc(crtc) }
-    return SavedCRTC(crtc: crtc.pointee)
+    let c = crtc.pointee
+    return DRMCRTCState(
+      crtc: c.crtc_id, framebuffer: c.buffer_id, x: c.x, y: c.y, mode: c.mode_valid != 0 ? DRMMode(info: c.mode) : nil)
   }
 
   /// Puts back what `saved` showed on `connector`; false when that failed
   /// (or it showed nothing).
   @discardableResult
-  public func restore(_ saved: SavedCRTC, connector: UInt32) -> Bool {
-    var crtc = saved.crtc
-    guard saved.showedSomething else { return false }
+  public func restore(_ saved: DRMCRTCState, connector: UInt32) -> Bool {
+    guard saved.showedSomething, var mode = saved.mode?.info else { return false }
     var connectorID = connector
-    return drmModeSetCrtc(
-      descriptor.rawValue, crtc.crtc_id, crtc.buffer_id, crtc.x, crtc.y, &connectorID, 1, &crtc.mode)
+    return drmModeSetCrtc(descriptor.rawValue, saved.crtc, saved.framebuffer, saved.x, saved.y, &connectorID, 1, &mode)
       == 0
-  }
-
-  /// One screen's pipe: a connector, the CRTC driving it, its primary plane.
-  public struct Pipe: Sendable {
-    public var connector: UInt32
-    public var crtc: UInt32
-    public var plane: UInt32?
-    public var mode: Mode
-
-    public init(connector: UInt32, crtc: UInt32, plane: UInt32?, mode: Mode) {
-      self.connector = connector
-      self.crtc = crtc
-      self.plane = plane
-      self.mode = mode
-    }
   }
 
   /// Lights `pipe` with `buffer` at its mode; returns when it is on the
   /// screen. An atomic modeset the driver refuses falls back to SetCrtc
   /// (and stays there), with the reason returned as a note.
-  public func modeset(_ pipe: Pipe, showing buffer: DumbBuffer) throws(DeviceError) -> String? {
+  public func modeset(_ pipe: DRMPipe, showing buffer: DRMBuffer) throws(DeviceError) -> String? {
     var note: String?
     if atomic {
       if let refused = atomicModeset(pipe, buffer) {
@@ -381,7 +301,7 @@ public final class DRMDevice {
   }
 
   /// Nil when the atomic modeset went through, else why not.
-  private func atomicModeset(_ pipe: Pipe, _ buffer: DumbBuffer) -> String? {
+  private func atomicModeset(_ pipe: DRMPipe, _ buffer: DRMBuffer) -> String? {
     let fd = descriptor.rawValue
     guard let plane = pipe.plane else { return "no primary plane" }
     var blob: UInt32 = 0
@@ -461,7 +381,7 @@ public final class DRMDevice {
 
   /// Queues a flip of `pipe` to `buffer` at the next vblank; its event
   /// arrives on the descriptor (`readEvents`).
-  public func flip(_ pipe: Pipe, to buffer: DumbBuffer) throws(DeviceError) {
+  public func flip(_ pipe: DRMPipe, to buffer: DRMBuffer) throws(DeviceError) {
     let token = Unmanaged.passUnretained(inbox).toOpaque()
     if atomic, let plane = pipe.plane {
       let values = planeValues(
@@ -479,7 +399,7 @@ public final class DRMDevice {
   }
 
   /// Reads the flip events that have arrived, without waiting.
-  public func readEvents() -> [FlipEvent] {
+  public func readEvents() -> [DRMFlipEvent] {
     var poller = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
     while poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLIN) != 0 {
       var context = drmEventContext()
@@ -487,7 +407,7 @@ public final class DRMDevice {
       context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, token in
         guard let token else { return }
         Unmanaged<Inbox>.fromOpaque(token).takeUnretainedValue().events.append(
-          FlipEvent(crtc: crtc, time: Double(seconds) + Double(microseconds) / 1e6, sequence: sequence))
+          DRMFlipEvent(crtc: crtc, time: Double(seconds) + Double(microseconds) / 1e6, sequence: sequence))
       }
       guard drmHandleEvent(descriptor.rawValue, &context) == 0 else { break }
       poller.revents = 0
@@ -496,30 +416,9 @@ public final class DRMDevice {
     return inbox.events
   }
 
-  /// Waits until the flip events of `crtcs` have all arrived or `timeout`
-  /// seconds have passed; returns the events read.
-  public func waitForFlips(of crtcs: Set<UInt32>, timeout: Double, clock: () -> Double) -> [FlipEvent] {
-    var pending = crtcs
-    var read: [FlipEvent] = []
-    let deadline = clock() + timeout
-    while !pending.isEmpty {
-      let left = deadline - clock()
-      guard left > 0 else { break }
-      var poller = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, Int32((left * 1000).rounded(.up)))
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { break }
-      for event in readEvents() {
-        read.append(event)
-        pending.remove(event.crtc)
-      }
-    }
-    return read
-  }
-
   /// The flip events read and not yet returned.
   private final class Inbox {
-    var events: [FlipEvent] = []
+    var events: [DRMFlipEvent] = []
   }
 
   private func failure(_ what: String) -> DeviceError {

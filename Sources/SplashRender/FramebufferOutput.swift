@@ -7,10 +7,8 @@ import SplashSystem
 /// it), with the VT in graphics mode so that console text never draws over
 /// the picture. The last frame stays on the screen; without a program to
 /// hand off to, the VT goes back to text mode.
-public final class FramebufferOutput: Output {
+public final class FramebufferOutput: Output, PausableOutput, HandingOverOutput {
   public let display: FramebufferDisplay
-  /// Handed over as it is: the adopter opens it again.
-  public var handover: OutputHandover? { OutputHandover() }
   private let console: GraphicsConsole?
   private let consoleProblem: String?
   private let clock: EventClock
@@ -25,17 +23,20 @@ public final class FramebufferOutput: Output {
 
   /// The registry's entry: tried when the framebuffer device exists.
   public static let backEnd = BackEnd(
-    name: "fbdev",
+    name: "fbdev", traits: .framebuffer,
     help: "A Linux framebuffer (--device, /dev/fb0 by default), painted in software in its own pixel layout, "
       + "the VT in graphics mode, the last frame left on the screen.",
     probe: { request in
       let path = path(for: request)
       return Files.exists(path) ? .tried("\(path) exists") : .skipped("no \(path)")
     },
-    open: { request throws(RenderError) in try FramebufferOutput(path: path(for: request), clock: request.clock) })
+    open: { request throws(RenderError) in
+      try FramebufferOutput(path: path(for: request), clock: request.clock, note: request.note)
+    })
 
-  public init(path: String, clock: EventClock) throws(RenderError) {
+  public init(path: String, clock: EventClock, note: @escaping (String) -> Void = { _ in }) throws(RenderError) {
     display = try FramebufferDisplay(path: path)
+    display.onNote = note
     self.clock = clock
     do {
       console = try GraphicsConsole()
@@ -47,24 +48,29 @@ public final class FramebufferOutput: Output {
   }
 
   public var name: String { "fbdev" }
+  public var traits: OutputTraits { .framebuffer }
   public var description: String {
     display.description + (consoleProblem.map { "; console text may draw over the splash: \($0)" } ?? "")
   }
-  public var size: PixelSize { display.size }
-  public var sizeIsFixed: Bool { true }
-  public var deviceNode: String? { display.device.path }
-  public var retainsFrame: Bool { display.retainsFrame }
-  public var painter: LayerPainter { display.painter }
-  public var refreshPeriod: Double { display.refreshPeriod }
-  public var note: (String) -> Void {
-    get { display.onNote }
-    set { display.onNote = newValue }
+  public var screens: [OutputScreen] {
+    [
+      OutputScreen(
+        name: name, size: display.size, painter: display.painter, mode: display.size.description,
+        retainsFrame: display.retainsFrame)
+    ]
   }
+  public var refreshPeriod: Double { display.refreshPeriod }
+  public var eventDescriptors: [FileDescriptor] { [] }
+  public func handleEvents() -> OutputEvents { [] }
 
-  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    draw()
+  public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    draw(0)
     return display.show(clock: clock.now)
   }
+
+  /// Handed over as it is: the adopter opens it again.
+  public var handover: OutputHandover { OutputHandover() }
+  public func handedOver() {}
 
   /// The VT goes back to text mode, as a program that takes the screen expects.
   public func deactivate() { console?.restore() }

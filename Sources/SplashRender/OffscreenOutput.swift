@@ -7,14 +7,11 @@ import SplashSystem
 /// driver, so it works on any machine; frames are paced by the clock at
 /// `fps`. Its memory is faulted in by a helper thread, so making it before
 /// the pictures are decoded costs nothing.
-public final class OffscreenOutput: Output {
+public final class OffscreenOutput: Output, HandingOverOutput {
   public let size: PixelSize
-  /// Handed over as it is: the adopter opens it again.
-  public var handover: OutputHandover? { OutputHandover() }
   public let frame: Pixels
   public let surfacePainter: SurfacePainter
   public let refreshPeriod: Double
-  public var note: (String) -> Void = { _ in }
 
   public init(size: PixelSize, fps: Double = 60) throws(RenderError) {
     self.size = size
@@ -25,21 +22,29 @@ public final class OffscreenOutput: Output {
 
   /// The registry's entry: always there, always opens.
   public static let backEnd = BackEnd(
-    name: "offscreen",
+    name: "offscreen", traits: .memory,
     help: "Renders into memory, paced by --fps (for tests, recording and machines without a screen).",
     probe: { _ in .tried("renders in memory") },
     open: { request throws(RenderError) in try OffscreenOutput(size: request.size, fps: request.fps) })
 
   public var name: String { "offscreen" }
+  public var traits: OutputTraits { .memory }
   public var description: String { "\(size.description) in memory" }
-  public var sizeIsFixed: Bool { false }
-  public var retainsFrame: Bool { true }
   public var painter: LayerPainter { surfacePainter }
+  public var screens: [OutputScreen] {
+    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, retainsFrame: true)]
+  }
+  public var eventDescriptors: [FileDescriptor] { [] }
+  public func handleEvents() -> OutputEvents { [] }
 
-  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    draw()
+  public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    draw(0)
     return nil
   }
+
+  /// Handed over as it is: the adopter opens it again.
+  public var handover: OutputHandover { OutputHandover() }
+  public func handedOver() {}
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {}
 

@@ -13,6 +13,27 @@ public struct OutputEvents: OptionSet, Sendable {
   public static let closed = OutputEvents(rawValue: 2)
 }
 
+/// What kind of display a back end shows on: what the session's policies
+/// (where to move, whether to follow devices, what the initramfs may keep)
+/// ask instead of back ends' names.
+public struct OutputTraits: OptionSet, Sendable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// DRM cards (native KMS, SDL's KMSDRM): full screen at a mode.
+  public static let card = OutputTraits(rawValue: 1)
+  /// A Linux framebuffer device: full screen at its mode.
+  public static let framebuffer = OutputTraits(rawValue: 2)
+  /// A window on a desktop session, for previews.
+  public static let desktop = OutputTraits(rawValue: 4)
+  /// Memory only: nobody sees it (tests, recordings, the last resort).
+  public static let memory = OutputTraits(rawValue: 8)
+
+  /// Whether the size is the screen mode's rather than the one asked for
+  /// (`--size`): on cards and framebuffers.
+  public var hasFixedMode: Bool { !isDisjoint(with: [.card, .framebuffer]) }
+}
+
 /// One screen an output drives: the splash is drawn for each at its size,
 /// through its painter, turned its own way.
 public struct OutputScreen {
@@ -26,86 +47,106 @@ public struct OutputScreen {
   public var panelRotation: Rotation?
   /// Its mode, for `splashctl status` ("1920x1080@60").
   public var mode: String
+  /// Whether what was painted stays in the painter's target from one frame
+  /// to the next (one surface, no page flips), so that a frame may repaint
+  /// only what changed.
+  public var retainsFrame: Bool
 
-  public init(name: String, size: PixelSize, painter: LayerPainter, panelRotation: Rotation? = nil, mode: String) {
+  public init(
+    name: String, size: PixelSize, painter: LayerPainter, panelRotation: Rotation? = nil, mode: String,
+    retainsFrame: Bool
+  ) {
     self.name = name
     self.size = size
     self.painter = painter
     self.panelRotation = panelRotation
     self.mode = mode
+    self.retainsFrame = retainsFrame
   }
 }
 
 /// A display back end, open and ready: where frames are painted and how
-/// they reach the screen. Offscreen, the desktop window, SDL's KMS and the
-/// framebuffer are peers behind it; one `OutputSink` plays on any of them.
+/// they reach the screen. Offscreen, the desktop window, SDL's KMS, native
+/// KMS and the framebuffer are peers behind it; the stage plays on any of
+/// them. What only some can do is an ability of its own, asked for with
+/// `as?`: `PausableOutput`, `HandingOverOutput`, `HotPluggableOutput`,
+/// `LingeringOutput`.
 public protocol Output: AnyObject {
   /// The back end's name, as `--display` spells it.
   var name: String { get }
+  /// What kind of display it is.
+  var traits: OutputTraits { get }
   /// What was opened, for the log ("/dev/fb0 800x480, 32 bpp …").
   var description: String { get }
-  /// The physical size frames are painted at.
-  var size: PixelSize { get }
-  /// The device node it draws on (/dev/dri/card0, /dev/fb0); nil for none.
-  var deviceNode: String? { get }
-  /// Whether `size` is the screen mode's (KMS, a framebuffer) rather than
-  /// the one asked for (a window, offscreen).
-  var sizeIsFixed: Bool { get }
-  /// Paints a frame's layers.
-  var painter: LayerPainter { get }
-  /// Seconds between vsyncs.
+  /// Every screen it drives; the first one's vsyncs pace the frames.
+  var screens: [OutputScreen] { get }
+  /// Seconds between the first screen's vsyncs.
   var refreshPeriod: Double { get }
   /// Descriptors that become readable when the output has events (a
-  /// window's connection to its display server); empty for none.
+  /// window's connection to its display server, a card's flip events);
+  /// empty for none.
   var eventDescriptors: [FileDescriptor] { get }
-  /// Whether what was painted stays in the painter's target from one frame
-  /// to the next (one surface, no page flips), so that a frame may repaint
-  /// only what changed.
-  var retainsFrame: Bool { get }
-  /// Where the output's notes go (what it found it cannot do, once).
-  var note: (String) -> Void { get set }
   /// Handles the events that are pending, without waiting.
   func handleEvents() -> OutputEvents
-  /// Paints a frame with `draw` (through `painter`) and shows it; returns
-  /// the time of the vsync it was shown at, when the output knows it.
-  func present(_ draw: () -> Void) throws(RenderError) -> Double?
-  /// Every screen it drives; the first is `size` and `painter`'s, and its
-  /// vsyncs pace the frames.
-  var screens: [OutputScreen] { get }
   /// Paints a frame on every screen (`draw(i)` paints screen `i` through
-  /// its painter) and shows them; returns the first screen's vsync, when known.
-  func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double?
-  /// What the screen shows now, in its own orientation and size, as a PNG
-  /// file's bytes. An output that cannot read its screen back paints the
-  /// last frame again with `repaintLast`, unpresented, and reads that.
+  /// its painter) and shows them; returns the first screen's vsync, when
+  /// the output knows it (nil: the caller paces by the clock).
+  func present(_ draw: (Int) -> Void) throws(RenderError) -> Double?
+  /// What the first screen shows now, in its own orientation and size, as
+  /// a PNG file's bytes. An output that cannot read its screen back paints
+  /// the last frame again with `repaintLast`, unpresented, and reads that.
   func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8]
-  /// Looks again at the display device `node` (a connector plugged or
-  /// unplugged, a card that appeared or went); true when `screens` changed,
-  /// and the caller then prepares a scene for each again.
-  func screensChanged(on node: String) -> Bool
-  /// Lets another program have the screen for now (Plymouth's
-  /// `deactivate`); nothing is presented until `reactivate`.
-  func deactivate()
-  /// Takes the screen back; the caller then draws the frame again.
-  func reactivate()
-  /// Lets go of the screen; nothing is presented after. With
-  /// `keepingLastFrame` (a program follows), the last frame stays on it
-  /// until that program draws. `repaintLast` paints the last frame again
-  /// through the output's own painter, unpresented, for an output that must read it back
-  /// (SDL's KMS copies it into the framebuffer it gives the screen back to).
+  /// Lets go of the screens; nothing is presented after. With
+  /// `keepingLastFrame` (a program follows), the last frame stays on them
+  /// until that program draws. `repaintLast` paints the first screen's last
+  /// frame again through its painter, unpresented, for an output that must
+  /// read it back (SDL's KMS copies it into the framebuffer it gives the
+  /// screen back to).
   func release(keepingLastFrame: Bool, repaintLast: () -> Void)
-  /// What a splashd that adopts this one gets (`handover`): the cards it
-  /// shows on, open; nil when this back end cannot be handed over (a
-  /// window, SDL's KMSDRM).
-  var handover: OutputHandover? { get }
-  /// The display went to another splashd with `handover`: what this output
-  /// no longer needs is freed (the buffers not on the screen), nothing on
-  /// the screen changes, and nothing more may be drawn.
+}
+
+extension Output {
+  /// The first screen's size: what frames are paced and logged by.
+  public var size: PixelSize { screens[0].size }
+}
+
+/// An output another program may have for a while (Plymouth's
+/// `deactivate`): nothing is presented from `deactivate` to `reactivate`.
+public protocol PausableOutput: Output {
+  /// Lets another program have the screens for now.
+  func deactivate()
+  /// Takes the screens back; the caller then draws the frame again.
+  func reactivate()
+}
+
+/// An output one splashd can hand to the splashd that adopts it (`--boot
+/// root` taking over the initramfs's splash).
+public protocol HandingOverOutput: Output {
+  /// What the adopter gets: the cards shown on, open; none for a back end
+  /// the adopter opens again as it is (a framebuffer keeps its pixels).
+  var handover: OutputHandover { get }
+  /// The display went to another splashd: what this output no longer needs
+  /// is freed (the buffers not on the screen), nothing on the screen
+  /// changes, and nothing more may be drawn.
   func handedOver()
-  /// After `release(keepingLastFrame: true)`: whether the screen still shows
-  /// the last frame only as long as this process holds the display (the
-  /// kernel takes it down with the last file of the card), and no other
-  /// program has shown a frame of its own yet.
+}
+
+/// An output whose screens come and go with its device: connectors plugged
+/// and unplugged, cards that appear and go.
+public protocol HotPluggableOutput: Output {
+  /// Whether `node` (/dev/dri/card0) is the device its first screen is on.
+  func showsOn(_ node: String) -> Bool
+  /// Looks again at the display device `node`; true when `screens`
+  /// changed, and the caller then prepares a scene for each again.
+  func screensChanged(on node: String) -> Bool
+}
+
+/// An output whose last frame, after `release(keepingLastFrame: true)`,
+/// lasts only as long as this process holds the device (the kernel takes a
+/// framebuffer down with the last file of its card).
+public protocol LingeringOutput: Output {
+  /// Whether the screen still shows the last frame only because this
+  /// process holds the device, and no other program has shown a frame yet.
   var lastFrameNeedsThisProcess: Bool { get }
 }
 
@@ -114,27 +155,14 @@ public protocol Output: AnyObject {
 /// with them). Empty for a back end the adopter opens again as it is
 /// (a framebuffer keeps its pixels; offscreen has none to keep).
 public struct OutputHandover {
-  public var cards: [(path: String, descriptor: FileDescriptor)]
+  public var cards: HandedOverCards
 
-  public init(cards: [(path: String, descriptor: FileDescriptor)] = []) { self.cards = cards }
+  public init(cards: HandedOverCards = []) { self.cards = cards }
 }
 
-extension Output {
-  public var deviceNode: String? { nil }
-  public func screensChanged(on node: String) -> Bool { false }
-  public var screens: [OutputScreen] {
-    [OutputScreen(name: name, size: size, painter: painter, mode: size.description)]
-  }
-  public func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double? { try present { draw(0) } }
-  public func deactivate() {}
-  public func reactivate() {}
-  public var retainsFrame: Bool { false }
-  public var eventDescriptors: [FileDescriptor] { [] }
-  public func handleEvents() -> OutputEvents { [] }
-  public var handover: OutputHandover? { nil }
-  public func handedOver() {}
-  public var lastFrameNeedsThisProcess: Bool { false }
-}
+/// DRM cards as one splashd hands them to another: each one's path and its
+/// open descriptor.
+public typealias HandedOverCards = [(path: String, descriptor: FileDescriptor)]
 
 /// What a back end is asked to open.
 public struct OutputRequest {
@@ -149,10 +177,13 @@ public struct OutputRequest {
   public var fps: Double
   /// The environment splashd runs in (DISPLAY, WAYLAND_DISPLAY).
   public var environment: [String: String]
-  /// The clock vsync times are told on.
+  /// The run loop's clock: vsync times are told on it, and waits for a
+  /// display's events go through it.
   public var clock: EventClock
   /// The `[screen NAME]` sections, for outputs that drive several screens.
   public var screens: [String: ScreenSettings] = [:]
+  /// Where the output's notes go (what it found it cannot do, once).
+  public var note: (String) -> Void = { _ in }
 
   public init(
     size: PixelSize, device: String?, deviceOrigin: String, mode: DisplayModeRequest?, fps: Double,
@@ -178,88 +209,31 @@ public struct Probe: Equatable, Sendable {
   public static func skipped(_ reason: String) -> Probe { Probe(tried: false, reason: reason) }
 }
 
-/// A display back end as the registry lists it: its name, its help, how
-/// `auto` decides whether to try it, and how it opens.
+/// A display back end as the registry lists it: its name, what kind of
+/// display it is, its help, how `auto` decides whether to try it, how it
+/// opens, and how it takes over cards another splashd handed over.
 public struct BackEnd: Sendable {
   public let name: String
+  public let traits: OutputTraits
   /// One sentence for `--help`.
   public let help: String
   /// Whether `auto` tries it, judged without taking the display.
   public let probe: @Sendable (OutputRequest) -> Probe
   public let open: @Sendable (OutputRequest) throws(RenderError) -> Output
+  /// Opens the output on cards handed over open (`OutputHandover.cards`);
+  /// nil for a back end that cannot take cards.
+  public let adopt: (@Sendable (HandedOverCards, OutputRequest) throws(RenderError) -> Output)?
 
   public init(
-    name: String, help: String, probe: @escaping @Sendable (OutputRequest) -> Probe,
-    open: @escaping @Sendable (OutputRequest) throws(RenderError) -> Output
+    name: String, traits: OutputTraits, help: String, probe: @escaping @Sendable (OutputRequest) -> Probe,
+    open: @escaping @Sendable (OutputRequest) throws(RenderError) -> Output,
+    adopt: (@Sendable (HandedOverCards, OutputRequest) throws(RenderError) -> Output)? = nil
   ) {
     self.name = name
+    self.traits = traits
     self.help = help
     self.probe = probe
     self.open = open
-  }
-}
-
-/// Plays a scene on any output: draws each frame with the scene of each of
-/// its screens, shows it through the output, and keeps the last frame's
-/// progress and time for redraws.
-public final class OutputSink: FrameSink {
-  /// Where it plays; replaced when the splash moves to another display.
-  public private(set) var output: Output
-  /// What is drawn on each of the output's screens, in its order; replaced
-  /// when the splash turns while it holds.
-  public var scenes: [SceneRenderer]
-  private var lastProgress = 0.0
-  private var lastTime = 0.0
-
-  public init(output: Output, scenes: [SceneRenderer]) {
-    precondition(scenes.count == output.screens.count, "one scene a screen")
-    self.output = output
-    self.scenes = scenes
-  }
-
-  /// The first screen's scene (the one snapshots read).
-  public var scene: SceneRenderer { scenes[0] }
-
-  public var refreshPeriod: Double { output.refreshPeriod }
-
-  /// Plays on `output` with `scenes` (prepared for its screens) from now
-  /// on, and shows the last frame there; the caller lets go of the old output.
-  public func move(to output: Output, scenes: [SceneRenderer]) throws(RenderError) {
-    precondition(scenes.count == output.screens.count, "one scene a screen")
-    self.output = output
-    self.scenes = scenes
-    try redraw()
-  }
-
-  public func present(_ frame: FrameRequest) throws -> Double? {
-    lastProgress = frame.progress
-    lastTime = frame.time
-    return try output.presentScreens { scenes[$0].draw(progress: frame.progress, time: frame.time) }
-  }
-
-  /// Draws the last frame again, with the current scenes, and shows it.
-  public func redraw() throws(RenderError) {
-    _ = try output.presentScreens { scenes[$0].draw(progress: lastProgress, time: lastTime) }
-  }
-
-  /// Draws the held frame as it is `time` seconds after the first, and
-  /// shows it; on an output that keeps its frame, only `area` (logical
-  /// pixels of the first screen) is painted when given. Returns the vsync
-  /// it was shown at, when known.
-  @discardableResult
-  public func redrawHeld(at time: Double, area: PixelRect? = nil) throws(RenderError) -> Double? {
-    lastTime = time
-    let clip = output.retainsFrame && scenes.count == 1 ? area?.rect : nil
-    return try output.presentScreens { scenes[$0].draw(progress: lastProgress, time: time, clip: clip) }
-  }
-
-  /// What the first screen shows now, as a PNG file's bytes.
-  public func snapshot() throws(RenderError) -> [UInt8] {
-    try output.readBack { scene.draw(progress: lastProgress, time: lastTime) }
-  }
-
-  /// Lets go of the output, keeping the last frame on the screen or not.
-  public func release(keepingLastFrame: Bool) {
-    output.release(keepingLastFrame: keepingLastFrame) { scene.draw(progress: lastProgress, time: lastTime) }
+    self.adopt = adopt
   }
 }

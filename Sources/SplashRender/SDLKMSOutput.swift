@@ -14,14 +14,14 @@ public final class SDLKMSOutput: Output {
   public let window: SDLWindow
   /// /dev/dri/cardN, nil when SDL picked the card.
   public let card: Int?
-  public var note: (String) -> Void = { _ in }
+  private let note: (String) -> Void
   private let clock: EventClock
   private var presented = false
 
   /// The registry's entry: tried when a card has a connected connector,
   /// or `--device` names one.
   public static let backEnd = BackEnd(
-    name: "kmsdrm",
+    name: "kmsdrm", traits: .card,
     help: "Full screen on a DRM card through SDL's KMSDRM driver (needs Mesa's EGL and GLES), presented with "
       + "vsync; --device picks the card, --mode the mode.",
     probe: { request in
@@ -30,7 +30,8 @@ public final class SDLKMSOutput: Output {
       return .skipped("\(missing): SDL's KMSDRM cannot start")
     },
     open: { request throws(RenderError) in
-      try SDLKMSOutput(card: try DRMCards.requestedCard(request), mode: request.mode, clock: request.clock)
+      try SDLKMSOutput(
+        card: try DRMCards.requestedCard(request), mode: request.mode, clock: request.clock, note: request.note)
     })
 
   /// The library directories the dynamic loader looks in, this machine's
@@ -64,9 +65,12 @@ public final class SDLKMSOutput: Output {
   /// Takes the screen of DRM card `card` (nil lets SDL pick the first with
   /// a connected connector) at the mode asked for, else the connector's
   /// preferred one.
-  public init(card: Int?, mode request: DisplayModeRequest?, clock: EventClock) throws(RenderError) {
+  public init(
+    card: Int?, mode request: DisplayModeRequest?, clock: EventClock, note: @escaping (String) -> Void = { _ in }
+  ) throws(RenderError) {
     self.card = card
     self.clock = clock
+    self.note = note
     if let card { Environment.set("SDL_KMSDRM_DEVICE_INDEX", String(card)) }
     // Each present waits until its page flip is done: by default SDL queues
     // the flip and returns, so a still frame (the held splash) would not
@@ -121,22 +125,28 @@ public final class SDLKMSOutput: Output {
   }
 
   public var name: String { "kmsdrm" }
+  public var traits: OutputTraits { .card }
   public var description: String {
     "\(card.map { "/dev/dri/card\($0)" } ?? "the first connected card"), "
       + "\(size.description)@\(formatNumber((1 / refreshPeriod).rounded())), renderer \(window.rendererName)"
   }
-  public var size: PixelSize { window.size }
-  public var sizeIsFixed: Bool { true }
-  public var painter: LayerPainter { window.painter }
+  public var screens: [OutputScreen] {
+    [
+      OutputScreen(
+        name: name, size: window.size, painter: window.painter, mode: window.size.description, retainsFrame: false)
+    ]
+  }
   public var refreshPeriod: Double { window.refreshPeriod }
+  public var eventDescriptors: [FileDescriptor] { [] }
+  public func handleEvents() -> OutputEvents { [] }
 
-  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    window.present(draw)
+  public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    window.present { draw(0) }
     if !presented {
       // Under SDL 2.26's KMSDRM (seen on bochs-drm in QEMU) the first
       // present of a fresh window did not reach the screen, and a still
       // frame is presented only once; the same frame again, flipped, does.
-      window.present(draw)
+      window.present { draw(0) }
       presented = true
     }
     return clock.now()

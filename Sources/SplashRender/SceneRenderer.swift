@@ -159,20 +159,21 @@ public final class SceneRenderer {
   }
 
   /// The frame at eased `progress`, `time` seconds after the first: the
-  /// splash, and the status layers over it, faded with the transition.
-  public func scene(progress: Double, time: Double) -> Scene {
+  /// splash, and the status layers showing `boot` over it, faded with the
+  /// transition.
+  public func scene(progress: Double, time: Double, status boot: BootStatus = BootStatus()) -> Scene {
     var scene = composer.scene(progress: progress)
     if let status {
       let alpha = StatusLayout.alpha(progress: progress, transition: composer.transition)
-      if alpha > 0 { scene.layers += status.layers(time: time, alpha: alpha) }
+      if alpha > 0 { scene.layers += status.layers(boot, time: time, alpha: alpha) }
     }
     return scene
   }
 
-  /// Draws the frame at eased `progress`, `time` seconds after the first;
-  /// with `clip` (logical pixels), only what falls inside it.
-  public func draw(progress: Double, time: Double = 0, clip: Rect? = nil) {
-    let scene = scene(progress: progress, time: time)
+  /// Draws the frame at eased `progress`, `time` seconds after the first,
+  /// with `status`; with `clip` (logical pixels), only what falls inside it.
+  public func draw(progress: Double, time: Double = 0, status: BootStatus = BootStatus(), clip: Rect? = nil) {
+    let scene = scene(progress: progress, time: time, status: status)
     draw(clip.map { scene.clipped(to: $0) } ?? scene)
   }
 

@@ -3,10 +3,12 @@ import SplashCore
 
 /// The status layers of one scene: the progress bar, the message (rendered
 /// again when it changes) and the animation's frames, prepared for the
-/// scene's painter and rotation.
+/// scene's painter and rotation. The status itself is the stage's: each
+/// frame is drawn with it.
 public final class StatusLayers {
   public let layout: StatusLayout
-  public private(set) var status: BootStatus
+  /// The message rendered into the painter's `.message` asset; nil for none.
+  public private(set) var renderedMessage: String?
   /// The scene these layers belong to (which holds them).
   private unowned let renderer: SceneRenderer
   private let textColor: Color
@@ -18,16 +20,15 @@ public final class StatusLayers {
   /// The animation's timeline and where it plays; nil without one.
   public let animation: (timeline: AnimationTimeline, rect: PixelRect)?
 
-  /// Prepares `animation`'s frames for `renderer` and shows `status`.
+  /// Prepares `animation`'s frames for `renderer` and renders `message`.
   public init(
-    _ settings: Settings, renderer: SceneRenderer, status: BootStatus, font: @escaping () throws(RenderError) -> Font,
+    _ settings: Settings, renderer: SceneRenderer, message: String?, font: @escaping () throws(RenderError) -> Font,
     animation decoded: DecodedAnimation?
   ) throws(RenderError) {
     self.renderer = renderer
     layout = StatusLayout(settings, canvas: renderer.layout.canvas)
     textColor = settings.message.color
     openFont = font
-    self.status = BootStatus()
     if let decoded {
       let rect = layout.animationRect(frameSize: decoded.size)
       for (index, frame) in decoded.frames.enumerated() {
@@ -37,14 +38,14 @@ public final class StatusLayers {
     } else {
       animation = nil
     }
-    try show(status)
+    try render(message: message)
   }
 
-  /// Shows `status`; the message is rendered again when it changed. On an
-  /// error the message stays as it was.
-  public func show(_ status: BootStatus) throws(RenderError) {
-    if status.message != self.status.message {
-      if let text = status.message {
+  /// Renders `message` for the frames to come, when it is not the one
+  /// rendered already. On an error the message stays as it was.
+  public func render(message: String?) throws(RenderError) {
+    if message != renderedMessage {
+      if let text = message {
         let font: Font
         if let opened = self.font { font = opened } else { font = try openFont() }
         self.font = font
@@ -59,11 +60,12 @@ public final class StatusLayers {
         messageRect = nil
       }
     }
-    self.status = status
+    renderedMessage = message
   }
 
-  /// The layers at `time` seconds after the first frame, at opacity `alpha`.
-  public func layers(time: Double, alpha: Double) -> [Layer] {
+  /// The layers showing `status` at `time` seconds after the first frame,
+  /// at opacity `alpha`: the message as rendered last.
+  public func layers(_ status: BootStatus, time: Double, alpha: Double) -> [Layer] {
     var layers: [Layer] = []
     if let progress = status.progress { layers += layout.barLayers(percent: progress, alpha: alpha) }
     if let messageRect {

@@ -21,7 +21,6 @@ public final class WindowOutput: Output {
   public let refreshPeriod: Double
   private let connection: FileDescriptor?
   private var closed = false
-  public var note: (String) -> Void = { _ in }
 
   /// SDL's video drivers for the desktop sessions the environment names
   /// ("x11", "wayland" or both), nil for none.
@@ -35,7 +34,8 @@ public final class WindowOutput: Output {
 
   /// The registry's entry: tried when a desktop session is there.
   public static let backEnd = BackEnd(
-    name: "window", help: "A desktop window (X11 or Wayland through SDL), painted into its window surface.",
+    name: "window", traits: .desktop,
+    help: "A desktop window (X11 or Wayland through SDL), painted into its window surface.",
     probe: { request in
       guard desktopDrivers(environment: request.environment) != nil else { return .skipped(noDesktop) }
       let names = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { name in request.environment[name].map { "\(name)=\($0)" }
@@ -85,14 +85,16 @@ public final class WindowOutput: Output {
   }
 
   public var name: String { "window" }
+  public var traits: OutputTraits { .desktop }
   public var description: String {
     let format = String(cString: SDL_GetPixelFormatName(surfacePainter.target.pointee.format.pointee.format))
     return "\(size.description), painted into its window surface (\(format)), refresh "
       + "\(formatFixed(1 / refreshPeriod, decimals: 2)) Hz"
       + (connection == nil ? "; its events are handled between frames only" : "")
   }
-  public var sizeIsFixed: Bool { false }
-  public var painter: LayerPainter { surfacePainter }
+  public var screens: [OutputScreen] {
+    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, retainsFrame: false)]
+  }
   public var eventDescriptors: [FileDescriptor] { connection.map { [$0] } ?? [] }
 
   /// The pending events of SDL's windows, without waiting: closed (the
@@ -111,8 +113,8 @@ public final class WindowOutput: Output {
     return events
   }
 
-  public func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    draw()
+  public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    draw(0)
     try check("SDL_UpdateWindowSurface", SDL_UpdateWindowSurface(window))
     // No vsync to wait for: the player paces by the clock.
     return nil

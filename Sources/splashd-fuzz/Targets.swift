@@ -15,6 +15,7 @@ enum FuzzTargets {
     "shell-words": shellWords,
     "gif-structure": gifStructure,
     "plymouth-requests": plymouthRequests,
+    "psplash-commands": psplashCommands,
     "kernel-uevents": kernelUevents,
     "cache-header": cacheHeader,
     "handover-state": handoverState,
@@ -130,8 +131,36 @@ enum FuzzTargets {
     var buffer = PlymouthRequestBuffer()
     forEachPiece(of: data) { chunk in
       let (requests, problem) = buffer.append(chunk)
-      for request in requests { precondition((request.argument?.count ?? 0) < 256) }
+      for request in requests {
+        precondition((request.argument?.count ?? 0) < 256)
+        // Every request maps to one action; a command within its protocol's bounds.
+        if case .command(let command) = request.action { check(command) }
+        _ = request.cause
+      }
       return problem == nil
+    }
+  }
+
+  /// The bytes as what psplash's writers put in the FIFO, in pieces of the
+  /// sizes the first bytes say: every command cut from them maps to a
+  /// command within psplash's bounds, or is ignored.
+  static func psplashCommands(_ data: UnsafeRawBufferPointer) {
+    var buffer = PsplashCommandBuffer()
+    forEachPiece(of: data) { chunk in
+      for input in buffer.append(chunk) {
+        if case .command(let command) = input { check(command) }
+      }
+      return true
+    }
+  }
+
+  /// A command a transport parsed: its progress a number, its message one
+  /// line within the limit.
+  private static func check(_ command: ControlCommand) {
+    switch command {
+    case .progress(let percent): precondition(percent.isFinite && abs(percent) <= 1_000_000)
+    case .message(let text?): precondition(text.utf8.count <= BootStatus.maxMessageBytes, "\(text.utf8.count)")
+    default: break
     }
   }
 

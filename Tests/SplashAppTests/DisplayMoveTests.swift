@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSystem
 import Testing
 
 @testable import SplashApp
@@ -84,7 +85,7 @@ import Testing
     splash.screens.cards = ["/dev/dri/card0"]
     splash.backEnds = [
       BackEnd(
-        name: "kms", help: "", probe: { _ in .tried("a card") },
+        name: "kms", traits: .card, help: "", probe: { _ in .tried("a card") },
         open: { [screens = splash.screens] request throws(RenderError) in
           var asked = request
           asked.device = "/dev/dri/card0"
@@ -129,7 +130,7 @@ import Testing
     OutputScreen(
       name: name, size: PixelSize(width: 8, height: 8),
       painter: try OffscreenOutput(size: PixelSize(width: 8, height: 8)).painter,
-      panelRotation: panel, mode: "8x8@60")
+      panelRotation: panel, mode: "8x8@60", retainsFrame: false)
   }
 
   @Test func aSectionThenAnExplicitRotateThenThePanelThenTheSplashsTurn() throws {
@@ -137,23 +138,22 @@ import Testing
     let panel = try screen("DSI-1", panel: .threeQuarters)
     let plain = try screen("HDMI-A-1", panel: nil)
     // Nothing said: the panel's own orientation, else the splash's (resolved) turn.
-    #expect(Session.rotation(of: panel, settings, global: .half) == .threeQuarters)
-    #expect(Session.rotation(of: plain, settings, global: .half) == .half)
+    #expect(SceneMaker.rotation(of: panel, settings, global: .half) == .threeQuarters)
+    #expect(SceneMaker.rotation(of: plain, settings, global: .half) == .half)
     // rotate = 90 given: it beats the panel's property.
     try settings.apply(key: "rotate", value: "90", from: .commandLine)
-    #expect(Session.rotation(of: panel, settings, global: .quarter) == .quarter)
+    #expect(SceneMaker.rotation(of: panel, settings, global: .quarter) == .quarter)
     // A screen's own section beats everything.
     settings.screens["DSI-1"] = ScreenSettings(rotate: Rotation.none)
-    #expect(Session.rotation(of: panel, settings, global: .quarter) == Rotation.none)
+    #expect(SceneMaker.rotation(of: panel, settings, global: .quarter) == Rotation.none)
   }
 }
 
 /// A stand-in for a KMS card whose second screen is plugged in later: each
 /// screen paints into memory; a vsync every 1/60 s on the test clock.
-final class TwoScreenStub: Output {
+final class TwoScreenStub: Output, HotPluggableOutput {
   let canvases: [OffscreenOutput]
   let clock: TestClock
-  var note: (String) -> Void = { _ in }
   /// Whether the second screen is plugged in.
   var plugged = false
   private(set) var presents = 0
@@ -167,19 +167,21 @@ final class TwoScreenStub: Output {
   }
 
   var name: String { "kms" }
+  var traits: OutputTraits { .card }
   var description: String { plugged ? "two stand-in screens" : "one stand-in screen" }
-  var deviceNode: String? { "/dev/dri/card0" }
-  var size: PixelSize { canvases[0].size }
-  var sizeIsFixed: Bool { true }
-  var painter: LayerPainter { canvases[0].painter }
   var refreshPeriod: Double { 1.0 / 60 }
+  var eventDescriptors: [FileDescriptor] { [] }
+  func handleEvents() -> OutputEvents { [] }
   var screens: [OutputScreen] {
     let all = canvases.enumerated().map { index, canvas in
       OutputScreen(
-        name: "Virtual-\(index + 1)", size: canvas.size, painter: canvas.painter, mode: canvas.size.description)
+        name: "Virtual-\(index + 1)", size: canvas.size, painter: canvas.painter, mode: canvas.size.description,
+        retainsFrame: false)
     }
     return plugged ? all : [all[0]]
   }
+
+  func showsOn(_ node: String) -> Bool { node == "/dev/dri/card0" }
 
   func screensChanged(on node: String) -> Bool {
     guard node == "/dev/dri/card0", !plugged else { return false }
@@ -187,9 +189,7 @@ final class TwoScreenStub: Output {
     return true
   }
 
-  func present(_ draw: () -> Void) throws(RenderError) -> Double? { try presentScreens { _ in draw() } }
-
-  func presentScreens(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+  func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
     for index in screens.indices { draw(index) }
     presents += 1
     let vsync = (clock.time / refreshPeriod - 1e-9).rounded(.up) * refreshPeriod + refreshPeriod
@@ -211,7 +211,7 @@ final class TwoScreenStub: Output {
     let opened = Opened()
     splash.backEnds = [
       BackEnd(
-        name: "kms", help: "", probe: { _ in .tried("a stand-in card") },
+        name: "kms", traits: .card, help: "", probe: { _ in .tried("a stand-in card") },
         open: { request throws(RenderError) in
           guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
           do {

@@ -131,7 +131,7 @@ import Testing
   @Test func aNameTakenByAnotherProgramIsLeftToIt() throws {
     let splash = try Harness()
     let path = splash.dir.path + "/psplash_fifo"
-    FileManager.default.createFile(atPath: path, contents: Data("mine".utf8))
+    writeFile(atPath: path, contents: Data("mine".utf8))
     splash.clock.at(0.5) { TestClient(splash.controlPath).send("reveal\n") }
     #expect(splash.run(held(splash)) == .exit(0))
     #expect(
@@ -177,14 +177,5 @@ import Testing
     let group = String(cString: getgrgid(getgid())!.pointee.gr_name)
     #expect(splash.run(held(splash) + ["--control-group", group]) == .exit(0))
     #expect(mode == 0o660)
-  }
-
-  @Test func progressValuesAreReadAsAtoiReadsThem() {
-    for (text, value) in [
-      ("50", 50), ("  7", 7), ("-20", -20), ("+5", 5), ("12abc", 12), ("abc", 0), ("", 0),
-      ("99999999999999", 1_000_000),
-    ] {
-      #expect(PsplashFIFO.leadingInteger(text) == value, "\(text)")
-    }
   }
 }

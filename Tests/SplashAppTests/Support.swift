@@ -30,8 +30,11 @@ final class TestClock: EventClock {
   func now() -> Double { time }
 
   /// Runs `action` when the clock reaches `at` (seconds after its start, 100).
-  func at(_ seconds: Double, _ action: @escaping () -> Void) {
-    actions.append((100 + seconds, action))
+  func at(_ seconds: Double, _ action: @escaping () -> Void) { atTime(100 + seconds, action) }
+
+  /// Runs `action` when the clock reads `time`.
+  func atTime(_ time: Double, _ action: @escaping () -> Void) {
+    actions.append((time, action))
     actions.sort { $0.at < $1.at }
   }
 
@@ -178,13 +181,13 @@ final class PipeDisplayEvents: DisplayDeviceEvents {
   }
 }
 
-/// A screen with a fixed mode and a vsync every 1/60 s on the test clock;
-/// drawing frame N costs `cost(N)` seconds. It paints into memory.
-final class ScreenStub: Output {
+/// A screen with a fixed mode (a framebuffer's) and a vsync every 1/60 s on
+/// the test clock; drawing frame N costs `cost(N)` seconds. It paints into
+/// memory.
+class ScreenStub: Output {
   let canvas: OffscreenOutput
   let clock: TestClock
   let cost: (Int) -> Double
-  var note: (String) -> Void = { _ in }
   /// Whether it keeps what was painted between frames (as offscreen and an
   /// unflipped framebuffer do).
   let retainsFrame: Bool
@@ -192,30 +195,36 @@ final class ScreenStub: Output {
   /// How it was released: nil while it holds the screen.
   private(set) var keptLastFrame: Bool?
 
-  /// The back end's name, and the device it draws on.
+  /// The back end's name.
   let name: String
-  let deviceNode: String?
+  let traits: OutputTraits
 
   init(
-    size: PixelSize, clock: TestClock, retainsFrame: Bool, name: String = "screen", device: String? = nil,
-    cost: @escaping (Int) -> Double
+    size: PixelSize, clock: TestClock, retainsFrame: Bool, name: String = "screen",
+    traits: OutputTraits = .framebuffer, cost: @escaping (Int) -> Double
   ) throws {
     canvas = try OffscreenOutput(size: size)
     self.name = name
-    deviceNode = device
+    self.traits = traits
     self.clock = clock
     self.retainsFrame = retainsFrame
     self.cost = cost
   }
 
   var description: String { "\(size.description) stub" }
-  var size: PixelSize { canvas.size }
-  var sizeIsFixed: Bool { true }
-  var painter: LayerPainter { canvas.painter }
+  var screens: [OutputScreen] {
+    [
+      OutputScreen(
+        name: name, size: canvas.size, painter: canvas.painter, mode: canvas.size.description,
+        retainsFrame: retainsFrame)
+    ]
+  }
   var refreshPeriod: Double { 1.0 / 60 }
+  var eventDescriptors: [FileDescriptor] { [] }
+  func handleEvents() -> OutputEvents { [] }
 
-  func present(_ draw: () -> Void) throws(RenderError) -> Double? {
-    draw()
+  func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    draw(0)
     clock.advance(by: cost(presents))
     presents += 1
     let vsync = (clock.time / refreshPeriod - 1e-9).rounded(.up) * refreshPeriod
@@ -232,6 +241,20 @@ final class ScreenStub: Output {
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
 }
 
+/// A `ScreenStub` on a DRM card: its screens follow the card's device.
+final class CardScreenStub: ScreenStub, HotPluggableOutput {
+  /// The card it draws on.
+  let deviceNode: String
+
+  init(size: PixelSize, clock: TestClock, device: String, cost: @escaping (Int) -> Double) throws {
+    deviceNode = device
+    try super.init(size: size, clock: clock, retainsFrame: false, name: "kms", traits: .card, cost: cost)
+  }
+
+  func showsOn(_ node: String) -> Bool { node == deviceNode }
+  func screensChanged(on node: String) -> Bool { false }
+}
+
 /// The stand-in screens a test's back ends open, for the test to look at.
 final class Screens: @unchecked Sendable {
   var opened: [ScreenStub] = []
@@ -246,15 +269,14 @@ final class Screens: @unchecked Sendable {
   var cardSize = PixelSize(width: 800, height: 600)
   var kmsBackEnd: BackEnd {
     BackEnd(
-      name: "kms", help: "A stand-in KMS card.", probe: { _ in .skipped("no card yet") },
+      name: "kms", traits: .card, help: "A stand-in KMS card.", probe: { _ in .skipped("no card yet") },
       open: { [self] request throws(RenderError) in
         guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
         guard let card = request.device, cards.contains(card) else {
           throw RenderError("no connected connector", named: request.device ?? "no card")
         }
         do {
-          let screen = try ScreenStub(
-            size: cardSize, clock: clock, retainsFrame: false, name: "kms", device: card, cost: cost)
+          let screen = try CardScreenStub(size: cardSize, clock: clock, device: card, cost: cost)
           opened.append(screen)
           return screen
         } catch {
@@ -266,7 +288,7 @@ final class Screens: @unchecked Sendable {
   /// A back end named "screen" that opens a `ScreenStub`.
   var backEnd: BackEnd {
     BackEnd(
-      name: "screen", help: "A stand-in screen.", probe: { _ in .tried("a stand-in") },
+      name: "screen", traits: .framebuffer, help: "A stand-in screen.", probe: { _ in .tried("a stand-in") },
       open: { [self] request throws(RenderError) in
         guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
         do {
@@ -282,7 +304,7 @@ final class Screens: @unchecked Sendable {
 
 /// A back end that never opens.
 let brokenBackEnd = BackEnd(
-  name: "broken", help: "Never opens.", probe: { _ in .tried("always tried") },
+  name: "broken", traits: .framebuffer, help: "Never opens.", probe: { _ in .tried("always tried") },
   open: { _ throws(RenderError) in throw RenderError("no such screen", named: "/dev/broken") })
 
 /// One splash run in process: the arguments (after an empty config), a test
@@ -301,6 +323,8 @@ final class Harness {
   private(set) var log: [(time: Double, line: String)] = []
   private(set) var printed = ""
   private(set) var rotations: [Rotation] = []
+  /// The session of the last run, for its state after the run.
+  private(set) var session: Session?
 
   init() throws {
     dir = try TemporaryDirectory()
@@ -325,6 +349,7 @@ final class Harness {
     dependencies.signals = signals
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
+    dependencies.sessionMade = { [weak self] in self?.session = $0 }
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
     defer { clock.discardPending() }
     return Splashd.run((hasConfig ? [] : ["--config", dir.testConfig]) + arguments, dependencies)

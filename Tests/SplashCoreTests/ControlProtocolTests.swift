@@ -5,7 +5,7 @@ import Testing
 @Suite struct ControlProtocolTests {
   @Test func parsesEachCommand() {
     #expect(ControlCommand.parse("reveal") == .success(.reveal))
-    #expect(ControlCommand.parse("  quit\r") == .success(.quit))
+    #expect(ControlCommand.parse("  quit\r") == .success(.stop))
     #expect(ControlCommand.parse("status") == .success(.status))
     #expect(ControlCommand.parse("wait did-disappear") == .success(.wait(.didDisappear)))
     #expect(ControlCommand.parse("wait appeared") == .success(.wait(.appeared)))

@@ -36,12 +36,13 @@ import Testing
       painter: offscreen.painter, layout: layout, transition: transition, rotation: rotation,
       images: [.splash: image])
     let height = StatusLayout(settings, canvas: layout.canvas).textHeight
+    let shown = status ?? BootStatus(settings)
     scene.status = try StatusLayers(
-      settings, renderer: scene, status: status ?? BootStatus(settings),
+      settings, renderer: scene, message: shown.message,
       font: { () throws(RenderError) in
         try Font(path: settings.message.font, pixels: height, what: "--message-font")
       }, animation: animation)
-    scene.draw(progress: progress, time: time)
+    scene.draw(progress: progress, time: time, status: shown)
     return Frame(width: display.width, height: display.height, pixels: offscreen.pixels())
   }
 

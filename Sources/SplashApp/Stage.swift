@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashRender
+import SplashSystem
+
+/// The one owner of what is on the screen: the output, one scene per
+/// screen, the angle they are turned to, the boot status their layers
+/// show, and every frame drawn. The player's frames come in through
+/// `present` (the stage is its `FrameSink`); every other change (a status,
+/// a turn, new screens, an exposed window, the animation's next frame)
+/// marks what it touched, and the stage draws it once per turn of the run
+/// loop, as one of its event sources, while it may draw on its own: once
+/// the first frame is shown, outside the transition, while not paused.
+/// It also moves the splash to another output, reads the screen back,
+/// hands the display over and lets go of it.
+final class Stage: EventSource, FrameSink {
+  /// Where the splash plays; nil before it is placed and after it is let go of.
+  private(set) var output: Output?
+  /// What is drawn on each of the output's screens, in its order.
+  private(set) var scenes: [SceneRenderer] = []
+  /// The angle the splash is shown at (each screen may add its own turn).
+  private(set) var rotation: Rotation
+  /// What the status layers show: the bar's value and the message.
+  private(set) var status: BootStatus
+  /// The name of the back end shown on, for `status` (the last one, once let go of).
+  private(set) var display = "none"
+  /// Plymouth's `deactivate`: another program has the screen; nothing is drawn.
+  private(set) var isPaused = false
+  /// Called when the output's user closed it (a window).
+  var onClosed: () -> Void = {}
+  private let maker: SceneMaker
+  private let clock: EventClock
+  private let log: Log
+  /// The last frame's progress and time (seconds after the first frame).
+  private var lastProgress = 0.0
+  private var lastTime = 0.0
+  /// The clock time the first frame was on the screen; nil before.
+  private var appearedAt: Double?
+  /// Whether the player is between the transition's first frame and its last.
+  private var inTransition = false
+  /// Whether the splash still holds (its animation steps).
+  private var holding = true
+  /// What must be drawn again, and since when.
+  private var damage: Damage = .none
+  private var damagedAt = 0.0
+  /// Replies waiting for the frame that shows what they changed.
+  private var afterDrawn: [() -> Void] = []
+  /// The output let go of with its last frame kept (keep-last-frame).
+  private var released: Output?
+
+  /// What must be drawn again.
+  private enum Damage: Equatable {
+    case none
+    /// Only this rectangle of the first screen's logical canvas.
+    case area(PixelRect)
+    case whole
+  }
+
+  init(rotation: Rotation, status: BootStatus, maker: SceneMaker, clock: EventClock, log: Log) {
+    self.rotation = rotation
+    self.status = status
+    self.maker = maker
+    self.clock = clock
+    self.log = log
+  }
+
+  // MARK: Placing and moving
+
+  /// Plays on `output` from now on, with a scene for each of its screens.
+  func place(on output: Output) throws(Failure) {
+    scenes = try maker.scenes(for: output, rotation: rotation, message: status.message).scenes
+    self.output = output
+    display = output.name
+  }
+
+  /// Moves the splash to `output`: each of its screens gets its scene, the
+  /// current frame (progress, layers) is drawn there at once, and the old
+  /// output is let go of as for a program that follows. On a failure
+  /// `output` is let go of and the splash stays where it was.
+  func move(to next: Output) throws(Failure) {
+    guard let current = output else { throw Failure.runtime("the splash has been let go of") }
+    do {
+      let made = try maker.scenes(for: next, rotation: rotation, message: status.message).scenes
+      _ = try next.present { made[$0].draw(progress: lastProgress, time: lastTime, status: status) }
+      scenes = made
+    } catch {
+      next.release(keepingLastFrame: false) {}
+      throw error as? Failure ?? Failure.runtime("\(error)")
+    }
+    output = next
+    display = next.name
+    // The old device's screen is no longer looked at: let go of it as for a
+    // program that follows (the VT stays in graphics mode).
+    current.release(keepingLastFrame: true) {}
+  }
+
+  /// Lets the output look at its device `node` again after it changed;
+  /// when its screens changed, each gets its scene again and the frame is
+  /// drawn on all. Whether they changed.
+  func screensChanged(on node: String) throws(Failure) -> Bool {
+    guard let output = output as? HotPluggableOutput, output.screensChanged(on: node) else { return false }
+    scenes = try maker.scenes(for: output, rotation: rotation, message: status.message).scenes
+    damage(.whole)
+    return true
+  }
+
+  /// Each screen as `status` reports it, "NAME:MODE:DEGREES"; none for an
+  /// output of one screen named after it.
+  var screenStates: [String] {
+    guard let output else { return [] }
+    let screens = output.screens
+    if screens.count == 1 && screens[0].name == output.name { return [] }
+    return zip(screens, scenes).map { "\($0.name):\($0.mode):\($1.rotation.rawValue)" }
+  }
+
+  /// Starts from the boot status a previous splashd showed (its bar, its
+  /// message), before the splash is placed.
+  func adopt(_ previous: BootStatus) {
+    if let progress = previous.progress { status.progress = progress }
+    if let message = previous.message { status.message = message }
+  }
+
+  // MARK: What the commands change
+
+  /// Turns the splash to `rotation`, asked for by `cause`: the pictures are
+  /// prepared again for the new canvas and the frame drawn again. Returns
+  /// why it could not, or nil.
+  func turn(to rotation: Rotation, by cause: String) -> String? {
+    guard let output else { return "this splash cannot turn" }
+    let keys: [String]
+    do {
+      (scenes, keys) = try maker.scenes(for: output, rotation: rotation, message: status.message)
+    } catch {
+      return error.message
+    }
+    self.rotation = rotation
+    damage(.whole)
+    let note = maker.choosesByShape ? "; pictures: " + keys.joined(separator: ", ") : ""
+    log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
+    return nil
+  }
+
+  /// Shows `next` from the next frame on (a message is rendered now);
+  /// returns why it could not (the message's font), or nil.
+  func show(_ next: BootStatus) -> String? {
+    guard next != status else { return nil }
+    if next.message != status.message {
+      do {
+        for scene in scenes { try scene.status?.render(message: next.message) }
+      } catch {
+        log.error("\(error): the message is not shown")
+        return error.description
+      }
+    }
+    // A bar that was shown and moved changes only inside its rectangle.
+    let onlyTheBar = next.message == status.message && next.progress != nil && status.progress != nil
+    status = next
+    if let layers = scenes.first?.status, onlyTheBar { damage(.area(layers.layout.bar)) } else { damage(.whole) }
+    return nil
+  }
+
+  /// Another program has the screen (`paused`): nothing is drawn until it
+  /// is given back, then the held splash is drawn again, whole.
+  func setPaused(_ paused: Bool) {
+    guard paused != isPaused else { return }
+    isPaused = paused
+    if paused {
+      (output as? PausableOutput)?.deactivate()
+      drawn()
+    } else {
+      (output as? PausableOutput)?.reactivate()
+      damage(.whole)
+    }
+  }
+
+  /// Runs `action` once a frame shows what changed so far: at once when
+  /// nothing waits to be drawn, or nothing will be (paused, let go of).
+  func afterFrame(_ action: @escaping () -> Void) {
+    if damage == .none || isPaused || output == nil {
+      action()
+    } else {
+      afterDrawn.append(action)
+    }
+  }
+
+  /// What the first screen shows now (changes still to be drawn drawn
+  /// first), as a PNG file's bytes.
+  func snapshot() -> Result<[UInt8], ControlError> {
+    guard let output else { return .failure(noOutput) }
+    if damage != .none && drawsOnItsOwn { drawDamage() }
+    do {
+      return .success(try output.readBack { drawLast(0) })
+    } catch {
+      return .failure(ControlError(error.description))
+    }
+  }
+
+  /// Why there is no output to act on.
+  private var noOutput: ControlError {
+    ControlError(display == "none" ? "nothing is shown yet" : "the display has been let go of")
+  }
+
+  // MARK: The player's frames
+
+  var refreshPeriod: Double { output?.refreshPeriod ?? 1.0 / 60 }
+
+  func present(_ frame: FrameRequest) throws -> Double? {
+    guard let output else { return nil }
+    lastProgress = frame.progress
+    lastTime = frame.time
+    let vsync = try output.present { scenes[$0].draw(progress: frame.progress, time: frame.time, status: status) }
+    drawn()
+    return vsync
+  }
+
+  /// Takes note of a playback event: when the first frame was shown, and
+  /// whether the transition's frames are the player's now.
+  func record(_ event: PlaybackEvent) {
+    switch event {
+    case .appeared(let at): appearedAt = at
+    case .willDisappear:
+      holding = false
+      inTransition = true
+    case .didDisappear: inTransition = false
+    case .waiting, .gateOpened, .gateTimedOut: break
+    }
+  }
+
+  // MARK: Drawing on its own
+
+  /// Whether the stage draws what changed itself: once the first frame is
+  /// shown, outside the transition (whose frames are the player's), while
+  /// it is not paused.
+  private var drawsOnItsOwn: Bool { output != nil && appearedAt != nil && !inTransition && !isPaused }
+
+  private func damage(_ more: Damage) {
+    if damage == .none { damagedAt = clock.now() }
+    switch (damage, more) {
+    case (.whole, _), (_, .whole): damage = .whole
+    case (.none, let next): damage = next
+    case (.area(let a), .area(let b)): damage = .area(a.union(b))
+    case (.area, .none): break
+    }
+  }
+
+  /// The animation's rectangle and its next frame's time (seconds after the
+  /// first frame), while the splash holds.
+  private var nextAnimationFrame: (rect: PixelRect, time: Double)? {
+    guard holding, let animation = scenes.first?.status?.animation,
+      let next = animation.timeline.nextChange(after: lastTime)
+    else { return nil }
+    return (animation.rect, next)
+  }
+
+  var descriptors: [FileDescriptor] { output?.eventDescriptors ?? [] }
+
+  /// Events may already be queued inside the display library, where the
+  /// connection's descriptor does not show them.
+  func prepareToWait() { handleOutputEvents() }
+
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) { handleOutputEvents() }
+
+  var wakeTime: Double? {
+    guard drawsOnItsOwn, let appearedAt else { return nil }
+    if damage != .none { return damagedAt }
+    return nextAnimationFrame.map { appearedAt + $0.time }
+  }
+
+  func wake() {
+    guard drawsOnItsOwn, let appearedAt else { return }
+    if damage == .none, let next = nextAnimationFrame, clock.now() >= appearedAt + next.time {
+      damage(.area(next.rect))
+    }
+    drawDamage()
+  }
+
+  private func handleOutputEvents() {
+    guard let output else { return }
+    let events = output.handleEvents()
+    if events.contains(.closed) { onClosed() }
+    if events.contains(.redraw) { damage(.whole) }
+  }
+
+  /// Draws the held frame again where it was damaged (only there on an
+  /// output of one screen that keeps its frame), as it is now.
+  private func drawDamage() {
+    guard let output, let appearedAt, damage != .none else { return }
+    let time = holding ? clock.now() - appearedAt : lastTime
+    lastTime = time
+    var clip: Rect?
+    if case .area(let area) = damage, output.screens.count == 1, output.screens[0].retainsFrame { clip = area.rect }
+    do {
+      _ = try output.present {
+        scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
+      }
+    } catch {
+      log.error("\(output.name): cannot redraw: \(error)")
+    }
+    drawn()
+  }
+
+  /// The frame on the screen shows every change: the replies waiting for it go.
+  private func drawn() {
+    damage = .none
+    let waiting = afterDrawn
+    afterDrawn = []
+    for action in waiting { action() }
+  }
+
+  private func drawLast(_ screen: Int) {
+    scenes[screen].draw(progress: lastProgress, time: lastTime, status: status)
+  }
+
+  // MARK: Letting go
+
+  /// What a splashd that adopts this one gets: the back end's name and its
+  /// cards, open; or why this display cannot be handed over.
+  func handover() -> Result<(display: String, cards: HandedOverCards), ControlError> {
+    guard let output else { return .failure(noOutput) }
+    guard let handingOver = output as? HandingOverOutput else {
+      return .failure(ControlError("the \(output.name) display cannot be handed over"))
+    }
+    return .success((output.name, handingOver.handover.cards))
+  }
+
+  /// The display belongs to another splashd now: nothing more is drawn, and
+  /// nothing on the screen let go of: the output is kept until the process
+  /// ends (its descriptors' files live on in the adopter), with only the
+  /// buffers off the screen freed.
+  func handedOver() {
+    if let output {
+      (output as? HandingOverOutput)?.handedOver()
+      _ = Unmanaged.passRetained(output as AnyObject)
+    }
+    output = nil
+    drawn()
+  }
+
+  /// Lets go of the output, keeping the last frame on the screen or not;
+  /// nothing is drawn after.
+  func release(keepingLastFrame: Bool) {
+    guard let output else { return }
+    output.release(keepingLastFrame: keepingLastFrame) { drawLast(0) }
+    released = keepingLastFrame ? output : nil
+    self.output = nil
+    drawn()
+  }
+
+  /// After `release(keepingLastFrame: true)`: whether the screen still
+  /// shows the last frame only while this process holds the display.
+  var lastFrameNeedsThisProcess: Bool { (released as? LingeringOutput)?.lastFrameNeedsThisProcess ?? false }
+}
