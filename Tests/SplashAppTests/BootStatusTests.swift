@@ -108,6 +108,28 @@ import Testing
     #expect((19...21).contains(stepped), "\(stepped) presents in a second")
   }
 
+  /// Changes that come together are drawn together: a client's hundred
+  /// `progress` lines in one write cost one frame, not a hundred; each line
+  /// still gets its `ok`, in order, once the frame showing it is on the
+  /// screen, and a `status` behind them waits its turn.
+  @Test func manyChangesInOneTurnAreDrawnOnceAndAnsweredInOrder() throws {
+    let splash = try Harness()
+    var client: TestClient?
+    var presents: (before: Int, after: Int)?
+    splash.clock.at(1) {
+      presents = (splash.screens.opened[0].presents, 0)
+      client = TestClient(splash.controlPath)
+      client?.send((1...100).map { "progress \($0)\n" }.joined() + "status\n")
+    }
+    splash.clock.at(1.5) { presents?.after = splash.screens.opened[0].presents }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(splash.run(held(splash)) == .exit(0))
+    #expect(presents.map { $0.after - $0.before } == 1, "\(String(describing: presents))")
+    let replies = client?.replies ?? []
+    #expect(replies.count == 101 && replies.prefix(100).allSatisfy { $0 == "ok" }, "\(replies.prefix(3))")
+    #expect(replies.last?.hasSuffix(" progress=100") == true, "\(String(describing: replies.last))")
+  }
+
   /// On a screen that keeps its frame, an animation step paints only its
   /// own rectangle: the still picture around it is not drawn again.
   @Test func anAnimationStepRepaintsOnlyItsRectangle() throws {

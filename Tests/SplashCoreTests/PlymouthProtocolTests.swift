@@ -43,4 +43,27 @@ import Testing
     let read = buffer.append([0x50, 0, 0x50, 7])
     #expect(read.requests == [PlymouthRequest(command: 0x50, argument: nil)] && read.problem == .malformed)
   }
+
+  @Test func eachRequestMapsToTheCommandItMeans() {
+    func action(_ command: Character, _ text: String? = nil) -> PlymouthAction {
+      PlymouthRequest(command: command.asciiValue!, argument: text.map { Array($0.utf8) }).action
+    }
+    for nothingToDo in ["P", "$", "H", "S", "R", "V", "C", "A", "a", "!", "U"] {
+      #expect(action(Character(nothingToDo)) == .acknowledge, "\(nothingToDo)")
+    }
+    #expect(action("M", "Hello") == .command(.message("Hello")))
+    #expect(action("M", "") == .command(.message(nil)))
+    #expect(action("m", "Hello") == .command(.message(nil)))
+    #expect(action("u", "30") == .command(.progress(30)))
+    #expect(action("u", "150") == .command(.progress(100)))
+    #expect(action("u", "lots") == .refuse)
+    #expect(action("D") == .command(.pauseDrawing))
+    #expect(action("r") == .command(.resumeDrawing))
+    #expect(action("Q") == .command(.finish(retainingFrame: false)))
+    #expect(
+      PlymouthRequest(command: UInt8(ascii: "Q"), argument: [1]).action == .command(.finish(retainingFrame: true)))
+    // Prompts and keystrokes are refused (no caller waits), as is anything unknown.
+    for refused in ["*", "c", "W", "K", "L", "z"] { #expect(action(Character(refused)) == .refuse, "\(refused)") }
+    #expect(PlymouthRequest(command: UInt8(ascii: "Q"), argument: [1]).cause == "plymouth quit --retain-splash")
+  }
 }
