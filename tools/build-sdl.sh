@@ -34,12 +34,13 @@ for built in "$root"/*-"$script_hash"/done; do
 done
 
 # Debian's source packages, through apt with a sources list and state of its
-# own (the machine's apt configuration is left alone).
+# own (the machine's apt configuration is left alone), from the archive the
+# machine's apt takes bookworm from.
+archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
 src="$root/src"
 rm -rf "$src"
 mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
-  > "$src/sources.list"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm main" > "$src/sources.list"
 apt_options=(
   -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
   -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root

@@ -85,6 +85,15 @@ def cpio_paths(path):
     return paths
 
 
+def machine_archive():
+    """The archive this machine's own apt takes SUITE from (tools/apt-archive.sh)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apt-archive.sh")
+    found = subprocess.run([script, SUITE], capture_output=True, text=True)
+    if found.returncode != 0:
+        sys.exit("debian-root: " + found.stderr.strip())
+    return found.stdout.strip()
+
+
 def base_tarball(cache, mirror, packages):
     key = hashlib.sha256((SUITE + " " + " ".join(packages)).encode()).hexdigest()[:12]
     tarball = os.path.join(cache, "debian-%s-%s.tar" % (SUITE, key))
@@ -220,7 +229,7 @@ def main():
     parser.add_argument("--overlay", required=True, help="a tree copied over the base")
     parser.add_argument("--out", required=True, help="the ext4 image to write")
     parser.add_argument("--libraries-of", action="append", default=[], metavar="FILE")
-    parser.add_argument("--mirror", default="http://deb.debian.org/debian")
+    parser.add_argument("--mirror", help="the Debian archive (default: the one this machine's apt takes %s from)" % SUITE)
     parser.add_argument("--boot", metavar="DIR", help="make the image's own initramfs; kernel and initramfs to DIR")
     parser.add_argument("--deb", metavar="PACKAGE", help="install this .deb in the image, after trying its removal")
     parser.add_argument("--deb-report", metavar="FILE", help="what the removal and the purge left (JSON)")
@@ -228,7 +237,8 @@ def main():
                         help="a shell command to run in a chroot of the image after the package's install")
     args = parser.parse_args()
     packages = PACKAGES + (BOOT_PACKAGES if args.boot else [])
-    tarball = base_tarball(os.path.abspath(args.cache), args.mirror, packages)
+    mirror = args.mirror or machine_archive()
+    tarball = base_tarball(os.path.abspath(args.cache), mirror, packages)
     root = os.path.abspath(args.out) + ".root"
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
