@@ -28,8 +28,13 @@ let package = Package(
       name: "CDRM", pkgConfig: "libdrm",
       providers: [.apt(["libdrm-dev"])]),
 
-    // Pure core: no SDL, no I/O.
+    // Pure core: no SDL, no I/O: playback, geometry, orientation, the wire formats.
     .target(name: "SplashCore"),
+    // The settings, declared once in a table: the config file's and the
+    // command line's model and parsers, --help and the synopsis.
+    .target(name: "SplashSettings", dependencies: ["SplashCore"]),
+    // The manual pages and the shell completions, made from the settings table.
+    .target(name: "SplashManual", dependencies: ["SplashCore", "SplashSettings"]),
     // Linux headers that Swift's Glibc module leaves out (signalfd, inotify).
     .target(name: "CLinux"),
     // The display-server connection behind an SDL window (X11, Wayland).
@@ -39,53 +44,61 @@ let package = Package(
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // The INI config file, read with libinih, fed into the core's settings.
-    .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSystem"]),
+    .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSettings", "SplashSystem"]),
     // Devices: orientation sources (evdev and IIO accelerometers, rotation
     // switches, DRM panel orientation, the kernel command line) and DRM
     // cards' connectors in sysfs.
-    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSystem", "CLinux", "CDRM"]),
+    .target(name: "SplashDevices", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "CLinux", "CDRM"]),
     // SDL side: images, prepared assets, scene drawing, the outputs (display
     // back ends), PNG frames.
     .target(
       name: "SplashRender",
       dependencies: [
-        "CSDL2", "CSDL2Image", "CPNG", "CSDLWindow", "CTTF", "SplashCore", "SplashSystem", "SplashDevices",
+        "CSDL2", "CSDL2Image", "CPNG", "CSDLWindow", "CTTF", "SplashCore", "SplashSettings", "SplashSystem",
+        "SplashDevices",
       ]),
     // The command: the plan, the session (run loop, controller, event
     // sources), play, hand off.
     .target(
       name: "SplashApp",
       dependencies: [
-        "SplashCore", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender", "CSystemdProgress",
+        "SplashCore", "SplashSettings", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender",
+        "CSystemdProgress",
       ]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
     // libFuzzer's driver (linked by `make fuzz` only) and the fuzz targets.
     .target(name: "CFuzzer"),
     .executableTarget(
-      name: "splashd-fuzz", dependencies: ["CFuzzer", "SplashCore", "SplashConfigFile", "SplashRender"]),
+      name: "splashd-fuzz",
+      dependencies: ["CFuzzer", "SplashCore", "SplashSettings", "SplashConfigFile", "SplashRender"]),
     // The manual pages and completions, made from the settings table.
-    .executableTarget(name: "splashd-docs", dependencies: ["SplashApp", "SplashCore", "SplashSystem"]),
+    .executableTarget(
+      name: "splashd-docs", dependencies: ["SplashApp", "SplashCore", "SplashManual", "SplashSystem"]),
     .executableTarget(
       name: "splashd-bench",
-      dependencies: ["SplashCore", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
+      dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
     // What the test targets share: scratch folders, a PNG writer, a process runner.
     .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux", "CTTF"], path: "Tests/TestSupport"),
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
+    .testTarget(name: "SplashSettingsTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual"]),
     .testTarget(
       name: "SplashRenderTests",
-      dependencies: ["SplashCore", "SplashRender", "SplashSystem", "SplashTestSupport", "CSDL2", "CSDL2Image"]),
-    .testTarget(name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSystem", "SplashDevices"]),
+      dependencies: [
+        "SplashCore", "SplashSettings", "SplashRender", "SplashSystem", "SplashTestSupport", "CSDL2", "CSDL2Image",
+      ]),
+    .testTarget(
+      name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
     // The app in process: sessions on a test clock, with stand-in outputs.
     .testTarget(
       name: "SplashAppTests",
       dependencies: [
-        "SplashApp", "SplashCore", "SplashConfigFile", "SplashDevices", "SplashRender", "SplashSystem",
-        "SplashTestSupport",
+        "SplashApp", "SplashCore", "SplashSettings", "SplashConfigFile", "SplashDevices", "SplashRender",
+        "SplashSystem", "SplashTestSupport",
       ]),
     // The real binaries, black-box: exec, signals, windows, QEMU boots.
-    .testTarget(name: "SplashdTests", dependencies: ["SplashCore", "SplashTestSupport"]),
+    .testTarget(name: "SplashdTests", dependencies: ["SplashCore", "SplashSettings", "SplashTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 import SplashConfigFile
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// `--check`: the resolved settings as a config file, then what was derived
@@ -94,7 +95,7 @@ enum Check {
     )
     do {
       // Opened as at the first message; at start only a first message opens it.
-      if settings.message.text != nil || settings.origins["message-font"] != nil {
+      if settings.message.text != nil || settings.isGiven(\.message.font) {
         let font = try SceneMaker.messageFont(settings, canvas: canvas)
         lines.append(
           "; message font \(settings.message.font): lines \(font.height) px, at most \(layout.textMaxWidth) px wide")
@@ -103,7 +104,7 @@ enum Check {
       }
       if let path = settings.animation.file {
         let animation = try DecodedAnimation(
-          path: path, what: settings.origin(of: "animation"), fps: settings.animation.fps)
+          path: path, what: settings.origin(of: \.animation.file), fps: settings.animation.fps)
         let rect = layout.animationRect(frameSize: animation.size)
         let bytes = animation.frames.count * animation.size.width * animation.size.height * 4
         lines.append(

@@ -66,7 +66,7 @@ final class ControlServer: ControlTransport {
       context.removeOnCrash(path)
       return server
     } catch {
-      context.log.error("\(context.settings.origin(of: "control")) \(path): no control socket: \(error.phrase)")
+      context.log.error("\(context.settings.origin(of: \.handoff.control)) \(path): no control socket: \(error.phrase)")
       return nil
     }
   }

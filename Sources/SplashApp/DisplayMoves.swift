@@ -2,6 +2,7 @@
 import SplashCore
 import SplashDevices
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// Where the splash goes when display devices come and go (`display =

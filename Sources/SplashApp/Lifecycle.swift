@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// Tells the log and systemd (when NOTIFY_SOCKET is set) how the splash is

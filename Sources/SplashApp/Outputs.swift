@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 
 /// The display back ends, in the order `auto` tries them. A new back end is
 /// one file in SplashRender (its `Output` and its `BackEnd` entry) and one
@@ -24,7 +25,7 @@ public enum Outputs {
     let name = settings.splash.display
     guard name != "auto", !backEnds.contains(where: { $0.name == name }) else { return }
     let names = listing(["auto"] + backEnds.map(\.name), last: "or")
-    throw Failure.badInput("\(settings.origin(of: "display")): expected \(names), got \"\(name)\"")
+    throw Failure.badInput("\(settings.origin(of: \.splash.display)): expected \(names), got \"\(name)\"")
   }
 
   /// The back ends to try for `settings`, in order, with what each probe

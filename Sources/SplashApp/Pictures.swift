@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// The pictures of a splash for one logical canvas: chosen and checked
@@ -28,7 +29,8 @@ struct Pictures {
         files[asset] = try PictureFile(path: path, what: settings.origin(of: key), budget: &budget)
       }
       if case .image(let path) = settings.splash.background {
-        files[.background] = try PictureFile(path: path, what: settings.origin(of: "background"), budget: &budget)
+        files[.background] = try PictureFile(
+          path: path, what: settings.origin(of: \.splash.background), budget: &budget)
       }
     } catch {
       throw Failure.badInput(error.description)

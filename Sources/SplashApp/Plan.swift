@@ -3,6 +3,7 @@ import SplashConfigFile
 import SplashCore
 import SplashDevices
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// What one run of splashd will do, decided from the command line, the
@@ -59,7 +60,7 @@ struct Plan {
       programOrigin = "the program after --"
     } else {
       program = settings.handoff.program
-      programOrigin = settings.origin(of: "exec")
+      programOrigin = settings.origin(of: \.handoff.program)
     }
     if settings.handoff.readyNotify && program == nil {
       throw Failure.badInput("--ready notify needs a program: -- PROGRAM, or exec = in [handoff]")
@@ -111,7 +112,8 @@ struct Plan {
   /// The request every back end is opened with.
   func outputRequest(_ dependencies: Dependencies) -> OutputRequest {
     var request = OutputRequest(
-      size: settings.splash.effectiveSize, device: settings.splash.device, deviceOrigin: settings.origin(of: "device"),
+      size: settings.splash.effectiveSize, device: settings.splash.device,
+      deviceOrigin: settings.origin(of: \.splash.device),
       mode: settings.splash.mode, fps: settings.splash.fps, environment: dependencies.environment,
       clock: dependencies.clock)
     request.screens = settings.screens

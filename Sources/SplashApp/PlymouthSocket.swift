@@ -47,7 +47,7 @@ final class PlymouthSocket: ControlTransport {
     } catch {
       let reason = error.code == EADDRINUSE ? "another program (a plymouthd?) listens there" : error.phrase
       context.log.error(
-        "\(context.settings.origin(of: "compat")) plymouth: @\(printable(name)): \(reason); no Plymouth socket")
+        "\(context.settings.origin(of: \.handoff.compat)) plymouth: @\(printable(name)): \(reason); no Plymouth socket")
       return nil
     }
   }

@@ -28,7 +28,8 @@ final class PsplashFIFO: ControlTransport {
       return transport
     } catch {
       context.log.error(
-        "\(context.settings.origin(of: "compat")) psplash: \(printable(path)): \(error.phrase); no psplash FIFO")
+        "\(context.settings.origin(of: \.handoff.compat)) psplash: \(printable(path)): \(error.phrase); no psplash FIFO"
+      )
       return nil
     }
   }

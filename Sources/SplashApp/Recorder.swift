@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// `--record DIR`: every frame of the recording schedule presented on the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// The steps of one run, each a no-op once the run has ended or failed.

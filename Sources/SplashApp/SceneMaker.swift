@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// Makes the scene of each screen of an output: its pictures chosen for
@@ -35,11 +36,11 @@ final class SceneMaker {
     do {
       if let path = settings.animation.file {
         animation = try DecodedAnimation(
-          path: path, what: settings.origin(of: "animation"), fps: settings.animation.fps)
+          path: path, what: settings.origin(of: \.animation.file), fps: settings.animation.fps)
       }
       if settings.message.text != nil {
         _ = try openFont(canvas: canvas)
-      } else if settings.origins["message-font"] != nil {
+      } else if settings.isGiven(\.message.font) {
         try Font.checkFile(settings.message.font, what: Self.fontOrigin(settings))
       }
     } catch {
@@ -93,7 +94,7 @@ final class SceneMaker {
   /// panel orientation; else `global` (the splash's rotation, resolved).
   static func rotation(of screen: OutputScreen, _ settings: Settings, global: Rotation) -> Rotation {
     if let own = settings.screen(named: screen.name).rotate { return own }
-    if case .fixed = settings.splash.rotate, settings.origins["rotate"] != nil { return global }
+    if case .fixed = settings.splash.rotate, settings.isGiven(\.splash.rotate) { return global }
     return screen.panelRotation ?? global
   }
 
@@ -115,6 +116,6 @@ final class SceneMaker {
 
   /// How messages name the font: "--message-font /x.ttf".
   static func fontOrigin(_ settings: Settings) -> String {
-    "\(settings.origin(of: "message-font")) \(printable(settings.message.font))"
+    "\(settings.origin(of: \.message.font)) \(printable(settings.message.font))"
   }
 }

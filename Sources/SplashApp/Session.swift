@@ -2,6 +2,7 @@
 import SplashCore
 import SplashDevices
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// One splash: wires the run loop and its event sources (signals, the
@@ -74,7 +75,7 @@ final class Session {
     if settings.splash.record == nil { log.info("\(output.name): \(output.description)") }
     if output.traits.hasFixedMode, let asked = settings.splash.size, asked != output.size {
       log.info(
-        "\(output.name): \(settings.origin(of: "size")) \(asked.description) does not apply; the mode is "
+        "\(output.name): \(settings.origin(of: \.splash.size)) \(asked.description) does not apply; the mode is "
           + output.size.description)
     }
     let crashes = dependencies.handlesCrashes
@@ -106,7 +107,7 @@ final class Session {
       do {
         runLoop.add(try FileGate(path: path, controller: controller))
       } catch {
-        throw Failure.runtime("\(settings.origin(of: "until-file")) \(path): cannot watch: \(error.phrase)")
+        throw Failure.runtime("\(settings.origin(of: \.handoff.untilFile)) \(path): cannot watch: \(error.phrase)")
       }
     }
     try maker.load(canvas: controller.rotation.logicalSize(ofPhysical: output.size))
@@ -116,7 +117,8 @@ final class Session {
       output.release(keepingLastFrame: false) {}
       throw error
     }
-    stage.onClosed = { [controller] in _ = controller.execute(.stop, because: "the window was closed") }
+    // The controller owns the stage: the stage must not keep it alive.
+    stage.onClosed = { [weak controller] in _ = controller?.execute(.stop, because: "the window was closed") }
     runLoop.add(stage)
     switch settings.progress.source {
     case .client: break
@@ -159,7 +161,7 @@ final class Session {
   /// without drawing. Returns the cache files that now hold them.
   func prepare() throws(Failure) -> [String] {
     guard !settings.splash.cache.isEmpty else {
-      throw Failure.badInput("--prepare: \(settings.origin(of: "cache")) is none: there is no cache to fill")
+      throw Failure.badInput("--prepare: \(settings.origin(of: \.splash.cache)) is none: there is no cache to fill")
     }
     let output = try Outputs.open(
       settings, among: dependencies.backEnds, request: plan.outputRequest(dependencies), log: log)

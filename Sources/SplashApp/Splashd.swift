@@ -3,6 +3,7 @@ import SplashConfigFile
 import SplashCore
 import SplashDevices
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 /// Exit statuses.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// `[progress] source = time`, Plymouth's way: the bar moves with the time
@@ -28,7 +29,7 @@ final class TimedProgress: EventSource {
     self.log = log
     let path = settings.progress.durationFile
     file = path
-    let origin = "\(settings.origin(of: "progress-duration-file")) \(printable(path))"
+    let origin = "\(settings.origin(of: \.progress.durationFile)) \(printable(path))"
     let assumed = ProgressSettings.assumedBootSeconds
     switch Result(catching: { () throws(SystemError) in try Files.readRegularFile(path, limit: 64) }) {
     case .success(let bytes):

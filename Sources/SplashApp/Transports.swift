@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// A way for other programs to steer the splash: it parses what they send,

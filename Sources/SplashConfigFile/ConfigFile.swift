@@ -2,6 +2,7 @@
 import CInih
 import Glibc
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// The INI config file: sections `[splash]`, `[handoff]` and

@@ -43,3 +43,21 @@ public func printable(_ text: String) -> String {
   }
   return result
 }
+
+/// Parses a plain non-negative decimal (`12`, `0.5`, `.5`); nil for signs,
+/// exponents, `inf`, `nan` and anything else.
+public func parseDecimal(_ text: String) -> Double? {
+  var digits = 0
+  var points = 0
+  for c in text.utf8 {
+    if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+      digits += 1
+    } else if c == UInt8(ascii: ".") {
+      points += 1
+    } else {
+      return nil
+    }
+  }
+  guard digits > 0, points <= 1 else { return nil }
+  return Double(text.hasPrefix(".") ? "0" + text : text)
+}

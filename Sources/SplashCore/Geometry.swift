@@ -9,6 +9,9 @@ public struct PixelSize: Equatable, Hashable, Sendable {
     self.height = height
   }
 
+  /// The largest accepted side, for the display and for pictures.
+  public static let maxSide = 16384
+
   /// The size with width and height exchanged.
   public var transposed: PixelSize { PixelSize(width: height, height: width) }
 

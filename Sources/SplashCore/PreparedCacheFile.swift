@@ -101,7 +101,7 @@ public struct PreparedCacheProblem: Error, Equatable, Sendable, CustomStringConv
 ///
 /// A file is used only when every field checks out (`parse`): the magic and
 /// version, the checksum, the length the file really has, sizes within
-/// `Settings.maxSide`, rows within their pitch, pictures inside the file and
+/// `PixelSize.maxSide`, rows within their pitch, pictures inside the file and
 /// apart; and the key, compared whole by the caller. The pixels themselves
 /// are not summed (a warm start would read them twice): the file is written
 /// whole under another name and renamed, so it is never seen half-written,
@@ -225,7 +225,7 @@ public struct PreparedCacheFile: Equatable, Sendable {
     var end = payloadStart
     for line in records.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
       let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-      func side(_ word: String) -> Int? { Int(word).flatMap { (1...Settings.maxSide).contains($0) ? $0 : nil } }
+      func side(_ word: String) -> Int? { Int(word).flatMap { (1...PixelSize.maxSide).contains($0) ? $0 : nil } }
       func opacity(_ word: String) -> Bool? { word == "opaque" ? true : word == "alpha" ? false : nil }
       let names: Set<String> = Set(sources.map(\.asset))
       if words.count == 5, words[0] == "source", !names.contains(words[1]), let width = side(words[2]),

@@ -62,10 +62,10 @@ public enum SplashctlUsage {
     var out = "Usage: splashctl [--control PATH] COMMAND\n\n\(intro)\n\nCommands:\n"
     for command in commands {
       let label = command.name + (command.argument.map { " " + $0 } ?? "")
-      out += Usage.entry(label, command.help, nil, column: 16)
+      out += HelpText.entry(label, command.help, nil, column: 16)
     }
     out += "\nOptions:\n"
-    for option in options { out += Usage.entry(option.label, option.help, nil, column: 19) }
-    return out + "\n" + Usage.wrap(exitStatus, indent: 0) + "\n"
+    for option in options { out += HelpText.entry(option.label, option.help, nil, column: 19) }
+    return out + "\n" + HelpText.wrap(exitStatus, indent: 0) + "\n"
   }
 }

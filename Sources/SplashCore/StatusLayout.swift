@@ -16,12 +16,6 @@ public struct BootStatus: Equatable, Sendable {
     self.message = message
   }
 
-  /// The status the settings start with.
-  public init(_ settings: Settings) {
-    let shown = settings.progress.show || settings.progress.source != .client
-    self.init(progress: shown ? settings.progress.value : nil, message: settings.message.text)
-  }
-
   /// `percent` clamped to −100…100.
   public static func clamped(_ percent: Double) -> Double { min(max(percent, -100), 100) }
 }
@@ -45,16 +39,23 @@ public struct StatusLayout: Equatable, Sendable {
   /// The box the animation is fitted into.
   public let animationBox: PixelRect
 
-  public init(_ settings: Settings, canvas: PixelSize) {
+  /// The layout on `canvas`: the bar's rectangle and colours, the text's
+  /// height (as a fraction of the canvas's shorter side) and centre (as
+  /// fractions of the canvas), the animation's box.
+  public init(
+    canvas: PixelSize, bar: PixelRect, barColor: Color, track: Color?, textSize: Double,
+    textCenter: (x: Double, y: Double),
+    animationBox: PixelRect
+  ) {
     self.canvas = canvas
-    bar = settings.progress.rect.pixels(in: canvas)
-    barColor = settings.progress.color
-    track = settings.progress.track
-    textHeight = max(1, snap(settings.message.size * Double(min(canvas.width, canvas.height))))
+    self.bar = bar
+    self.barColor = barColor
+    self.track = track
+    textHeight = max(1, snap(textSize * Double(min(canvas.width, canvas.height))))
     textMaxWidth = max(1, canvas.width * 9 / 10)
-    textCenterX = settings.message.center.x * Double(canvas.width)
-    textCenterY = settings.message.center.y * Double(canvas.height)
-    animationBox = settings.animation.rect.pixels(in: canvas)
+    textCenterX = textCenter.x * Double(canvas.width)
+    textCenterY = textCenter.y * Double(canvas.height)
+    self.animationBox = animationBox
   }
 
   /// The filled part of the bar at `percent` (from the right when negative);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CDRM
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// A DRM card as the native KMS output drives it: its layout, dumb buffers,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// Where an angle came from, for the log and `--check`.

@@ -3,6 +3,7 @@ import CSDL2
 import CSDL2Image
 import Glibc
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// The frames of an animation, decoded: an animated GIF (SDL_image's
@@ -47,7 +48,7 @@ public final class DecodedAnimation {
       throw fail("has \(count) frames; at most \(AnimationSettings.maxFrames) are accepted")
     }
     let bytes = count * width * height * 4
-    guard width <= Settings.maxSide, height <= Settings.maxSide, bytes <= AnimationSettings.maxDecodedBytes else {
+    guard width <= PixelSize.maxSide, height <= PixelSize.maxSide, bytes <= AnimationSettings.maxDecodedBytes else {
       throw fail(
         "\(count) frames of \(width)x\(height) take \(mebibytes(bytes)) decoded; at most "
           + "\(mebibytes(AnimationSettings.maxDecodedBytes)) are accepted")

@@ -24,7 +24,7 @@ public struct PixelBudget: Equatable, Sendable {
 
 /// A picture file that passed every check made before decoding: it is a
 /// regular, non-empty file whose header tells its format and a size of at
-/// most `Settings.maxSide` a side, and decoding it fits in what was left of
+/// most `PixelSize.maxSide` a side, and decoding it fits in what was left of
 /// the budget (which it is counted against).
 public struct PictureFile: Sendable {
   public let path: String
@@ -34,7 +34,7 @@ public struct PictureFile: Sendable {
 
   /// Checks the picture at `path` (`what` names it in messages, such as
   /// "--image"). Refuses files that are missing, not regular or empty,
-  /// whose header tells no size, that declare more than `Settings.maxSide`
+  /// whose header tells no size, that declare more than `PixelSize.maxSide`
   /// pixels on a side, or more pixels than are left in `budget`.
   public init(path: String, what: String, budget: inout PixelBudget) throws(RenderError) {
     self.path = path
@@ -63,8 +63,8 @@ public struct PictureFile: Sendable {
     }
     self.header = header
     let (w, h) = (header.width, header.height)
-    if w > Settings.maxSide || h > Settings.maxSide {
-      throw fail("picture is \(w)x\(h) pixels; at most \(Settings.maxSide) on a side are accepted")
+    if w > PixelSize.maxSide || h > PixelSize.maxSide {
+      throw fail("picture is \(w)x\(h) pixels; at most \(PixelSize.maxSide) on a side are accepted")
     }
     let before = budget
     let cost = DecodedImage.decodingCost(w, h, header.format)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashDevices
+import SplashSettings
 import SplashSystem
 
 /// A Linux framebuffer device as the display (`FramebufferDisplay` paints

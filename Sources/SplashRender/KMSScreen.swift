@@ -2,6 +2,7 @@
 import CSDL2
 import SplashCore
 import SplashDevices
+import SplashSettings
 
 /// One lit connector of the native KMS output: its pipe, its two dumb
 /// buffers and their painter, what its CRTC showed before, and where its

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import SplashSystem
 
 /// What an output's events ask for.

@@ -2,6 +2,7 @@
 import CSDL2
 import SplashCore
 import SplashDevices
+import SplashSettings
 import SplashSystem
 
 /// Full screen on a DRM card through SDL's KMSDRM driver (EGL, GBM and GLES

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
 import SplashCore
+import SplashSettings
 
 /// Draws scenes onto a physical display through a painter, with every asset
 /// prepared once: scaled to its placement and turned to the display's

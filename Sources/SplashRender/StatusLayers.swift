@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 
 /// The status layers of one scene: the progress bar, the message (rendered
 /// again when it changes) and the animation's frames, prepared for the

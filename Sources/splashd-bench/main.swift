@@ -6,6 +6,7 @@ import CSDL2Image
 import Glibc
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 
 let clock = MonotonicClock()

@@ -4,6 +4,7 @@
 import Glibc
 import SplashApp
 import SplashCore
+import SplashManual
 import SplashSystem
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -2,6 +2,7 @@
 import SplashConfigFile
 import SplashCore
 import SplashRender
+import SplashSettings
 
 /// What splashd reads from outside, each as a libFuzzer target: any bytes
 /// must give an answer or a clear error, never a crash, a hang or a leak;

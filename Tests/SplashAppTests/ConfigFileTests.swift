@@ -2,6 +2,7 @@
 import Foundation
 import SplashConfigFile
 import SplashCore
+import SplashSettings
 import SplashTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashSystem
 import Testing
 

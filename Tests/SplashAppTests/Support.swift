@@ -4,6 +4,7 @@ import Glibc
 import SplashCore
 import SplashDevices
 import SplashRender
+import SplashSettings
 import SplashSystem
 import SplashTestSupport
 import Testing

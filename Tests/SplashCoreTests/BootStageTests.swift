@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import Testing
 
 /// The kernel command line's say over a boot splash, and the state one
@@ -51,14 +52,5 @@ import Testing
   @Test func handoverIsAControlCommandWithoutArguments() {
     #expect(ControlCommand.parse("handover") == .success(.handover))
     #expect(ControlCommand.parse("handover now") == .failure(ControlError("handover takes no argument")))
-  }
-
-  @Test func bootAndListFilesAreTheCommandLinesOwn() throws {
-    let parsed = try ParsedCommandLine.parse(["--boot", "initramfs", "--list-files"])
-    #expect(parsed.bootStage == .initramfs && parsed.listFiles)
-    #expect(ParsedCommandLine.asksOnlyForInformation(["--list-files"]))
-    #expect(throws: SettingsError("--boot: expected initramfs, root or shutdown, got \"late\"")) {
-      try ParsedCommandLine.parse(["--boot=late"])
-    }
   }
 }

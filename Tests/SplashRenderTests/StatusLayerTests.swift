@@ -4,6 +4,7 @@ import CSDL2Image
 import Foundation
 import SplashCore
 import SplashRender
+import SplashSettings
 import SplashTestSupport
 import Testing
 

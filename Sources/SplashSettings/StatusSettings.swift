@@ -1,5 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
 import Glibc  // exp, log: maths only, no I/O
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
 
 /// A rectangle given as fractions of the logical canvas: X, Y, W, H.
 public struct FractionRect: Equatable, Sendable, CustomStringConvertible {
@@ -150,4 +151,23 @@ public struct AnimationSettings: Equatable, Sendable {
   public static let maxFrames = 600
   /// The most its frames may take decoded, all together, in bytes.
   public static let maxDecodedBytes = 64 << 20
+}
+
+extension BootStatus {
+  /// The status the settings start with.
+  public init(_ settings: Settings) {
+    let shown = settings.progress.show || settings.progress.source != .client
+    self.init(progress: shown ? settings.progress.value : nil, message: settings.message.text)
+  }
+}
+
+extension StatusLayout {
+  /// Where `settings` put the status layers on `canvas`.
+  public init(_ settings: Settings, canvas: PixelSize) {
+    self.init(
+      canvas: canvas, bar: settings.progress.rect.pixels(in: canvas), barColor: settings.progress.color,
+      track: settings.progress.track, textSize: settings.message.size,
+      textCenter: (settings.message.center.x, settings.message.center.y),
+      animationBox: settings.animation.rect.pixels(in: canvas))
+  }
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashManual
+import SplashSettings
 import Testing
 
 /// The manual pages and completions are made from the settings table and

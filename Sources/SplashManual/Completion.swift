@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashSettings
+
 /// Bash completion for splashd and splashctl, made from the settings table
 /// and splashctl's commands: every option, the values of enumerated ones,
 /// file names where a file is asked for, splashctl's commands and their

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashSettings
+
 /// The manual pages, splashd(8), splashd.conf(5) and splashctl(1), as
 /// roff (the man macros), made from the settings table and splashctl's
 /// commands, so that the options, defaults and config keys they document

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashSettings
 import Testing
 
 /// The status layers' settings, layout and timing, and their commands.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
 
 /// What a `[screen NAME]` section of the config file says of one screen (a
 /// connector of a KMS card, named as the kernel names it: `HDMI-A-1`,

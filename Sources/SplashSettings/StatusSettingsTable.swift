@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+
 /// The settings of the status layers drawn over the picture: the progress
 /// bar, the message line and the animation, each in its own section. On
 /// the command line each is `--SECTION-KEY` (`--message-font`), and the
@@ -11,8 +13,7 @@ enum StatusSettingsTable {
     SettingSpec(
       "progress", .progress, .option(placeholder: "PERCENT"), .status, file: "value",
       help: "Shows the progress bar from the first frame, at this value (0 to 100); `splashctl progress N` "
-        + "moves it.",
-      default: "0, the bar hidden",
+        + "moves it.", unset: "0, the bar hidden", field: \.progress.value,
       parse: { settings, value in
         guard let percent = parseDecimal(value.text), percent <= 100 else { throw value.fail("a number from 0 to 100") }
         settings.progress.value = percent
@@ -20,22 +21,18 @@ enum StatusSettingsTable {
       }, show: { $0.progress.show ? formatNumber($0.progress.value) : nil }),
     SettingSpec(
       "progress-show", .progress, .fileOnly(placeholder: "yes|no"), .status, file: "show",
-      help: "Shows the progress bar from the first frame (a value from a client shows it anyway).", default: "no",
-      values: ["yes", "no"], parse: { $0.progress.show = try $1.yesOrNo() },
-      show: { $0.progress.show ? "yes" : "no" }),
+      help: "Shows the progress bar from the first frame (a value from a client shows it anyway).",
+      values: ["yes", "no"], \.progress.show, read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
       "progress-rect", .progress, .option(placeholder: "X,Y,W,H"), .status, file: "rect",
       help: "Where the bar goes, as fractions of the logical canvas (it turns with the picture); it fills from "
-        + "the left.",
-      default: "0.3, 0.88, 0.4, 0.012", parse: { $0.progress.rect = try $1.fractionRect() },
-      show: { $0.progress.rect.description }),
+        + "the left.", \.progress.rect, read: { try $0.fractionRect() }, print: { $0.description }),
     SettingSpec(
       "progress-color", .progress, .option(placeholder: "#RRGGBB"), .status, file: "color",
-      help: "The colour of the filled part.", default: "#FFFFFF", parse: { $0.progress.color = try $1.color() },
-      show: { $0.progress.color.hex }),
+      help: "The colour of the filled part.", \.progress.color, read: { try $0.color() }, print: { $0.hex }),
     SettingSpec(
       "progress-track", .progress, .option(placeholder: "#RRGGBB|none"), .status, file: "track",
-      help: "The colour of the unfilled part; none draws nothing there.", default: "#404040",
+      help: "The colour of the unfilled part; none draws nothing there.", field: \.progress.track,
       parse: { settings, value in
         settings.progress.track = value.text == "none" ? nil : try value.color(orElse: "#RRGGBB, #RGB or none")
       }, show: { $0.progress.track?.hex ?? "none" }),
@@ -47,14 +44,12 @@ enum StatusSettingsTable {
         + "frame against how long the last boot took from its first frame to its reveal (kept in the duration "
         + "file; 90% at that time, 100% only at the reveal; \(formatNumber(ProgressSettings.assumedBootSeconds)) s "
         + "when none is recorded). A client's value shows until the source's next.",
-      default: "client", values: ProgressSource.allCases.map(\.rawValue),
-      parse: { $0.progress.source = try $1.choice(ProgressSource.self) }, show: { $0.progress.source.rawValue }),
+      values: ProgressSource.allCases.map(\.rawValue), \.progress.source, read: { try $0.choice(ProgressSource.self) },
+      print: { $0.rawValue }),
     SettingSpec(
       "progress-duration-file", .progress, .option(placeholder: "FILE"), .status, file: "duration-file",
       help: "Where source = time keeps how long the boot took (written at the reveal, atomically; a file that "
-        + "cannot be written costs a log line).",
-      default: "/var/lib/splashd/boot-duration", parse: { $0.progress.durationFile = try $1.path() },
-      show: { $0.progress.durationFile }),
+        + "cannot be written costs a log line).", \.progress.durationFile, read: { try $0.path() }, print: { $0 }),
   ]
 
   private static let message: [SettingSpec] = [
@@ -62,6 +57,7 @@ enum StatusSettingsTable {
       "message", .message, .option(placeholder: "TEXT"), .status, file: "text",
       help: "The first message, one line of UTF-8 text under the picture (cut with \"…\" when wider than 90% of "
         + "the canvas); `splashctl message TEXT` changes it. In the config file \" ;\" starts a comment.",
+      field: \.message.text,
       parse: { settings, value in
         let text = value.text
         guard !text.isEmpty, text.utf8.count <= BootStatus.maxMessageBytes, !text.contains(where: \.isNewline) else {
@@ -71,11 +67,10 @@ enum StatusSettingsTable {
       }, show: { $0.message.text.map(quotedForFile) }),
     SettingSpec(
       "message-font", .message, .option(placeholder: "FILE"), .status, file: "font",
-      help: "The message's TrueType or OpenType font.", default: MessageSettings.defaultFont,
-      parse: { $0.message.font = try $1.path() }, show: { $0.message.font }),
+      help: "The message's TrueType or OpenType font.", \.message.font, read: { try $0.path() }, print: { $0 }),
     SettingSpec(
       "message-size", .message, .option(placeholder: "FRACTION"), .status, file: "size",
-      help: "The text's height as a fraction of the canvas's shorter side.", default: "0.035",
+      help: "The text's height as a fraction of the canvas's shorter side.", field: \.message.size,
       parse: { settings, value in
         guard let size = parseDecimal(value.text), size > 0, size <= 0.5 else {
           throw value.fail("a fraction above 0, at most 0.5")
@@ -83,12 +78,11 @@ enum StatusSettingsTable {
         settings.message.size = size
       }, show: { formatNumber($0.message.size) }),
     SettingSpec(
-      "message-color", .message, .option(placeholder: "#RRGGBB"), .status, file: "color",
-      help: "The text's colour.", default: "#FFFFFF", parse: { $0.message.color = try $1.color() },
-      show: { $0.message.color.hex }),
+      "message-color", .message, .option(placeholder: "#RRGGBB"), .status, file: "color", help: "The text's colour.",
+      \.message.color, read: { try $0.color() }, print: { $0.hex }),
     SettingSpec(
       "message-center", .message, .option(placeholder: "X,Y"), .status, file: "center",
-      help: "Where the text's centre sits, as fractions of the logical canvas.", default: "0.5, 0.82",
+      help: "Where the text's centre sits, as fractions of the logical canvas.", field: \.message.center,
       parse: { settings, value in
         guard let point = FractionPoint(value.text) else {
           throw value.fail("two fractions from 0 to 1, X and Y, such as \"0.5, 0.82\"")
@@ -102,16 +96,16 @@ enum StatusSettingsTable {
       "animation", .animation, .option(placeholder: "FILE|DIR"), .status, file: "file",
       help: "A picture that loops while the splash holds: an animated GIF, or a folder of numbered PNGs (1.png, "
         + "2.png, ... in the order of their numbers); at most \(AnimationSettings.maxFrames) frames and "
-        + "\(AnimationSettings.maxDecodedBytes >> 20) MiB decoded.",
-      parse: { $0.animation.file = try $1.path() }, show: { $0.animation.file }),
+        + "\(AnimationSettings.maxDecodedBytes >> 20) MiB decoded.", \.animation.file, read: { try $0.path() },
+      print: { $0 }),
     SettingSpec(
       "animation-rect", .animation, .option(placeholder: "X,Y,W,H"), .status, file: "rect",
       help: "Where the animation plays, as fractions of the logical canvas; it keeps its aspect inside.",
-      default: "0.47, 0.7, 0.06, 0.06", parse: { $0.animation.rect = try $1.fractionRect() },
-      show: { $0.animation.rect.description }),
+      \.animation.rect, read: { try $0.fractionRect() }, print: { $0.description }),
     SettingSpec(
       "animation-fps", .animation, .option(placeholder: "N"), .status, file: "fps",
-      help: "The animation's frames per second.", default: "the delays stored in a GIF; 30 for a folder",
+      help: "The animation's frames per second.", unset: "the delays stored in a GIF; 30 for a folder",
+      field: \.animation.fps,
       parse: { settings, value in
         guard let fps = parseDecimal(value.text), fps > 0, fps <= 240 else {
           throw value.fail("frames per second above 0, at most 240")

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+
 /// What lies behind the splash, as configured.
 public enum BackgroundSetting: Equatable, Sendable {
   case color(Color)
@@ -261,10 +263,20 @@ public struct Settings: Equatable, Sendable {
   /// How messages name the setting `key`: where it was last set, else its option.
   public func origin(of key: String) -> String { origins[key] ?? "--\(key)" }
 
+  /// How messages name the setting of `field` (`\.splash.size`): where it
+  /// was last set ("FILE:LINE: size"), else its option ("--size").
+  public func origin(of field: PartialKeyPath<Settings>) -> String {
+    guard let spec = SettingsTable.spec(setting: field) else { preconditionFailure("no setting sets \(field)") }
+    return origin(of: spec.key)
+  }
+
+  /// Whether the setting of `field` was given, on the command line or in the file.
+  public func isGiven(_ field: PartialKeyPath<Settings>) -> Bool {
+    SettingsTable.spec(setting: field).map { origins[$0.key] != nil } ?? false
+  }
+
   /// The size used when none is given: 1280×720.
   public static let defaultSize = PixelSize(width: 1280, height: 720)
-  /// The largest accepted side, for the display and for pictures.
-  public static let maxSide = 16384
   /// The largest display `--size` may ask for, in pixels: 3840x2160's. A
   /// frame and the pictures prepared for it each take 4 bytes a pixel.
   public static let maxSizePixels = 3840 * 2160
@@ -336,24 +348,6 @@ public struct Settings: Equatable, Sendable {
   }
 }
 
-/// Parses a plain non-negative decimal (`12`, `0.5`, `.5`); nil for signs,
-/// exponents, `inf`, `nan` and anything else.
-public func parseDecimal(_ text: String) -> Double? {
-  var digits = 0
-  var points = 0
-  for c in text.utf8 {
-    if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
-      digits += 1
-    } else if c == UInt8(ascii: ".") {
-      points += 1
-    } else {
-      return nil
-    }
-  }
-  guard digits > 0, points <= 1 else { return nil }
-  return Double(text.hasPrefix(".") ? "0" + text : text)
-}
-
 /// The splash pictures chosen for a canvas: one picture, or two leaves
 /// (left, right), each path with the key that named it.
 public struct ArtworkChoice: Equatable, Sendable {
@@ -393,12 +387,12 @@ public struct DisplayModeRequest: Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// Parses `WxH` with both sides from 1 to `Settings.maxSide`.
+/// Parses `WxH` with both sides from 1 to `PixelSize.maxSide`.
 public func parseSize(_ text: String) -> PixelSize? {
   let parts = text.split(separator: "x", omittingEmptySubsequences: false)
   guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
     let w = Int(parts[0]), let h = Int(parts[1]),
-    (1...Settings.maxSide).contains(w), (1...Settings.maxSide).contains(h)
+    (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h)
   else { return nil }
   return PixelSize(width: w, height: h)
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+
 /// Why a line cannot be split into words.
 public enum ShellWordsProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case unterminatedQuote(Unicode.Scalar)

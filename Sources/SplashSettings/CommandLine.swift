@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import SplashCore
+
 /// The command line's own options, which are not settings.
 public enum CommandLineAction: String, CaseIterable, Equatable, Sendable {
   case config
