@@ -41,7 +41,8 @@ DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deb docs run test systest bench fuzz sanitize format lint install install-built uninstall clean deps test-deps
+.PHONY: all build deb docs run check test systest figures bench fuzz sanitize format lint install install-built uninstall \
+  clean deps test-deps
 
 all: build
 
@@ -99,18 +100,38 @@ lint:
 format:
 	swift-format format --in-place --recursive Sources Tests Package.swift
 
-# Every test, then the fuzzers (briefly), the sanitizer runs, and the release
-# build as it ships (tools/check-release.sh). Each test run has a deadline
-# (tools/deadline.sh): a hang fails it with the stacks of what still runs.
-TEST_DEADLINE ?= 2400
-# The release build comes first: the QEMU comparison with psplash measures it.
-test: test-deps lint
-	$(MAKE) build
+# The test suites, by tier. In process (minutes): the core, the settings,
+# pixels, devices and the app on a test clock. The QEMU boots (their own
+# tier), and the figures measured in QEMU boots (printed, not asserted). The
+# black-box tests of the real binaries are SplashdTests but those two.
+IN_PROCESS_TESTS := SplashCoreTests|SplashSettingsTests|SplashRenderTests|SplashDevicesTests|SplashAppTests
+QEMU_TESTS := BootPathTests
+FIGURE_TESTS := BootFigureTests
+# Each test run has a deadline (tools/deadline.sh): a hang fails it with the
+# stacks of what still runs.
+CHECK_DEADLINE ?= 900
+TEST_DEADLINE ?= 1800
+
+# Lint and the in-process suites: what a change must pass first, in minutes
+# (only the build's packages are needed).
+check: deps lint
 	$(SWIFT) build --build-tests
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test
+	tools/deadline.sh $(CHECK_DEADLINE) $(SWIFT) test --skip-build --filter '$(IN_PROCESS_TESTS)'
+
+# Every test, the fastest first so that a failure shows early: `check`; the
+# black-box tests (the real binaries: signals, clients, windows under Xvfb,
+# hostile inputs, the package); the QEMU boots (`systest`, on the release
+# build); the fuzzers (briefly), the sanitizer runs and the release build as
+# it ships (tools/check-release.sh); then the figures (`figures`).
+test: check
+	$(MAKE) test-deps
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter SplashdTests \
+	  --skip '$(QEMU_TESTS)|$(FIGURE_TESTS)'
+	$(MAKE) systest
 	$(MAKE) fuzz FUZZ_SECONDS=10
 	$(MAKE) sanitize
 	tools/check-release.sh
+	$(MAKE) figures
 
 # libFuzzer over what splashd reads from outside (tools/fuzz.sh): each
 # target for FUZZ_SECONDS seconds; fails on any crash, leak or timeout.
@@ -122,7 +143,7 @@ fuzz: deps
 # LeakSanitizer), and the tests that use threads (the helper thread that
 # faults memory in, the control server) under ThreadSanitizer. Each has its
 # own build folder under .build/.
-SANITIZED_TESTS := SplashCoreTests|SplashRenderTests|SplashAppTests
+SANITIZED_TESTS := $(IN_PROCESS_TESTS)
 THREADED_TESTS := SplashRenderTests|SplashAppTests
 sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
@@ -132,11 +153,20 @@ sanitize: test-deps
 	TSAN_OPTIONS=halt_on_error=1 \
 	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
 
-# The QEMU system tests alone (make test runs them too): the fbdev, KMS and
-# systemd boots under a real kernel. Their screendumps stay in .build/systest/.
-systest: test-deps
+# The QEMU system tests (make test runs them too): the fbdev, KMS, systemd,
+# initramfs and dracut boots under a real kernel, on the release build. Their
+# screendumps stay in .build/systest/.
+systest: test-deps build
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --filter BootPathTests
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)'
+
+# The figures (make test ends with them): the QEMU boots that time each back
+# end and splashd against psplash in one boot, then make bench. Printed as
+# `name: value`, with their ratios from the same run.
+figures: test-deps build
+	$(SWIFT) build --build-tests
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(FIGURE_TESTS)'
+	$(MAKE) bench
 
 bench: build
 	.build/release/splashd-bench .build/release/splashd Config/splashd-demo.png

@@ -54,6 +54,8 @@ final class Controller {
   /// The clock time the first frame was on the screen; nil before.
   private(set) var appearedAt: Double?
   private(set) var happened: Set<ControlEvent> = []
+  /// The playback events, in order, as they happened.
+  private(set) var playbackEvents: [PlaybackEvent] = []
   private var observers: [(ControlEvent) -> Void] = []
 
   init(stage: Stage, started: Double, now: @escaping () -> Double, log: Log) {
@@ -164,6 +166,7 @@ final class Controller {
 
   /// Takes note of a playback event: the phase, and the events clients may wait for.
   func record(_ event: PlaybackEvent) {
+    playbackEvents.append(event)
     phase = phase.after(event)
     stage.record(event)
     switch event {

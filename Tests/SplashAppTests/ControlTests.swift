@@ -41,7 +41,7 @@ import Testing
     #expect(phases == ["phase=holding", "phase=waiting", "phase=transition"], "\(replies)")
     #expect(
       replies.first?.hasPrefix("ok phase=holding rotation=0 display=offscreen uptime_s=0.500 appeared_ms=") == true)
-    #expect(splash.lines.contains("splashd: reveal: splashctl reveal"))
+    #expect(splash.revealReason == "splashctl reveal")
     // The socket is removed on the way out.
     #expect(!FileManager.default.fileExists(atPath: splash.controlPath))
   }
@@ -54,7 +54,7 @@ import Testing
       Issue.record("expected a hand-off, got \(ending)")
       return
     }
-    #expect(splash.lines.contains("splashd: ended early: splashctl quit"))
+    #expect(splash.stopReason == "splashctl quit")
     #expect(!splash.lines.contains { $0.hasPrefix("splashd: did-disappear") })
   }
 
@@ -105,7 +105,7 @@ import Testing
     splash.clock.at(1) { waiter?.hangUp() }
     splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
     #expect(splash.run(held(splash) + ["--timeout", "10"]) == .exit(0))
-    #expect(splash.lines.contains("splashd: reveal: splashctl reveal"), "\(splash.lines)")
+    #expect(splash.revealReason == "splashctl reveal", "\(splash.lines)")
     #expect(splash.lines.contains { $0.hasPrefix("splashd: did-disappear") })
     // The half-closed client got its status answer, then was let go.
     let (text, closed) = halfClosed!.received()
@@ -154,7 +154,7 @@ import Testing
     }
     splash.clock.at(1) { TestClient(splash.controlPath).send("reveal\n") }
     #expect(splash.run(held(splash)) == .exit(0))
-    #expect(splash.lines.contains("splashd: reveal: splashctl reveal"))
+    #expect(splash.revealReason == "splashctl reveal")
     #expect(binary?.received().text == "error not text\n")
     #expect(binary?.received().closed == true)
     #expect(huge?.received().text == "error line longer than 4096 bytes\n")

@@ -25,7 +25,7 @@ import Testing
       return
     }
     #expect(handOff.path == "/bin/sh" && environment == ["SPLASHD_ROTATION": "0"])
-    #expect(splash.lines.contains("splashd: reveal: \(ready) exists"))
+    #expect(splash.revealReason == "\(ready) exists")
     #expect(splash.logged("splashd: reveal: ", before: "splashd: will-disappear"))
     let held = try #require(splash.time(of: "splashd: will-disappear"))
     #expect(held >= 102 && held < 102 + 1.0 / 60 + 1e-9, "revealed at \(held)")
@@ -34,7 +34,7 @@ import Testing
   @Test func theTimeoutOpensTheGateCountedFromTheFirstFrame() throws {
     let splash = try Harness()
     #expect(splash.run(quick + ["--until-file", splash.dir.path + "/never", "--timeout", "3"]) == .exit(0))
-    #expect(splash.lines.contains("splashd: reveal: timeout after 3 s (--timeout)"))
+    #expect(splash.gateTimedOut)
     let appeared = try #require(splash.time(of: "splashd: appeared"))
     let revealed = try #require(splash.time(of: "splashd: will-disappear"))
     #expect(abs(revealed - appeared - 3) < 1e-9)
@@ -70,7 +70,7 @@ import Testing
       return
     }
     #expect(handOff.path == "/bin/true")
-    #expect(splash.lines.contains("splashd: ended early: SIGTERM"))
+    #expect(splash.stopReason == "SIGTERM")
     #expect(!splash.lines.contains { $0.hasPrefix("splashd: did-disappear") })
     #expect(splash.time(of: "splashd: ended early") == 105)
   }
@@ -79,11 +79,11 @@ import Testing
     let splash = try Harness()
     let config = splash.dir.file("gate.conf", "[handoff]\nuntil-file = flag\ntimeout = 0.2\n")
     #expect(splash.run(["--config", config] + quick) == .exit(0))
-    #expect(splash.lines.contains("splashd: reveal: timeout after 0.2 s (--timeout)"))
+    #expect(splash.gateTimedOut)
     let opened = try Harness()
     let flagged = opened.dir.file("gate.conf", "[handoff]\nuntil-file = flag\ntimeout = 0.2\n")
     opened.dir.file("flag", "")
     #expect(opened.run(["--config", flagged] + quick) == .exit(0))
-    #expect(opened.lines.contains("splashd: reveal: \(opened.dir.path)/flag exists"))
+    #expect(opened.revealReason == "\(opened.dir.path)/flag exists")
   }
 }

@@ -77,7 +77,7 @@ import Testing
       #expect(splash.run(held(splash, ["--hold", "1"])) == .exit(0))
       #expect(before == [], "answered before the end: \(String(describing: before))")
       #expect(client?.bytes == [0x06])
-      #expect(splash.lines.contains("splashd: reveal: plymouth quit\(retain ? " --retain-splash" : "")"))
+      #expect(splash.revealReason == "plymouth quit\(retain ? " --retain-splash" : "")")
       #expect(splash.screens.opened.first?.keptLastFrame == retain)
     }
   }
@@ -125,7 +125,7 @@ import Testing
       Issue.record("expected a hand-off, got \(ending)")
       return
     }
-    #expect(splash.lines.contains("splashd: ended early: plymouth quit --retain-splash"), "\(splash.lines)")
+    #expect(splash.stopReason == "plymouth quit --retain-splash", "\(splash.lines)")
     #expect(splash.screens.opened.first?.presents == presentsAtDeactivate)
     #expect(quitter?.bytes == [0x06])
     #expect(splash.screens.opened.first?.keptLastFrame == true)

@@ -86,7 +86,7 @@ import Testing
     #expect(progress("after-long") == "progress=60")
     #expect(splash.lines.contains("splashd: psplash: ignored \"BOGUS stuff\""))
     #expect(splash.lines.contains("splashd: psplash: a command longer than 4096 bytes was dropped"))
-    #expect(splash.lines.contains("splashd: reveal: psplash QUIT"))
+    #expect(splash.revealReason == "psplash QUIT")
     #expect(splash.lines.contains { $0.hasPrefix("splashd: did-disappear") })
     // splashd made the FIFO, so it removes it; a writer then finds nobody, as with psplash gone.
     #expect(!FileManager.default.fileExists(atPath: fifo))
@@ -161,7 +161,7 @@ import Testing
     #expect(mkfifo(fifo, 0o620) == 0)
     splash.clock.at(0.3) { psplashWrite(fifo, command("QUIT")) }
     #expect(splash.run(held(splash)) == .exit(0))
-    #expect(splash.lines.contains("splashd: reveal: psplash QUIT"))
+    #expect(splash.revealReason == "psplash QUIT")
     #expect(FileManager.default.fileExists(atPath: fifo))
   }
 

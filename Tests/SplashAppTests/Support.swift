@@ -359,6 +359,16 @@ final class Harness {
   /// The log's lines, without their times.
   var lines: [String] { log.map(\.line) }
 
+  /// What revealed the splash of the last run, and what stopped it.
+  var revealReason: String? { session?.controller.revealReason }
+  var stopReason: String? { session?.controller.stopReason }
+  /// How the last run's playback went, when it ended on its own.
+  var playback: PlaybackReport? { session?.controller.playback }
+  /// Whether the last run's gate held until its timeout.
+  var gateTimedOut: Bool {
+    session?.controller.playbackEvents.contains { if case .gateTimedOut = $0 { true } else { false } } ?? false
+  }
+
   /// When the first line starting with `prefix` was logged.
   func time(of prefix: String) -> Double? { log.first { $0.line.hasPrefix(prefix) }?.time }
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+/// The held splash turned by the hardware under QEMU: a uinput accelerometer
+/// and a rotation switch.
+extension DisplayTests.BootPathTests {
+  /// A fake accelerometer (uinput, INPUT_PROP_ACCELEROMETER) found by
+  /// its property: the splash starts upright, and turns while it holds
+  /// when the device reports being turned right-up.
+  @Test func anAccelerometerTurnsTheHeldSplash() throws {
+    try requireRig()
+    let dir = try TemporaryDirectory()
+    let leaves = doorLeaves(in: dir)
+    let (outcome, console) = try runInRig(
+      dir,
+      script: turningScript(
+        device: "fake-accelerometer.py", ready: "accel-ready",
+        arguments: "--config /dev/null --rotate auto \(leaves)",
+        first: "upright", act: "tilt", second: "turned"), size: "800x480")
+    let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+    #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+    #expect(log.contains("splashd: rotation 0 from evdev /dev/input/event"), "\(log)")
+    #expect(log.contains(" \"rig accelerometer\" (normal)"), "\(log)")
+    #expect(log.contains("splashd: turned to 90 degrees (the accelerometer)"), "\(log)")
+    let upright = try #require(Screendump(path: dir.path + "/upright.ppm"), "\(log)")
+    upright.keep(as: "accelerometer-upright")
+    expectClosedDoors(upright, turned: false, log)
+    let turned = try #require(Screendump(path: dir.path + "/turned.ppm"), "\(log)")
+    turned.keep(as: "accelerometer-turned")
+    expectClosedDoors(turned, turned: true, log)
+  }
+
+  /// A rotation switch (uinput, EV_SW) mapped by `switch-map`: tablet
+  /// mode on turns the splash 90° from the first frame; docking it while
+  /// the splash holds turns it back upright.
+  @Test func aRotationSwitchTurnsTheSplash() throws {
+    try requireRig()
+    let dir = try TemporaryDirectory()
+    let leaves = doorLeaves(in: dir)
+    // The config names the switch's event device, found by its name.
+    let setup = """
+      for d in /sys/class/input/event*; do [ "$(cat $d/device/name)" = "rig switch" ] && device=/dev/input/${d##*/}; done
+      printf '[splash]\\nrotate = auto\\n[orientation]\\nsources = switch cmdline\\nswitch = %s\\n' $device > /run/rig/splash.conf
+      echo 'switch-map = SW_TABLET_MODE=90, SW_DOCK=0' >> /run/rig/splash.conf
+      """
+    let (outcome, console) = try runInRig(
+      dir,
+      script: turningScript(
+        device: "fake-switch.py", ready: "switch-ready", setup: setup,
+        arguments: "--config /run/rig/splash.conf \(leaves)", first: "tablet", act: "flip", second: "docked"),
+      size: "800x480")
+    let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
+    #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
+    #expect(log.contains("splashd: rotation 90 from switch /dev/input/event"), "\(log)")
+    #expect(log.contains("splashd: turned to 0 degrees (the rotation switch)"), "\(log)")
+    let tablet = try #require(Screendump(path: dir.path + "/tablet.ppm"), "\(log)")
+    tablet.keep(as: "switch-tablet")
+    expectClosedDoors(tablet, turned: true, log)
+    let docked = try #require(Screendump(path: dir.path + "/docked.ppm"), "\(log)")
+    docked.keep(as: "switch-docked")
+    expectClosedDoors(docked, turned: false, log)
+  }
+
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+// What the QEMU boot tests share: running a scenario in the rig, and what
+// they expect of the screens it reads back.
+
+/// Guest shell lines for after splashd was started in the background
+/// with its log in /run/rig/splashd.log: keep its PID as $pid and wait
+/// until it logs its first frame, it ends, or `seconds` pass.
+func awaitFirstFrame(seconds: Int = 90) -> String {
+  """
+  pid=$!
+  i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt \(seconds * 10) ]; do
+    sleep 0.1; i=$((i+1))
+  done
+  """
+}
+
+/// `splashctl snapshot` of the held splash, taken in the guest into
+/// held-snapshot.png, is pixel for pixel the QMP screendump `held`.
+func expectSnapshot(in dir: TemporaryDirectory, equals held: Screendump, _ log: String) {
+  let ppm = dir.path + "/held-snapshot.ppm"
+  _ = try? run(packageRoot + "/tools/png-to-ppm.py", [dir.path + "/held-snapshot.png", ppm], environment: [:])
+  guard let snapshot = Screendump(path: ppm) else {
+    Issue.record("no snapshot of the held splash: \(log)")
+    return
+  }
+  #expect(snapshot.width == held.width && snapshot.height == held.height)
+  var differing = 0
+  for y in 0..<min(snapshot.height, held.height) {
+    for x in 0..<min(snapshot.width, held.width) where snapshot.at(x, y) != held.at(x, y) { differing += 1 }
+  }
+  #expect(differing == 0, "\(differing) pixels of the snapshot differ from the screendump")
+}
+
+/// The red (left) and green (right) door leaves of the guest splashes,
+/// as splashd arguments.
+func doorLeaves(in dir: TemporaryDirectory) -> String {
+  _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
+  _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
+  return "--left /run/rig/red.png --right /run/rig/green.png --background '#0000FF'"
+}
+
+/// Expects the closed doors on `screen`: the leaves side by side, or,
+/// turned 90° clockwise, the left leaf on top of the right.
+func expectClosedDoors(_ screen: Screendump, turned: Bool, _ note: String) {
+  let (w, h) = (screen.width, screen.height)
+  for across in turned ? [0, w - 1] : [0, h / 2, h - 1] {
+    func at(_ along: Int) -> UInt32 { turned ? screen.at(across, along) : screen.at(along, across) }
+    let half = (turned ? h : w) / 2
+    let end = (turned ? h : w) - 1
+    #expect(at(0) == 0xFF0000 && at(half - 1) == 0xFF0000, "\(turned ? "column" : "row") \(across); \(note)")
+    #expect(at(half) == 0x00FF00 && at(end) == 0x00FF00, "\(turned ? "column" : "row") \(across); \(note)")
+  }
+}
+
+/// Expects the doors opening on `screen`: along 8 lines across the
+/// leaves' motion (rows, or columns when turned 90°), red, then the
+/// background, then green, the leaves apart from the middle.
+func expectOpeningDoors(_ screen: Screendump, turned: Bool, _ note: String) {
+  let (along, across) = turned ? (screen.height, screen.width) : (screen.width, screen.height)
+  for line in stride(from: 0, to: across, by: across / 8) {
+    let colors = (0..<along).map { turned ? screen.at(line, $0) : screen.at($0, line) }
+    let redEnd = colors.firstIndex { $0 != 0xFF0000 } ?? along
+    let blueEnd = colors[redEnd...].firstIndex { $0 != 0x0000FF } ?? along
+    #expect(
+      redEnd < along / 2 && blueEnd > along / 2 && colors[blueEnd...].allSatisfy { $0 == 0x00FF00 },
+      "\(turned ? "column" : "row") \(line): \(redEnd), \(blueEnd); \(note)")
+  }
+}
+
+/// Expects `screen` (its first `height` rows, all by default) to be
+/// `color` all over, sampled on a grid of `samples` × `samples` points.
+func expectFilled(
+  _ screen: Screendump, with color: UInt32, samples: Int = 10, height: Int? = nil, _ note: String
+) {
+  let height = height ?? screen.height
+  for y in stride(from: 0, to: height, by: height / samples) {
+    for x in stride(from: 0, to: screen.width, by: screen.width / samples) {
+      #expect(screen.at(x, y) == color, "(\(x), \(y)); \(note)")
+    }
+  }
+}
+
+/// A guest script for a device that turns a held splash: starts the
+/// fake `device` (tools/qemu/guest) and waits for it, runs `setup`, then
+/// splashd on the framebuffer with `arguments`, held until revealed;
+/// screendump `first` once it appeared, then touches /run/rig/`act`
+/// (the device changes), screendump `second` once splashd turned.
+func turningScript(
+  device: String, ready: String, setup: String = "", arguments: String, first: String, act: String, second: String
+) -> String {
+  """
+  #!/bin/sh
+  python3 \(packageRoot)/tools/qemu/guest/\(device) /run/rig &
+  i=0; while [ ! -e /run/rig/\(ready) ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  \(setup)
+  \(splashdPath) \(arguments) --display fbdev --until-file /run/rig/go --timeout 100 --duration 0.3 \\
+    2>/run/rig/splashd.log &
+  \(awaitFirstFrame())
+  echo RIG-SCREENDUMP \(first)
+  while [ ! -e /run/rig/\(first).done ]; do sleep 0.1; done
+  touch /run/rig/\(act)
+  i=0; while ! grep -q "turned to" /run/rig/splashd.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  echo RIG-SCREENDUMP \(second)
+  while [ ! -e /run/rig/\(second).done ]; do sleep 0.1; done
+  touch /run/rig/go /run/rig/done
+  wait $pid
+  """
+}
+
+/// Runs `script` (written to the rig's work directory, which is `dir`
+/// and the guest's /run/rig) under the QEMU rig; returns the rig's
+/// outcome and the guest's serial console.
+func runInRig(
+  _ dir: TemporaryDirectory, script: String, size: String, kernelParameters: String = "", gpu: String = "vga"
+) throws -> (Outcome, String) {
+  chmod(dir.file("run.sh", script), 0o755)
+  let outcome = try run(
+    "/usr/bin/env",
+    [
+      "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
+      "--append", kernelParameters, "--gpu", gpu, "--", "/run/rig/run.sh",
+    ],
+    environment: ProcessInfo.processInfo.environment, timeout: 300)
+  return (outcome, (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? "")
+}
