@@ -54,17 +54,17 @@ struct AdoptedSplash {
         break
       }
       descriptors += part.descriptors
-      switch input.append(part.bytes) {
-      case .success(let lines):
-        if let first = lines.first {
-          line = first
-          break reading
-        }
-      case .failure(let problem):
+      switch input.append(part.bytes).first {
+      case .text(let first):
+        line = first
+        break reading
+      case .tooLong:
         for descriptor in descriptors { try? descriptor.close() }
-        return refused(
-          problem == .tooLong
-            ? "answered a line of over \(ControlCommand.maxLineBytes) bytes" : "answered bytes that are not text")
+        return refused("answered a line of over \(ControlCommand.maxLineBytes) bytes")
+      case .notText:
+        for descriptor in descriptors { try? descriptor.close() }
+        return refused("answered bytes that are not text")
+      case nil: continue
       }
     }
     guard line.hasPrefix("ok "), let state = HandoverState.parse(String(line.dropFirst(3))),

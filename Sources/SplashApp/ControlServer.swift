@@ -119,8 +119,9 @@ final class ControlServer: ControlTransport {
     }
   }
 
-  /// Reads what `client` sent and answers each complete line; drops it at
-  /// the end of its input, on an error or on a bad line.
+  /// Reads what `client` sent and answers each complete line, a bad one
+  /// (too long, not text) with an error; drops it at the end of its input or
+  /// on an error.
   private func serve(_ client: Client) {
     while clients.contains(where: { $0 === client }) {
       switch client.descriptor.readAvailable() {
@@ -130,13 +131,12 @@ final class ControlServer: ControlTransport {
         return
       case .bytes(let bytes):
         client.lastHeard = now()
-        switch client.input.append(bytes) {
-        case .success(let lines):
-          for line in lines where clients.contains(where: { $0 === client }) { answer(line, from: client) }
-        case .failure(let problem):
-          let reason = problem == .tooLong ? "line longer than \(ControlCommand.maxLineBytes) bytes" : "not text"
-          reply(client, "error \(reason)")
-          drop(client)
+        for line in client.input.append(bytes) where clients.contains(where: { $0 === client }) {
+          switch line {
+          case .text(let text): answer(text, from: client)
+          case .tooLong: reply(client, "error line longer than \(ControlCommand.maxLineBytes) bytes")
+          case .notText: reply(client, "error not text")
+          }
         }
       }
     }

@@ -110,32 +110,48 @@ public struct ControlError: Error, Equatable, Sendable {
   public init(_ message: String) { self.message = message }
 }
 
-/// Splits a client's input into complete lines, keeping a partial one.
+/// Splits a client's input into complete lines, keeping a partial one. A
+/// bad line (too long, a NUL byte, not UTF-8) is one line of its own: the
+/// good lines around it, even in the same read, are kept.
 public struct LineBuffer: Sendable {
   private var pending: [UInt8] = []
+  /// The rest of a line too long to take is being skipped, to its newline.
+  private var skipping = false
 
   public init() {}
 
-  public enum Problem: Error, Equatable, Sendable {
-    /// A line longer than `ControlCommand.maxLineBytes`.
+  /// One line of a client's input.
+  public enum Line: Equatable, Sendable {
+    case text(String)
+    /// A line longer than `ControlCommand.maxLineBytes` (said once, however long).
     case tooLong
-    /// A NUL byte or text that is not UTF-8.
+    /// A line with a NUL byte or text that is not UTF-8.
     case notText
   }
 
-  /// Adds `bytes` and returns the complete lines they finish, or the
-  /// problem that makes the rest of this client's input unusable.
-  public mutating func append(_ bytes: some Sequence<UInt8>) -> Result<[String], Problem> {
-    pending.append(contentsOf: bytes)
-    var lines: [String] = []
-    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = Array(pending[..<newline])
-      pending.removeSubrange(...newline)
-      guard line.count < ControlCommand.maxLineBytes else { return .failure(.tooLong) }
-      guard !line.contains(0), let text = String(validating: line, as: UTF8.self) else { return .failure(.notText) }
-      lines.append(text)
+  /// Adds `bytes` and returns the complete lines they finish, in order.
+  public mutating func append(_ bytes: some Sequence<UInt8>) -> [Line] {
+    var lines: [Line] = []
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") {
+        if !skipping {
+          if !pending.contains(0), let text = String(validating: pending, as: UTF8.self) {
+            lines.append(.text(text))
+          } else {
+            lines.append(.notText)
+          }
+        }
+        pending = []
+        skipping = false
+      } else if !skipping {
+        pending.append(byte)
+        if pending.count >= ControlCommand.maxLineBytes {
+          lines.append(.tooLong)
+          pending = []
+          skipping = true
+        }
+      }
     }
-    if pending.count >= ControlCommand.maxLineBytes { return .failure(.tooLong) }
-    return .success(lines)
+    return lines
   }
 }

@@ -11,6 +11,9 @@ public func formatNumber(_ value: Double) -> String {
 public func formatFixed(_ value: Double, decimals: Int, trimZeros: Bool = false) -> String {
   var scale: Int64 = 1
   for _ in 0..<decimals { scale *= 10 }
+  // Beyond what 64-bit integers hold at this scale (or not a number): the
+  // shortest text that reads back as the value, never a trap.
+  guard value.isFinite, abs(value) * Double(scale) < 9e18 else { return "\(value)" }
   let negative = value < 0
   let scaled = Int64((abs(value) * Double(scale)).rounded())
   let whole = scaled / scale

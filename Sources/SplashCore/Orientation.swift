@@ -29,13 +29,18 @@ public struct MountMatrix: Equatable, Sendable {
 
   init(rows: [[Double]]) { self.rows = rows }
 
+  /// The largest entry a matrix may have (mount matrices hold -1, 0 and 1,
+  /// or their fractions).
+  public static let maxEntry = 1000.0
+
   /// Parses the text form; nil when it is not three rows of three numbers
-  /// or a row is all zeros.
+  /// from −`maxEntry` to `maxEntry`, or a row is all zeros.
   public init?(_ text: String) {
     let rows = text.split(separator: ";", omittingEmptySubsequences: false).map { row in
       row.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmingBlanks($0)) }
     }
-    guard rows.count == 3, rows.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 != nil && $0!.isFinite } })
+    guard rows.count == 3,
+      rows.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0.map { abs($0) <= Self.maxEntry } ?? false } })
     else { return nil }
     let values = rows.map { $0.map { $0! } }
     guard values.allSatisfy({ $0.contains { $0 != 0 } }) else { return nil }

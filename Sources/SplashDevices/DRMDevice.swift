@@ -27,7 +27,7 @@ public final class DRMDevice: DRMCard {
   public convenience init(path: String, allowAtomic: Bool = true) throws(DeviceError) {
     let descriptor: FileDescriptor
     do {
-      descriptor = try FileDescriptor.open(path, O_RDWR)
+      descriptor = try FileDescriptor.openDevice(path, O_RDWR)
     } catch {
       throw DeviceError("\(path): \(error.phrase)")
     }

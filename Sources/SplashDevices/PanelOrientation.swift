@@ -25,7 +25,7 @@ public enum PanelOrientation {
   public static func read(card path: String) throws(DeviceError) -> Answer {
     let descriptor: FileDescriptor
     do {
-      descriptor = try FileDescriptor.open(path, O_RDONLY)
+      descriptor = try FileDescriptor.openDevice(path, O_RDONLY)
     } catch {
       throw DeviceError("\(path): \(error.phrase)")
     }

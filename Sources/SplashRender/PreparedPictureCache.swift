@@ -71,6 +71,10 @@ public struct PreparedPictureCache: Sendable {
     for folder in folders {
       let path = folder + "/" + key.fileName
       guard Files.exists(path) else { continue }
+      if let distrust = Files.distrust(folder: folder) {
+        problems.append("\(printable(folder)): \(distrust)")
+        continue
+      }
       switch Self.read(path, key: key.text) {
       case .success(let entry): return (entry, problems)
       case .failure(let problem): problems.append("\(printable(path)): \(problem)")
@@ -147,6 +151,10 @@ public struct PreparedPictureCache: Sendable {
       let path = folder + "/" + key.fileName
       do {
         try Files.makeDirectories(folder)
+        if let distrust = Files.distrust(folder: folder) {
+          failures.append("\(printable(folder)): \(distrust)")
+          continue
+        }
         try Files.writeAtomically(to: path) { fd throws(SystemError) in
           try Self.write(layout, pictures.map(\.pixels), to: fd)
         }

@@ -351,7 +351,9 @@ enum SplashSettingsTable {
         + "ACCEL_MOUNT_MATRIX, or sysfs's).", field: \.orientation.mountMatrix,
       parse: { settings, value in
         guard let matrix = MountMatrix(value.text) else {
-          throw value.fail("three rows of three numbers, such as \"0, -1, 0; -1, 0, 0; 0, 0, 1\", no row all zeros")
+          throw value.fail(
+            "three rows of three numbers from -\(formatNumber(MountMatrix.maxEntry)) to "
+              + "\(formatNumber(MountMatrix.maxEntry)), such as \"0, -1, 0; -1, 0, 0; 0, 0, 1\", no row all zeros")
         }
         settings.orientation.mountMatrix = matrix
       },

@@ -17,6 +17,30 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     return FileDescriptor(rawValue: fd)
   }
 
+  /// Opens the character device at `path` (a DRM card, a framebuffer, a
+  /// VT, an input device) without blocking in open(2) whatever is there (a
+  /// FIFO nobody writes would hold it for ever), refuses anything but a
+  /// character device, and leaves it blocking unless `flags` say
+  /// O_NONBLOCK.
+  public static func openDevice(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
+    let descriptor = try open(path, flags | O_NONBLOCK | O_NOCTTY)
+    do throws(SystemError) {
+      guard try descriptor.status().st_mode & S_IFMT == S_IFCHR else {
+        throw SystemError("open \(path)", code: ENODEV, reason: "is not a device")
+      }
+      if flags & O_NONBLOCK == 0 {
+        let status = fcntl(descriptor.rawValue, F_GETFL)
+        guard status >= 0, fcntl(descriptor.rawValue, F_SETFL, status & ~O_NONBLOCK) == 0 else {
+          throw SystemError("fcntl \(path)", code: errno)
+        }
+      }
+    } catch {
+      try? descriptor.close()
+      throw error
+    }
+    return descriptor
+  }
+
   /// Writes all of `bytes`, continuing after short writes.
   public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     var offset = 0

@@ -45,10 +45,16 @@ public enum Files {
     access(path, F_OK) == 0
   }
 
-  /// Reads up to `count` bytes from the start of the file at `path`.
+  /// Reads up to `count` bytes from the start of the regular file at
+  /// `path` (sysfs and /proc files are regular); anything else is refused
+  /// without blocking: a FIFO or a device, whose open or reads might never
+  /// end.
   public static func readPrefix(of path: String, count: Int) throws(SystemError) -> [UInt8] {
-    let fd = try FileDescriptor.open(path, O_RDONLY)
+    let fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
     defer { try? fd.close() }
+    guard try fd.status().st_mode & S_IFMT == S_IFREG else {
+      throw SystemError(path, code: EINVAL, reason: "is not a regular file")
+    }
     return try fd.read(upTo: count)
   }
 
@@ -135,13 +141,30 @@ public enum Files {
 
   /// Replaces `path` at once with what `body` writes: written beside it
   /// (under a name of this process's), then renamed over it, so that a
-  /// reader (or a crash) never sees half a file.
+  /// reader (or a crash) never sees half a file. Only a regular file, or
+  /// nothing, is replaced: a device, a directory, a FIFO or a link at `path`
+  /// is left alone (an error). The file beside it is made new, never opened
+  /// through a link or over another's file.
   public static func writeAtomically(
     to path: String, mode: mode_t = 0o644, _ body: (FileDescriptor) throws(SystemError) -> Void
   ) throws(SystemError) {
+    var found = stat()
+    if lstat(path, &found) == 0 && found.st_mode & S_IFMT != S_IFREG {
+      throw SystemError(path, code: EEXIST, reason: "is not a regular file; it is left alone")
+    }
     let temporary = "\(path).new-\(getpid())"
+    // One left by a process of this id that was killed (never followed).
+    unlink(temporary)
+    let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
     do {
-      try write(to: temporary, mode: mode, body)
+      try body(fd)
+    } catch {
+      try? fd.close()
+      remove(temporary)
+      throw error
+    }
+    do {
+      try fd.close()
       try retryingInterrupts("rename \(temporary)") { rename(temporary, path) }
     } catch {
       remove(temporary)
@@ -158,6 +181,19 @@ public enum Files {
       prefix += "/"
     }
     guard case .directory = try kind(of: path) else { throw SystemError("mkdir \(path)", code: ENOTDIR) }
+  }
+
+  /// Why the folder at `path` cannot be trusted with this process's files
+  /// (another user could replace them, or plant links for it to write
+  /// through): not a directory, not owned by this process's user or root, or
+  /// writable by its group or by others; nil when it can.
+  public static func distrust(folder path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return SystemError("stat", code: errno).phrase }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return "not a directory" }
+    guard info.st_uid == geteuid() || info.st_uid == 0 else { return "owned by uid \(info.st_uid): not used" }
+    guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return "writable by others: not used" }
+    return nil
   }
 
   /// Removes the file at `path`, if there is one.

@@ -117,7 +117,7 @@ public final class Framebuffer {
 
   /// Opens and maps the framebuffer device at `path`.
   public convenience init(path: String) throws(SystemError) {
-    let descriptor = try FileDescriptor.open(path, O_RDWR)
+    let descriptor = try FileDescriptor.openDevice(path, O_RDWR)
     do {
       let (mode, variable) = try FramebufferMode.read(device: descriptor, path: path)
       try self.init(path: path, descriptor: descriptor, mode: mode, variable: variable)
@@ -200,7 +200,7 @@ public final class GraphicsConsole {
 
   /// Puts the current VT (/dev/tty0) in graphics mode.
   public init() throws(SystemError) {
-    descriptor = try FileDescriptor.open("/dev/tty0", O_RDWR | O_NOCTTY)
+    descriptor = try FileDescriptor.openDevice("/dev/tty0", O_RDWR)
     do {
       try descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), call: "KDSETMODE /dev/tty0")
     } catch {

@@ -28,9 +28,11 @@ func withSocketAddress<T>(_ address: sockaddr_un, _ body: (UnsafePointer<sockadd
 /// client end splashctl uses.
 public enum UnixSocket {
   /// Listens at `path`: a socket file only its owner may use (mode 0600),
-  /// or, given `groupName`, that group too (0660). A file left there by a
+  /// or, given `groupName`, that group too (0660). A socket left there by a
   /// splashd that is gone (nobody answers) is replaced, and `replaced`
-  /// says so; one that still answers is an error (EADDRINUSE).
+  /// says so; one that still answers is an error (EADDRINUSE), and so is
+  /// anything there that is not a socket (EEXIST: a device, a file or a
+  /// link is never removed).
   ///
   /// The file appears at `path` already listening with its final owner and
   /// mode: the socket is bound at a name of its own beside it (`path.TID~`,
@@ -53,7 +55,13 @@ public enum UnixSocket {
       group = entry.pointee.gr_gid
     }
     var replaced = false
-    if Files.exists(path) {
+    var found = stat()
+    if lstat(path, &found) == 0 {
+      // Only a socket nobody answers on is replaced; anything else there (a
+      // device, a file, a link) is left alone.
+      guard found.st_mode & S_IFMT == S_IFSOCK else {
+        throw SystemError("bind \(path)", code: EEXIST, reason: "exists and is not a socket; it is left alone")
+      }
       if let live = try? connect(to: path) {
         try? live.close()
         throw SystemError("bind \(path)", code: EADDRINUSE)

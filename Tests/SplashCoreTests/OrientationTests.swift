@@ -43,8 +43,18 @@ import Testing
     #expect(MountMatrix("1, 0, 0; 0, 0, 0; 0, 0, 1") == nil)  // an all-zero row
     #expect(MountMatrix("1, 0; 0, 1") == nil)
     #expect(MountMatrix("1, 0, x; 0, 1, 0; 0, 0, 1") == nil)
+    // Entries past ±1000 are refused (1e15 made --check die printing it back).
+    #expect(MountMatrix("1e15, 0, 0; 0, 1, 0; 0, 0, 1") == nil)
+    #expect(MountMatrix("1000, 0, 0; 0, -1000, 0; 0, 0, 0.001") != nil)
     let (x, y, z) = matrix.apply((1, 2, 3))
     #expect(x == -2 && y == -1 && z == 3)
+  }
+
+  @Test func numbersTooLargeForIntegersAreStillPrinted() {
+    #expect(formatFixed(1e20, decimals: 6) == "1e+20")
+    #expect(Double(formatNumber(1e15)) == 1e15)
+    #expect(formatNumber(-9.5e12) == "-9500000000000")
+    #expect(formatFixed(.infinity, decimals: 1) == "inf")
   }
 
   @Test func kernelCommandLine() {

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Glibc
+import SplashTestSupport
+import Testing
+
+/// Files where splashd reads or writes that are not what they should be
+/// (boot safety, round 3): a FIFO where a sysfs file or the kernel command
+/// line should be, a device or a file where the control socket goes, a
+/// device or a link where a state file is written, a cache folder anybody
+/// can write. Each costs one line naming it; nothing blocks, nothing there
+/// is deleted or written through, and the program runs.
+@Suite struct HostileFileTests {
+  let dir: TemporaryDirectory
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// A FIFO nobody writes, at `name` in the test's folder.
+  func fifo(_ name: String) -> String {
+    let path = dir.path + "/" + name
+    precondition(mkfifo(path, 0o600) == 0, "mkfifo \(path)")
+    return path
+  }
+
+  /// One splash run (offscreen, short) with `config` as its config file and
+  /// a program after it; it must end within 20 s.
+  func splashd(config: String, _ arguments: [String] = []) throws -> Outcome {
+    let file = dir.file("splashd.conf", "[splash]\ncache = \(dir.cache)\n" + config)
+    return try run(
+      splashdPath,
+      ["--config", file, "--display", "offscreen", "--size", "32x32", "--duration", "0.05"] + arguments + [
+        "--", "/bin/sh", "-c", "echo RAN",
+      ], timeout: 20)
+  }
+
+  @Test(arguments: ["cmdline", "panel", "iio"])
+  func aFIFOWhereTheOrientationIsReadNeverBlocks(source: String) throws {
+    var orientation = "[orientation]\nsources = \(source)\n"
+    switch source {
+    case "iio":
+      let device = dir.path + "/iio"
+      try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+      for axis in ["x", "y", "z"] { precondition(mkfifo(device + "/in_accel_\(axis)_raw", 0o600) == 0) }
+      orientation += "iio = \(device)\n"
+    default: orientation += "\(source) = \(fifo(source))\n"
+    }
+    let outcome = try splashd(
+      config: "rotate = auto\n" + orientation.replacingOccurrences(of: "[orientation]", with: "\n[orientation]"))
+    #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("rotation 0 from"), "\(outcome.stderr)")
+  }
+
+  @Test func aFIFOAsTheKernelCommandLineOfABootSplashNeverBlocks() throws {
+    let outcome = try splashd(config: "\n[orientation]\ncmdline = \(fifo("cmdline"))\n", ["--boot", "root"])
+    #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+  }
+
+  /// What lies at the control socket's path and is not a socket stays as it
+  /// was, with one line; the splash goes on without the socket.
+  @Test func whatIsNotASocketAtTheControlPathIsLeftAlone() throws {
+    let file = dir.file("control-file", "precious")
+    let pipe = fifo("control-fifo")
+    let link = dir.path + "/control-link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    for path in [file, pipe, link] {
+      let outcome = try splashd(config: "", ["--control", path])
+      #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+      #expect(
+        outcome.stderrLines.contains(
+          "splashd: --control \(path): no control socket: exists and is not a socket; it is left alone"),
+        "\(outcome.stderr)")
+    }
+    #expect((try? String(contentsOfFile: file, encoding: .utf8)) == "precious")
+    var info = stat()
+    #expect(lstat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+    #expect(lstat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+  }
+
+  /// The boot time the time source records goes only where a regular file
+  /// or nothing is: a FIFO or a link there is left as it was.
+  @Test func theBootTimeIsNeverWrittenOverWhatIsNotARegularFile() throws {
+    let pipe = fifo("duration-fifo")
+    let target = dir.file("elsewhere", "untouched")
+    let link = dir.path + "/duration-link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    for path in [pipe, link] {
+      let outcome = try splashd(config: "\n[progress]\nsource = time\nduration-file = \(path)\n")
+      #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+      #expect(
+        outcome.stderrLines.contains {
+          $0.hasPrefix("splashd: progress: cannot record this boot's time in \(path): ")
+            && $0.hasSuffix("is not a regular file; it is left alone")
+        }, "\(outcome.stderr)")
+    }
+    var info = stat()
+    #expect(lstat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+    #expect((try? String(contentsOfFile: target, encoding: .utf8)) == "untouched")
+    // A regular file is replaced, as before.
+    let file = dir.file("duration", "1.5\n")
+    let outcome = try splashd(config: "\n[progress]\nsource = time\nduration-file = \(file)\n")
+    #expect(outcome.status == 0)
+    #expect((try? String(contentsOfFile: file, encoding: .utf8)) != "1.5\n")
+  }
+
+  /// A cache folder another user may write is not used: nothing is read
+  /// from it or written to it (a link planted there would be written through).
+  @Test func aCacheFolderOthersCanWriteIsNotUsed() throws {
+    let open = dir.path + "/open-cache"
+    try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+    chmod(open, 0o777)
+    let target = dir.file("victim", "untouched")
+    // Whatever name splashd would write, a link there would lead to the victim.
+    for pid in 1...64 {
+      try? FileManager.default.createSymbolicLink(
+        atPath: open + "/planted.prepared.new-\(pid)", withDestinationPath: target)
+    }
+    let file = dir.file("cache.conf", "[splash]\ncache = \(open)\n")
+    let outcome = try run(
+      splashdPath,
+      [
+        "--config", file, "--display", "offscreen", "--size", "32x32", "--duration", "0.05", "--", "/bin/sh", "-c",
+        "echo RAN",
+      ], timeout: 20)
+    #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+    #expect(
+      outcome.stderrLines.contains { $0.contains("cache: ") && $0.contains("\(open): writable by others: not used") },
+      "\(outcome.stderr)")
+    let written = try FileManager.default.contentsOfDirectory(atPath: open).filter { $0.hasSuffix(".prepared") }
+    #expect(written.isEmpty, "\(written)")
+    #expect((try? String(contentsOfFile: target, encoding: .utf8)) == "untouched")
+  }
+}
