@@ -38,6 +38,12 @@ struct AdoptedSplash {
       log.info("adopt: \(previous) at \(path) \(reason); this splash starts on its own")
       return nil
     }
+    // Only a splashd of this one's own user may hand it a display (and its
+    // boot status), as the server side takes `handover` only from it.
+    guard let peer = UnixSocket.peerUser(of: connection), peer == geteuid() else {
+      let who = UnixSocket.peerUser(of: connection).map { "uid \($0)" } ?? "an unknown user"
+      return refused("runs as \(who), not as this splashd's user")
+    }
     guard connection.sendWithoutBlocking("handover\n") else { return refused("did not take the request") }
     // The reply line, cut as the control socket cuts lines (one of at most
     // maxLineBytes, text only), with the descriptors that came with it.

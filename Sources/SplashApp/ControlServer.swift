@@ -8,8 +8,10 @@ import SplashSystem
 /// descriptor is non-blocking and served from the run loop, so no client,
 /// however slow, silent or malformed, can hold the splash up: a client
 /// that hangs up (or shuts down its writing side) is dropped at once,
-/// whatever it waited for; when the table is full, the client that has
-/// been silent longest makes room.
+/// whatever it waited for; a line must be finished within `lineSeconds`;
+/// a client's reads in one turn of the loop are bounded; and when the table
+/// is full, a new client always gets in: the one that has kept a line
+/// unfinished longest, else the one idle longest, makes room.
 final class ControlServer: ControlTransport {
   let path: String
   private let listener: FileDescriptor
@@ -23,8 +25,10 @@ final class ControlServer: ControlTransport {
 
   /// The most clients served at once.
   static let maxClients = 64
-  /// A client that has sent nothing for this long may be dropped to make room.
-  static let idleSeconds = 3.0
+  /// The longest a client may take to finish a line it began.
+  static let lineSeconds = 5.0
+  /// The most bytes read from one client in one turn of the run loop.
+  static let maxBytesPerTurn = 64 << 10
 
   /// The most reply bytes waiting to go to all clients together (snapshots).
   static let maxPendingBytes = 64 << 20
@@ -43,8 +47,10 @@ final class ControlServer: ControlTransport {
     var pending: Int { output.count - sent }
     /// The most bytes it may leave unread, raised while a snapshot goes out.
     var allowance = ControlServer.textAllowance
-    /// When it connected or last sent something.
+    /// When it connected or last finished a line.
     var lastHeard: Double
+    /// When the line it has begun and not finished began; nil for none.
+    var lineBegan: Double?
     init(_ descriptor: FileDescriptor, at time: Double) {
       self.descriptor = descriptor
       lastHeard = time
@@ -102,20 +108,34 @@ final class ControlServer: ControlTransport {
   private func acceptClients() {
     while let descriptor = UnixSocket.accept(listener) {
       let time = now()
-      if clients.count >= Self.maxClients {
-        let silent = clients.filter {
-          $0.waits.isEmpty && $0.pending == 0 && time - $0.lastHeard >= Self.idleSeconds
-        }
-        if let oldest = silent.min(by: { $0.lastHeard < $1.lastHeard }) {
-          reply(oldest, "error dropped: silent for \(formatNumber(Self.idleSeconds)) s while others waited")
-          drop(oldest)
-        } else {
-          _ = descriptor.sendWithoutBlocking("error too many clients\n")
-          try? descriptor.close()
-          continue
-        }
+      if clients.count >= Self.maxClients, let leaving = clientToMakeRoom() {
+        reply(leaving, "error dropped: \(Self.maxClients) clients at once are the most, and this one was idle longest")
+        drop(leaving)
       }
       clients.append(Client(descriptor, at: time))
+    }
+  }
+
+  /// Who makes room for a new client: the one that has kept a line
+  /// unfinished longest; else the one idle longest that waits for nothing
+  /// and has nothing left to be sent; else the one idle longest.
+  private func clientToMakeRoom() -> Client? {
+    let trickling = clients.filter { $0.lineBegan != nil }
+    if let slowest = trickling.min(by: { $0.lineBegan! < $1.lineBegan! }) { return slowest }
+    let idle = clients.filter { $0.waits.isEmpty && $0.pending == 0 && $0.replies.isEmpty }
+    return (idle.isEmpty ? clients : idle).min { $0.lastHeard < $1.lastHeard }
+  }
+
+  /// When the first unfinished line runs out of time.
+  var wakeTime: Double? { clients.compactMap(\.lineBegan).min().map { $0 + Self.lineSeconds } }
+
+  /// Drops the clients whose line has taken too long.
+  func wake() {
+    let time = now()
+    for client in clients {
+      guard let began = client.lineBegan, time - began >= Self.lineSeconds else { continue }
+      reply(client, "error the line was not finished within \(formatNumber(Self.lineSeconds)) s")
+      drop(client)
     }
   }
 
@@ -123,15 +143,20 @@ final class ControlServer: ControlTransport {
   /// (too long, not text) with an error; drops it at the end of its input or
   /// on an error.
   private func serve(_ client: Client) {
-    while clients.contains(where: { $0 === client }) {
+    var read = 0
+    while read < Self.maxBytesPerTurn, clients.contains(where: { $0 === client }) {
       switch client.descriptor.readAvailable() {
       case .wouldBlock: return
       case .closed, .failed:
         drop(client)
         return
       case .bytes(let bytes):
-        client.lastHeard = now()
-        for line in client.input.append(bytes) where clients.contains(where: { $0 === client }) {
+        read += bytes.count
+        let time = now()
+        let lines = client.input.append(bytes)
+        if !lines.isEmpty { client.lastHeard = time }
+        client.lineBegan = client.input.hasPartialLine ? (lines.isEmpty ? client.lineBegan ?? time : time) : nil
+        for line in lines where clients.contains(where: { $0 === client }) {
           switch line {
           case .text(let text): answer(text, from: client)
           case .tooLong: reply(client, "error line longer than \(ControlCommand.maxLineBytes) bytes")

@@ -40,3 +40,34 @@ public final class Log {
 func printOut(_ text: String) {
   try? FileDescriptor.standardOutput.writeAll(text)
 }
+
+/// Lines of one kind that clients may cause without bound (psplash's
+/// ignored commands, Plymouth's refused requests): the first `burst` are
+/// said, then at most one every `interval` seconds, each saying how many
+/// were left unsaid before it. A client's flood never floods the log (in
+/// the initramfs, the kernel's).
+struct LogLimit {
+  let burst: Int
+  let interval: Double
+  private var said = 0
+  private var lastSaid = -Double.infinity
+  private var unsaid = 0
+
+  init(burst: Int = 20, interval: Double = 1) {
+    self.burst = burst
+    self.interval = interval
+  }
+
+  /// Whether a line may be said at `time`, and the text to add to it (how
+  /// many were left unsaid since the last one); nil when it is left unsaid.
+  mutating func admit(at time: Double) -> String? {
+    guard said < burst || time - lastSaid >= interval else {
+      unsaid += 1
+      return nil
+    }
+    said += 1
+    lastSaid = time
+    defer { unsaid = 0 }
+    return unsaid == 0 ? "" : " (\(unsaid) more like it not said)"
+  }
+}

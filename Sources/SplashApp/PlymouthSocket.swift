@@ -8,31 +8,40 @@ import SplashSystem
 /// `\0/org/freedesktop/plymouthd` and Plymouth 22.02's protocol
 /// (`PlymouthRequest`), each request answered with one byte, ACK or NAK.
 /// Each request's `action` (the core's mapping) is executed by the
-/// controller. As Plymouth does, only root's requests are taken; prompts
-/// (passwords, questions, keystrokes) are refused at once, so no caller
-/// ever hangs.
+/// controller. As Plymouth does, only root's requests are taken: another
+/// user's connection is closed at once, so that it never takes a place
+/// root needs; when the table is full, the root client silent longest makes
+/// room. Prompts (passwords, questions, keystrokes) are refused at once, so
+/// no caller ever hangs.
 final class PlymouthSocket: ControlTransport {
   let name: String
   private let listener: FileDescriptor
   private let controller: Controller
   private let log: Log
+  private let now: () -> Double
   private var clients: [Client] = []
+  /// What is said of refused and ignored requests: a client may send many.
+  private var requestLines = LogLimit()
 
   /// The most clients served at once.
   static let maxClients = 32
+  /// A client that has sent nothing for this long may be dropped to make room.
+  static let idleSeconds = 3.0
+  /// The most bytes read from one client in one turn of the run loop.
+  static let maxBytesPerTurn = 16 << 10
 
   private final class Client {
     let descriptor: FileDescriptor
-    /// Root may ask; anyone else is answered NAK.
-    let trusted: Bool
     var input = PlymouthRequestBuffer()
     /// A `quit` waiting for the splash to end: ACK then.
     var awaitsQuit = false
     /// Replies held behind one that waits for a frame.
     var replies = OrderedReplies()
-    init(_ descriptor: FileDescriptor) {
+    /// When it connected or last sent something.
+    var lastHeard: Double
+    init(_ descriptor: FileDescriptor, at time: Double) {
       self.descriptor = descriptor
-      trusted = UnixSocket.peerUser(of: descriptor) == 0
+      lastHeard = time
     }
   }
 
@@ -57,6 +66,7 @@ final class PlymouthSocket: ControlTransport {
     listener = try UnixSocket.listen(abstract: name)
     controller = context.controller
     log = context.log
+    now = context.clock.now
     controller.observe { [weak self] event in
       if event == .didDisappear { self?.splashEnded() }
     }
@@ -67,11 +77,23 @@ final class PlymouthSocket: ControlTransport {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == listener {
       while let connection = UnixSocket.accept(listener) {
-        guard clients.count < Self.maxClients else {
+        // Plymouth answers only root; another user's client never takes a place.
+        guard UnixSocket.peerUser(of: connection) == 0 else {
           try? connection.close()
           continue
         }
-        clients.append(Client(connection))
+        let time = now()
+        if clients.count >= Self.maxClients {
+          let silent = clients.filter {
+            !$0.awaitsQuit && $0.replies.isEmpty && time - $0.lastHeard >= Self.idleSeconds
+          }
+          guard let oldest = silent.min(by: { $0.lastHeard < $1.lastHeard }) else {
+            try? connection.close()
+            continue
+          }
+          drop(oldest)
+        }
+        clients.append(Client(connection, at: time))
       }
     } else if let client = clients.first(where: { $0.descriptor == descriptor }) {
       serve(client)
@@ -79,13 +101,16 @@ final class PlymouthSocket: ControlTransport {
   }
 
   private func serve(_ client: Client) {
-    while clients.contains(where: { $0 === client }) {
+    var read = 0
+    while read < Self.maxBytesPerTurn, clients.contains(where: { $0 === client }) {
       switch client.descriptor.readAvailable() {
       case .wouldBlock: return
       case .closed, .failed:
         drop(client)
         return
       case .bytes(let bytes):
+        read += bytes.count
+        client.lastHeard = now()
         let (requests, problem) = client.input.append(bytes)
         for request in requests where clients.contains(where: { $0 === client }) { answer(request, from: client) }
         if problem != nil {
@@ -97,19 +122,17 @@ final class PlymouthSocket: ControlTransport {
   }
 
   private func answer(_ request: PlymouthRequest, from client: Client) {
-    guard client.trusted else {
-      reply(client, PlymouthRequest.nak)
-      return
-    }
     switch request.action {
     case .acknowledge:
-      if request.command == UInt8(ascii: "U") {
-        // systemd itself sends one for every unit it starts: a debug line.
-        log.debug("plymouth: status \"\(printable(String(request.text.prefix(256))))\"")
+      // systemd itself sends one for every unit it starts: a debug line.
+      if request.command == UInt8(ascii: "U"), let unsaid = requestLines.admit(at: now()) {
+        log.debug("plymouth: status \"\(printable(String(request.text.prefix(256))))\"" + unsaid)
       }
       reply(client, PlymouthRequest.ack)
     case .refuse:
-      log.debug("plymouth: refused the request '\(printable(String(UnicodeScalar(request.command))))'")
+      if let unsaid = requestLines.admit(at: now()) {
+        log.debug("plymouth: refused the request '\(printable(String(UnicodeScalar(request.command))))'" + unsaid)
+      }
       reply(client, PlymouthRequest.nak)
     case .command(let command):
       switch controller.execute(command, because: request.cause) {

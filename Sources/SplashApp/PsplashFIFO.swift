@@ -14,7 +14,14 @@ final class PsplashFIFO: ControlTransport {
   private let controller: Controller
   private let log: Log
   private let keepOnCrash: (String) -> Void
+  private let now: () -> Double
   private var input = PsplashCommandBuffer()
+  /// What is said of commands ignored or dropped: a writer may send millions.
+  private var ignoredLines = LogLimit()
+
+  /// The most bytes read in one turn of the run loop: a writer that keeps
+  /// the FIFO full cannot hold the splash in its read loop.
+  static let maxBytesPerTurn = 64 << 10
 
   /// The FIFO, when `context`'s settings ask for it and it can be had; a
   /// FIFO another program reads, or a file there that is not a FIFO, is
@@ -45,12 +52,15 @@ final class PsplashFIFO: ControlTransport {
     controller = context.controller
     log = context.log
     keepOnCrash = context.keepOnCrash
+    now = context.clock.now
   }
 
   var descriptors: [FileDescriptor] { [pipe.reader] }
 
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
-    while case .bytes(let bytes) = pipe.reader.readAvailable() {
+    var read = 0
+    while read < Self.maxBytesPerTurn, case .bytes(let bytes) = pipe.reader.readAvailable() {
+      read += bytes.count
       for command in input.append(bytes) { execute(command) }
     }
   }
@@ -62,8 +72,12 @@ final class PsplashFIFO: ControlTransport {
       if case .error(let problem) = controller.execute(command, because: "psplash \(verb)") {
         log.error("psplash: \(problem)")
       }
-    case .ignored(let text): log.debug("psplash: ignored \"\(printable(text))\"")
-    case .tooLong: log.error("psplash: a command longer than \(PsplashCommandBuffer.maxCommandBytes) bytes was dropped")
+    case .ignored(let text):
+      if let unsaid = ignoredLines.admit(at: now()) { log.debug("psplash: ignored \"\(printable(text))\"" + unsaid) }
+    case .tooLong:
+      if let unsaid = ignoredLines.admit(at: now()) {
+        log.error("psplash: a command longer than \(PsplashCommandBuffer.maxCommandBytes) bytes was dropped" + unsaid)
+      }
     }
   }
 

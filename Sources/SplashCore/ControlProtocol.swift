@@ -120,6 +120,9 @@ public struct LineBuffer: Sendable {
 
   public init() {}
 
+  /// Whether a line has begun and not ended (its newline not come yet).
+  public var hasPartialLine: Bool { !pending.isEmpty || skipping }
+
   /// One line of a client's input.
   public enum Line: Equatable, Sendable {
     case text(String)

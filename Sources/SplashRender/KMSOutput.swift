@@ -126,7 +126,7 @@ public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPlug
     var cards: [DRMCard] = []
     var lit: [KMSScreen] = []
     var leftOut: [String] = []
-    for source in sources {
+    for (index, source) in sources.enumerated() {
       do {
         let (card, screens, dark) = try Self.open(try source.card(access), request: request, first: lit.isEmpty)
         cards.append(card)
@@ -134,7 +134,12 @@ public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPlug
         leftOut += dark
       } catch {
         // The first card is the splash's; another that fails stays dark.
-        guard !lit.isEmpty else { throw error }
+        // Without the first, the cards handed over and not taken yet are
+        // closed (those taken close with their card).
+        guard !lit.isEmpty else {
+          for case .adopted(_, let descriptor) in sources.dropFirst(index + 1) { try? descriptor.close() }
+          throw error
+        }
         leftOut.append("\(source.path) (\(error))")
       }
     }

@@ -169,11 +169,18 @@ public struct ParsedCommandLine: Equatable, Sendable {
         index += 1
       }
       if action == .config {
+        if let first = parsed.configPath {
+          throw SettingsError(
+            "--config given twice (\(printable(first)), then \(printable(value))): one config file is read")
+        }
         parsed.configPath = value
       } else if action == .boot {
         guard let stage = BootStage(rawValue: value) else {
           throw SettingsError(
             "--boot: expected \(listing(BootStage.allCases.map(\.rawValue), last: "or")), got \"\(printable(value))\"")
+        }
+        if let first = parsed.bootStage {
+          throw SettingsError("--boot given twice (\(first.rawValue), then \(stage.rawValue)): a splash has one stage")
         }
         parsed.bootStage = stage
       } else {

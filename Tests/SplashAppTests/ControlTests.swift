@@ -112,31 +112,60 @@ import Testing
     #expect(text.hasPrefix("ok phase=waiting ") && closed, "\(text)")
   }
 
-  /// A full table of silent clients cannot lock splashctl out: the one
-  /// silent longest makes room.
+  /// A full table of silent clients cannot lock splashctl out: a new
+  /// client always gets in, the one idle longest making room.
   @Test func silentClientsMakeRoomForOnesThatSpeak() throws {
     let splash = try Harness()
     var silent: [TestClient] = []
-    var speaker: TestClient?
-    var early: TestClient?
+    var speakers: [TestClient] = []
     // One at a time: the listen queue is shorter than the table.
     for index in 0..<ControlServer.maxClients {
       splash.clock.at(0.1 + Double(index) * 0.001) { silent.append(TestClient(splash.controlPath)) }
     }
-    splash.clock.at(1) {
-      // Too early: nobody has been silent long enough to be dropped.
-      early = TestClient(splash.controlPath)
-      early?.send("status\n")
+    for time in [1.0, 1.5] {
+      splash.clock.at(time) {
+        let speaker = TestClient(splash.controlPath)
+        speaker.send("status\n")
+        speakers.append(speaker)
+      }
     }
-    splash.clock.at(5) {
-      speaker = TestClient(splash.controlPath)
-      speaker?.send("status\n")
-    }
-    splash.clock.at(6) { TestClient(splash.controlPath).send("reveal\n") }
+    splash.clock.at(3) { TestClient(splash.controlPath).send("reveal\n") }
     #expect(splash.run(held(splash)) == .exit(0))
-    #expect(early?.replies == ["error too many clients"])
-    #expect(speaker?.replies.first?.hasPrefix("ok phase=waiting") == true, "\(String(describing: speaker?.replies))")
-    #expect(silent.first?.replies == ["error dropped: silent for 3 s while others waited"])
+    for speaker in speakers {
+      #expect(speaker.replies.first?.hasPrefix("ok phase=waiting") == true, "\(speaker.replies)")
+    }
+    let dropped = "error dropped: 64 clients at once are the most, and this one was idle longest"
+    #expect(silent.prefix(3).map(\.replies) == [[dropped], [dropped], [dropped]])
+    #expect(silent[3].replies.isEmpty)
+  }
+
+  /// Clients that trickle a byte now and then, without ever finishing a
+  /// line, cannot lock splashctl out either: a line must be finished
+  /// within 5 s, and a new client takes the place of the slowest.
+  @Test func tricklingClientsAreDroppedAndNeverLockOthersOut() throws {
+    let splash = try Harness()
+    var tricklers: [TestClient] = []
+    var asker: TestClient?
+    for index in 0..<ControlServer.maxClients {
+      splash.clock.at(0.1 + Double(index) * 0.001) {
+        let client = TestClient(splash.controlPath)
+        client.send("s")
+        tricklers.append(client)
+      }
+    }
+    for second in stride(from: 2.0, to: 12, by: 2) {
+      splash.clock.at(second) { for client in tricklers { client.send("t") } }
+    }
+    splash.clock.at(3) {
+      asker = TestClient(splash.controlPath)
+      asker?.send("status\n")
+    }
+    splash.clock.at(12) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(splash.run(held(splash)) == .exit(0))
+    #expect(asker?.replies.first?.hasPrefix("ok phase=waiting") == true, "\(String(describing: asker?.replies))")
+    // The first made room; the others ran out of time 5 s after their line began.
+    #expect(tricklers[0].replies == ["error dropped: 64 clients at once are the most, and this one was idle longest"])
+    #expect(tricklers[1...].allSatisfy { $0.replies == ["error the line was not finished within 5 s"] })
   }
 
   /// A good line is served even when the same read holds a bad one: a

@@ -158,10 +158,52 @@ import Testing
   @Test func aLeftoverFIFOIsUsedAndLeftInPlace() throws {
     let splash = try Harness()
     let fifo = splash.dir.path + "/psplash_fifo"
-    #expect(mkfifo(fifo, 0o620) == 0)
+    #expect(mkfifo(fifo, 0o600) == 0)
     splash.clock.at(0.3) { psplashWrite(fifo, command("QUIT")) }
     #expect(splash.run(held(splash)) == .exit(0))
     #expect(splash.revealReason == "psplash QUIT")
+    #expect(FileManager.default.fileExists(atPath: fifo))
+  }
+
+  /// A writer that floods the FIFO with commands psplash ignores cannot
+  /// flood the log: twenty lines, then one a second saying how many went
+  /// unsaid; the commands after the flood are still taken.
+  @Test func aFloodOfIgnoredCommandsIsSaidBriefly() throws {
+    let splash = try Harness()
+    let fifo = splash.dir.path + "/psplash_fifo"
+    var written = 0
+    splash.clock.at(0.3) {
+      let flood = [UInt8]((0..<30_000).flatMap { _ in command("X") })
+      let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+      defer { close(fd) }
+      written = flood.withUnsafeBytes { write(fd, $0.baseAddress, flood.count) }
+    }
+    splash.clock.at(1.5) { psplashWrite(fifo, command("X")) }
+    splash.clock.at(1.6) { psplashWrite(fifo, command("QUIT")) }
+    #expect(splash.run(held(splash)) == .exit(0))
+    #expect(written > 1000, "\(written)")
+    let ignored = splash.lines.filter { $0.hasPrefix("splashd: psplash: ignored") }
+    #expect(ignored.count == 21, "\(ignored.count) lines")
+    #expect(ignored.last == "splashd: psplash: ignored \"X\" (\(written / 2 - 20) more like it not said)")
+    #expect(splash.revealReason == "psplash QUIT")
+  }
+
+  /// A FIFO another user made, or one anybody may write, is not used: its
+  /// writers could reveal the splash (nobody's QUIT did). One line says so.
+  @Test(arguments: ["others may write", "another user's"])
+  func aFIFOThatOthersControlIsNotUsed(kind: String) throws {
+    let splash = try Harness()
+    let fifo = splash.dir.path + "/psplash_fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    if kind == "others may write" { chmod(fifo, 0o622) } else { chown(fifo, 65534, 65534) }
+    splash.clock.at(0.3) { psplashWrite(fifo, command("QUIT")) }
+    splash.clock.at(1) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(splash.run(held(splash)) == .exit(0))
+    #expect(splash.revealReason == "splashctl reveal")
+    let said = kind == "others may write" ? "is a FIFO others may write; it is not used" : "is a FIFO of uid 65534's"
+    #expect(
+      splash.lines.contains { $0.hasPrefix("splashd: --compat psplash: \(fifo): ") && $0.contains(said) },
+      "\(splash.lines)")
     #expect(FileManager.default.fileExists(atPath: fifo))
   }
 

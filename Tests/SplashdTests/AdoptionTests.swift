@@ -149,6 +149,31 @@ import Testing
     #expect(root.status == 0 && root.stdout == "kiosk\n", "\(name): \(root.stderr)")
   }
 
+  /// A splashd of another user on the control path (a socket bound by
+  /// nobody) cannot hand the root's splashd a display or a boot status: it
+  /// is not asked, and the splash starts on its own.
+  @Test func aSocketOfAnotherUserIsNotAdoptedFrom() throws {
+    let config = try config(cmdline: "splash\n")
+    chmod(dir.path, 0o1777)
+    let script = """
+      import os, socket, sys, time
+      os.setgid(65534); os.setuid(65534)
+      s = socket.socket(socket.AF_UNIX)
+      s.bind(sys.argv[1] + ".part"); s.listen(1); os.rename(sys.argv[1] + ".part", sys.argv[1])
+      c, _ = s.accept(); asked = c.recv(100)
+      c.sendall(b'ok handover display=offscreen rotation=0 progress=77 message=spoofed\\n'); time.sleep(5)
+      """
+    let fake = try StartedProcess("/usr/bin/python3", ["-c", script, socketPath])
+    defer { fake.child.send(SIGKILL) }
+    try #require(waitUntil { FileManager.default.fileExists(atPath: socketPath) }, "no fake socket")
+    let root = try splashd(["--config", config, "--boot", "root", "--", "/bin/echo", "kiosk"], in: dir)
+    #expect(
+      root.stderr.contains("runs as uid 65534, not as this splashd's user; this splash starts on its own"),
+      "\(root.stderr)")
+    #expect(!root.stderr.contains("adopt: took over"), "\(root.stderr)")
+    #expect(root.status == 0 && root.stdout == "kiosk\n", "\(root.stderr)")
+  }
+
   @Test func noSplashOnTheKernelCommandLineRunsTheProgramAtOnce() throws {
     let config = try config(cmdline: "ro nosplash\n")
     let outcome = try splashd(["--config", config, "--boot", "root", "--", "/bin/echo", "kiosk"], in: dir)
