@@ -49,6 +49,8 @@ final class ControlServer: ControlTransport {
     var allowance = ControlServer.textAllowance
     /// When it connected or last finished a line.
     var lastHeard: Double
+    /// A snapshot of its is being made, or its bytes have not all gone.
+    var snapshotUnderWay = false
     /// When the line it has begun and not finished began; nil for none.
     var lineBegan: Double?
     init(_ descriptor: FileDescriptor, at time: Double) {
@@ -172,6 +174,9 @@ final class ControlServer: ControlTransport {
     case .failure(let error): reply(client, "error \(error.message)")
     case .success(.handover):
       handOver(to: client)
+    case .success(.snapshot) where client.snapshotUnderWay:
+      // One snapshot at a time for each client: its last is still being made or sent.
+      reply(client, "error snapshot: the last one is still being made or sent")
     case .success(let command):
       let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map(String.init) ?? ""
       switch controller.execute(command, because: "splashctl \(verb)") {
@@ -184,13 +189,28 @@ final class ControlServer: ControlTransport {
         }
       case .error(let problem): reply(client, "error \(problem)")
       case .later(let event): client.waits.insert(event)
-      case .png(let bytes):
-        guard clients.reduce(0, { $0 + $1.pending }) + bytes.count <= Self.maxPendingBytes else {
-          reply(client, "error snapshot: other snapshots are still being sent; try again")
-          return
+      case .png(let pending):
+        client.snapshotUnderWay = true
+        client.replies.reserve()
+        pending.whenDone { [weak self, weak client] result in
+          guard let self, let client, clients.contains(where: { $0 === client }) else { return }
+          switch result {
+          case .success(let bytes):
+            guard clients.reduce(0, { $0 + $1.pending }) + bytes.count <= Self.maxPendingBytes else {
+              client.snapshotUnderWay = false
+              send(
+                client,
+                client.replies.fill(Array("error snapshot: other snapshots are still being sent; try again\n".utf8)))
+              return
+            }
+            send(
+              client, client.replies.fill(Array("ok png \(bytes.count)\n".utf8) + bytes),
+              allowance: Self.maxPendingBytes)
+          case .failure(let problem):
+            client.snapshotUnderWay = false
+            send(client, client.replies.fill(Array("error \(problem.message)\n".utf8)))
+          }
         }
-        send(
-          client, client.replies.add(Array("ok png \(bytes.count)\n".utf8) + bytes), allowance: Self.maxPendingBytes)
       case .handover: reply(client, "error handover: not on this socket")
       }
     }
@@ -266,6 +286,8 @@ final class ControlServer: ControlTransport {
       client.output = []
       client.sent = 0
       client.allowance = Self.textAllowance
+      // All that was asked has gone: another snapshot may be asked for.
+      if client.replies.isEmpty { client.snapshotUnderWay = false }
     }
   }
 

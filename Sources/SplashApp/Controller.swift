@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
+import SplashRender
 import SplashSystem
 
 /// What a control command gets back.
@@ -13,11 +14,33 @@ enum ControlReply: Equatable {
   case error(String)
   /// Answered once `event` has happened (`ok EVENT`).
   case later(ControlEvent)
-  /// A PNG file's bytes, sent after `ok png LENGTH`.
-  case png([UInt8])
+  /// A snapshot, sent as `ok png LENGTH` and the PNG file's bytes once
+  /// they are made (off the run loop: frames and gates go on meanwhile).
+  case png(PendingSnapshot)
   /// `ok HANDOVER-STATE`, sent with the display's descriptors; the splash
   /// ends once it went (`Controller.handedOver`).
   case handover(String, [FileDescriptor])
+}
+
+/// A snapshot whose PNG file is being made on a thread of its own; its
+/// bytes (or why there are none) come once it is done.
+final class PendingSnapshot: Equatable {
+  private(set) var result: Result<[UInt8], ControlError>?
+  private var waiting: [(Result<[UInt8], ControlError>) -> Void] = []
+
+  /// Calls `done` with the result, at once when it is there.
+  func whenDone(_ done: @escaping (Result<[UInt8], ControlError>) -> Void) {
+    if let result { done(result) } else { waiting.append(done) }
+  }
+
+  func finish(_ result: Result<[UInt8], ControlError>) {
+    self.result = result
+    let waiting = self.waiting
+    self.waiting = []
+    for done in waiting { done(result) }
+  }
+
+  static func == (a: PendingSnapshot, b: PendingSnapshot) -> Bool { a === b }
 }
 
 /// Executes every command the splash takes, whatever delivered it (the
@@ -49,6 +72,9 @@ final class Controller {
   private(set) var retainsSplash = false
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
   var onRotation: (Rotation) -> Void = { _ in }
+  /// Where snapshots are made into PNG files, off the run loop; nil: made
+  /// in place.
+  var snapshots: BackgroundWork?
   private let log: Log
   private var appearedAfter: Double?
   /// The clock time the first frame was on the screen; nil before.
@@ -116,10 +142,27 @@ final class Controller {
       case .failure(let problem): return .error("handover: \(problem.message)")
       }
     case .snapshot:
+      let pixels: Pixels
       switch stage.snapshot() {
-      case .success(let bytes): return .png(bytes)
+      case .success(let copied): pixels = copied
       case .failure(let problem): return .error("snapshot: \(problem.message)")
       }
+      let encode = { () -> Result<[UInt8], ControlError> in
+        do throws(RenderError) {
+          return .success(try pngData(of: pixels))
+        } catch {
+          return .failure(ControlError("snapshot: \(error)"))
+        }
+      }
+      let pending = PendingSnapshot()
+      guard let snapshots else {
+        pending.finish(encode())
+        return .png(pending)
+      }
+      guard snapshots.submit(encode, done: pending.finish) else {
+        return .error("snapshot: \(snapshots.limit) are being made; try again once one is sent")
+      }
+      return .png(pending)
     }
   }
 

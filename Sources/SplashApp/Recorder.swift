@@ -35,7 +35,7 @@ struct Recorder {
       do {
         _ = try stage.present(
           FrameRequest(time: time, phase: timeline.phase(at: time), progress: progress, presentationTime: time))
-        try Files.write(try stage.snapshot().get(), to: directory + "/" + name)
+        try Files.write(try pngData(of: stage.snapshot().get()), to: directory + "/" + name)
       } catch let error as SystemError {
         throw Failure.runtime("--record \(directory)/\(name): \(error.phrase)")
       } catch let error as ControlError {

@@ -43,6 +43,10 @@ final class Session {
     controller = Controller(stage: stage, started: started, now: dependencies.clock.now, log: dependencies.log)
     controller.onRotation = dependencies.onRotation
     controller.recording = plan.settings.splash.record != nil
+    // Snapshots are made into PNG files off the run loop (without a pipe for
+    // their results, in place).
+    controller.snapshots = dependencies.snapshotsOffTheLoop ? try? BackgroundWork() : nil
+    if let snapshots = controller.snapshots { runLoop.add(snapshots) }
     controller.followedByProgram = plan.program != nil
     clock = SessionClock(runLoop: runLoop, controller: controller)
     if let receiver = dependencies.signals {

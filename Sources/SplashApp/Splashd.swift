@@ -54,6 +54,9 @@ public struct Dependencies {
   }
   /// Told of the session once it is made (the tests look at its state).
   var sessionMade: (Session) -> Void = { _ in }
+  /// Whether snapshots are made into PNG files on threads of their own
+  /// (tests on a clock of their own make them in place, in step with it).
+  var snapshotsOffTheLoop = true
 
   public init(
     clock: EventClock, environment: [String: String], log: Log, backEnds: [BackEnd] = Outputs.registry,

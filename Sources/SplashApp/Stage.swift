@@ -184,8 +184,8 @@ final class Stage: EventSource, FrameSink {
   }
 
   /// What the first screen shows now (changes still to be drawn drawn
-  /// first), as a PNG file's bytes.
-  func snapshot() -> Result<[UInt8], ControlError> {
+  /// first): a copy of its pixels.
+  func snapshot() -> Result<Pixels, ControlError> {
     guard let output else { return .failure(noOutput) }
     if damage != .none && drawsOnItsOwn { drawDamage() }
     do {

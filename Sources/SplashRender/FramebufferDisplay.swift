@@ -113,7 +113,8 @@ public final class FramebufferDisplay {
   }
 
   /// The page on the screen now, as a PNG file's bytes.
-  public func shownPagePNG() throws(RenderError) -> [UInt8] { try pngData(of: pages[shown]) }
+  /// A copy of what the shown page holds.
+  public func shownPage() throws(RenderError) -> Pixels { try .copy(of: pages[shown]) }
 
   /// Whether frames are painted on the shown page, so that what was painted stays.
   public var retainsFrame: Bool { !flipping }

@@ -78,7 +78,7 @@ public final class FramebufferOutput: Output, PausableOutput, HandingOverOutput 
 
   public func reactivate() { console?.enterGraphics() }
 
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try display.shownPagePNG() }
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels { try display.shownPage() }
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {
     display.returnToStartPage()

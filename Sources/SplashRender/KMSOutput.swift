@@ -361,8 +361,8 @@ public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPlug
     return lastTick
   }
 
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
-    try pngData(of: first.surfaces[first.front])
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {
+    try .copy(of: first.surfaces[first.front])
   }
 
   /// Another program may take the screens: master is dropped.

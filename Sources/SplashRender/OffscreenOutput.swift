@@ -50,10 +50,7 @@ public final class OffscreenOutput: Output, HandingOverOutput {
 
   public var surface: UnsafeMutablePointer<SDL_Surface> { frame.surface }
 
-  /// The frame as a PNG file's bytes; the same pixels always give the same bytes.
-  public func pngData() throws(RenderError) -> [UInt8] { try SplashRender.pngData(of: surface) }
-
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try pngData() }
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels { try .copy(of: surface) }
 
   /// Every pixel as 0xRRGGBB, row by row.
   public func pixels() -> [UInt32] {

@@ -93,10 +93,11 @@ public protocol Output: AnyObject {
   /// its painter) and shows them; returns the first screen's vsync, when
   /// the output knows it (nil: the caller paces by the clock).
   func present(_ draw: (Int) -> Void) throws(RenderError) -> Double?
-  /// What the first screen shows now, in its own orientation and size, as
-  /// a PNG file's bytes. An output that cannot read its screen back paints
-  /// the last frame again with `repaintLast`, unpresented, and reads that.
-  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8]
+  /// What the first screen shows now, in its own orientation and size: a
+  /// copy of its pixels (`Pixels.copy`), the caller's to keep. An output
+  /// that cannot read its screen back paints the last frame again with
+  /// `repaintLast`, unpresented, and reads that.
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels
   /// Lets go of the screens; nothing is presented after. With
   /// `keepingLastFrame` (a program follows), the last frame stays on them
   /// until that program draws. `repaintLast` paints the first screen's last

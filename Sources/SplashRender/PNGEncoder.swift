@@ -6,12 +6,15 @@ import CSDL2
 /// through libpng's simplified writer; the same pixels always give the
 /// same bytes.
 public func pngData(of surface: UnsafeMutablePointer<SDL_Surface>) throws(RenderError) -> [UInt8] {
-  let s = surface.pointee
-  let (width, height) = (Int(s.w), Int(s.h))
-  guard let xrgb = SDL_ConvertSurfaceFormat(surface, opaqueFormat, 0) else {
-    throw RenderError("SDL_ConvertSurfaceFormat")
-  }
-  defer { SDL_FreeSurface(xrgb) }
+  try pngData(of: try Pixels.copy(of: surface))
+}
+
+/// `pixels` (XRGB, as `Pixels.copy` makes them) as a PNG file's bytes,
+/// without a call into SDL: safe on a thread of its own while SDL is used
+/// on another (SDL's pixel format list is not).
+public func pngData(of pixels: Pixels) throws(RenderError) -> [UInt8] {
+  let xrgb = pixels.surface
+  let (width, height) = (Int(xrgb.pointee.w), Int(xrgb.pointee.h))
   // XRGB words in memory are B, G, R, X bytes: packed to B, G, R for libpng.
   var rows = [UInt8](repeating: 0, count: width * height * 3)
   for y in 0..<height {
@@ -29,13 +32,20 @@ public func pngData(of surface: UnsafeMutablePointer<SDL_Surface>) throws(Render
   image.height = png_uint_32(height)
   image.format = png_uint_32(PNG_FORMAT_BGR)
   defer { png_image_free(&image) }
-  var length = 0
-  guard png_image_write_to_memory(&image, nil, &length, 0, rows, 0, nil) != 0 else {
-    throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image))
-  }
+  // Compressed once, into room for the worst case (zlib's bound for the
+  // rows and their filter bytes, and the file's chunks around them): asking
+  // libpng for the size first would compress twice.
+  let raw = height * (width * 3 + 1)
+  var length = raw + raw / 1000 + 12 * (raw / 8192 + 1) + 4096
   var bytes = [UInt8](repeating: 0, count: length)
-  guard png_image_write_to_memory(&image, &bytes, &length, 0, rows, 0, nil) != 0 else {
-    throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image))
+  let room = length
+  if png_image_write_to_memory(&image, &bytes, &length, 0, rows, 0, nil) == 0 {
+    // Too little room after all (libpng says how much it needs): once more, with that.
+    guard length > room else { throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image)) }
+    bytes = [UInt8](repeating: 0, count: length)
+    guard png_image_write_to_memory(&image, &bytes, &length, 0, rows, 0, nil) != 0 else {
+      throw RenderError(call: "png_image_write_to_memory", reason: libpngMessage(image))
+    }
   }
   return Array(bytes[..<length])
 }

@@ -15,6 +15,16 @@ public final class Pixels {
     memory = nil
   }
 
+  /// A copy of `surface`'s pixels as XRGB, the caller's alone (a snapshot
+  /// that may be encoded on another thread while frames are drawn: see
+  /// `pngData(of: Pixels)`).
+  public static func copy(of surface: UnsafeMutablePointer<SDL_Surface>) throws(RenderError) -> Pixels {
+    guard let copied = SDL_ConvertSurfaceFormat(surface, opaqueFormat, 0) else {
+      throw RenderError("SDL_ConvertSurfaceFormat")
+    }
+    return Pixels(adopting: copied)
+  }
+
   /// The pixels at `offset` of a mapped file, used where they lie; nil when
   /// SDL does not take `format` at `bytesPerPixel` bytes a pixel.
   init?(mapped file: MappedFile, offset: Int, width: Int, height: Int, pitch: Int, bytesPerPixel: Int, format: UInt32) {

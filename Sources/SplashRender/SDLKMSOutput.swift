@@ -153,7 +153,7 @@ public final class SDLKMSOutput: Output {
     return clock.now()
   }
 
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {
     try window.readBack(repaintLast)
   }
 

@@ -78,12 +78,12 @@ public final class SDLWindow {
 
   /// Paints the frame again with `repaint`, unpresented, and reads it
   /// back from the renderer (what a presented frame was is not kept).
-  func readBack(_ repaint: () -> Void) throws(RenderError) -> [UInt8] {
+  func readBack(_ repaint: () -> Void) throws(RenderError) -> Pixels {
     repaint()
     let pixels = try Pixels(width: size.width, height: size.height, format: opaqueFormat)
     let surface = pixels.surface.pointee
     try check("SDL_RenderReadPixels", SDL_RenderReadPixels(renderer, nil, opaqueFormat, surface.pixels, surface.pitch))
-    return try pngData(of: pixels.surface)
+    return pixels
   }
 
   /// Draws with `draw` and presents.

@@ -120,8 +120,8 @@ public final class WindowOutput: Output {
     return nil
   }
 
-  public func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
-    try pngData(of: surfacePainter.target)
+  public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {
+    try .copy(of: surfacePainter.target)
   }
 
   public func release(keepingLastFrame: Bool, repaintLast: () -> Void) {

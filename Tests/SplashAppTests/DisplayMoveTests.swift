@@ -199,7 +199,7 @@ final class TwoScreenStub: Output, HotPluggableOutput {
     return vsync
   }
 
-  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] { try canvases[0].pngData() }
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels { try .copy(of: canvases[0].surface) }
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) {}
 }
 

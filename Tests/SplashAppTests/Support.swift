@@ -234,9 +234,9 @@ class ScreenStub: Output {
   }
 
   /// Like a screen that keeps no copy of what it showed: the frame is painted again, then read.
-  func readBack(repaintLast: () -> Void) throws(RenderError) -> [UInt8] {
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {
     repaintLast()
-    return try canvas.pngData()
+    return try .copy(of: canvas.surface)
   }
 
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
@@ -351,6 +351,9 @@ final class Harness {
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
+    // Made in place, in step with the test clock (the real binary's tests
+    // cover the snapshots made on threads of their own).
+    dependencies.snapshotsOffTheLoop = false
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
     defer { clock.discardPending() }
     return Splashd.run((hasConfig ? [] : ["--config", dir.testConfig]) + arguments, dependencies)

@@ -28,6 +28,41 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
     return (try? splashctl(["wait", "appeared"]))?.status == 0
   }
 
+  /// A client that asks for hundreds of snapshots in one write (each a
+  /// 1080p PNG) cannot freeze the splash: one at a time is made, off the run
+  /// loop, the rest answered with an error, and the gate's timeout ends the
+  /// hold on time (the PNGs froze a 1080p splash for 40 s before).
+  @Test func aFloodOfSnapshotsNeverFreezesTheSplash() throws {
+    let flood = """
+      import socket, sys, time
+      s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+      s.sendall(b"snapshot\\n" * 455)
+      s.settimeout(30); data = b""
+      while True:
+          part = s.recv(1 << 20)
+          if not part: break
+          data += part
+      print(data.count(b"ok png "), data.count(b"error snapshot: the last one is still being made or sent"))
+      """
+    var counts = ""
+    let started = Date()
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "1920x1080", "--duration", "0.1", "--until-reveal", "--timeout", "2",
+        "--control", socketPath, "--", "/bin/echo", "ran",
+      ], in: dir,
+      whileRunning: { _ in
+        guard waitForTheSplash() else { return }
+        counts = (try? run("/usr/bin/python3", ["-c", flood, socketPath], timeout: 60))?.stdout ?? ""
+      })
+    let took = Date().timeIntervalSince(started)
+    #expect(outcome.status == 0 && outcome.stdout == "ran\n", "\(outcome.stderr)")
+    #expect(outcome.stderrLines.contains("splashd: reveal: timeout after 2 s (--timeout)"), "\(outcome.stderr)")
+    #expect(counts == "1 454\n", "\(counts)")
+    // A bound, not a timing: a splash the flood froze took 40 s.
+    #expect(took < 20, "\(took) s")
+  }
+
   @Test func statusRevealAndTheSocketsMode() throws {
     var status: Outcome?
     var mode: Int?
