@@ -151,6 +151,10 @@ public struct AnimationSettings: Equatable, Sendable {
   public static let maxFrames = 600
   /// The most its frames may take decoded, all together, in bytes.
   public static let maxDecodedBytes = 64 << 20
+  /// The most its frames may take as prepared for one screen (scaled to
+  /// the rectangle they play in), all together, in bytes: a small GIF
+  /// stretched over the screen would take gigabytes.
+  public static let maxPreparedBytes = 128 << 20
 }
 
 extension BootStatus {

@@ -210,6 +210,29 @@ import Testing
     #expect(font.lines.contains("splashd: --message-font /nope.ttf: no such file or directory"), "\(font.lines)")
   }
 
+  /// An animation is budgeted as prepared, not as decoded: 600 tiny frames
+  /// stretched over a 1080p screen (4.6 GiB) are refused before any is
+  /// scaled, with one line; the program still runs.
+  @Test func anAnimationStretchedOverTheScreenIsRefusedByWhatItWouldTake() throws {
+    let splash = try Harness()
+    let frames = splash.dir.path + "/frames"
+    try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
+    let tiny = makePNG(width: 16, height: 9) { _, _ in (10, 20, 30) }
+    for n in 1...600 { writeFile(atPath: frames + "/\(n).png", contents: tiny) }
+    splash.screens.size = PixelSize(width: 1920, height: 1080)
+    let ending = splash.run([
+      "--display", "screen", "--animation", frames, "--animation-rect", "0,0,1,1", "--", "/bin/true",
+    ])
+    guard case .handOff = ending else {
+      Issue.record("expected a hand-off, got \(ending)")
+      return
+    }
+    #expect(
+      splash.lines.contains(
+        "splashd: --animation \(frames): 600 frames shown at 1920x1080 take 4746.1 MiB prepared; at most 128 MiB are "
+          + "accepted (a smaller animation-rect, or fewer frames)"), "\(splash.lines)")
+  }
+
   @Test func aRecordingShowsTheAnimationsFramesByItsClock() throws {
     let splash = try Harness()
     let frames = try TemporaryDirectory()
