@@ -91,6 +91,8 @@ final class Run {
         ending = .exit(ExitStatus.done)
         return
       }
+      // The program runs whatever happens from here on (no splash included).
+      if handOff == nil, let program = plan.program { take(program) }
       if let stage = commandLine.bootStage {
         let words = (try? Files.readText(plan.settings.orientation.cmdline)) ?? ""
         if let refusal = KernelCommandLineSplash.refusal(
@@ -112,14 +114,30 @@ final class Run {
       }
       // The angle the program gets (in the environment too, for a crash hand-off).
       dependencies.onRotation(plan.rotation)
+      if restartedInALoop(plan) { return }
       if plan.settings.handoff.readyNotify {
         // Spawn mode: the program starts with the session, as splashd's child.
         handOff = nil
         if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
-      } else if handOff == nil, let program = plan.program {
-        take(program)
       }
     }
+  }
+
+  /// Whether this start comes within `restart-window` of the last hand-off
+  /// to the same program (it failed at once and was started again): then it
+  /// hands off at once, without the splash, and says so.
+  private func restartedInALoop(_ plan: Plan) -> Bool {
+    let window = plan.settings.handoff.restartWindow
+    guard window > 0, plan.commandLine.bootStage != .shutdown, let record = dependencies.handOffRecord,
+      let path = handOff?.path,
+      let since = record.secondsSinceLastHandOff(to: path, now: dependencies.clock.now()), since < window
+    else { return false }
+    log.info(
+      "restart: \(path) was handed the screen \(formatFixed(since, decimals: 1)) s ago; handing off at once, without "
+        + "the splash (\(plan.settings.origin(of: \.handoff.restartWindow)) \(formatNumber(window)))")
+    outcome = "No splash: \(path) restarted within \(formatNumber(window)) s"
+    noSplash = true
+    return true
   }
 
   /// The session: the spawned program, the display, the control socket,
@@ -163,9 +181,11 @@ final class Run {
       session.awaitNextProgram(until: dependencies.clock.now() + (timeout > 0 ? timeout : Self.keptFrameWait))
     }
     if let session, let spawned = session.spawned {
+      dependencies.handOffRecord?.handingOff(to: spawned.path, now: dependencies.clock.now())
       return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))
     }
     guard let handOff else { return .exit(status) }
+    if let path = handOff.path { dependencies.handOffRecord?.handingOff(to: path, now: dependencies.clock.now()) }
     let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
     return .handOff(handOff, environment: ["SPLASHD_ROTATION": String(rotation.rawValue)])
   }

@@ -54,6 +54,9 @@ public struct Dependencies {
   }
   /// Told of the session once it is made (the tests look at its state).
   var sessionMade: (Session) -> Void = { _ in }
+  /// When the program was last handed the screen (restart loops); nil
+  /// outside systemd, where nothing restarts splashd in a loop.
+  var handOffRecord: HandOffRecord?
   /// Whether snapshots are made into PNG files on threads of their own
   /// (tests on a clock of their own make them in place, in step with it).
   var snapshotsOffTheLoop = true
@@ -101,6 +104,11 @@ public enum Splashd {
       clock: MonotonicClock(), environment: environment, log: log,
       onRotation: { Environment.set("SPLASHD_ROTATION", String($0.rawValue)) }, handlesCrashes: true,
       print: printOut)
+    // systemd names each start of a unit (INVOCATION_ID): only there can a
+    // program's restarts loop.
+    if environment["INVOCATION_ID"] != nil {
+      dependencies.handOffRecord = HandOffRecord(path: HandOffRecord.systemPath)
+    }
     do {
       dependencies.signals = try StopSignals()
     } catch {

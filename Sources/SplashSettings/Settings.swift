@@ -141,6 +141,9 @@ public struct HandoffSettings: Equatable, Sendable {
   public var compat: [CompatClient] = []
   /// The abstract socket name Plymouth's clients connect to.
   public var plymouthSocket = HandoffSettings.defaultPlymouthSocket
+  /// A start this many seconds after the last hand-off to the same program
+  /// (under systemd) hands off at once, without the splash; 0: always plays.
+  public var restartWindow: Double = 30
 
   /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
   public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
@@ -287,6 +290,7 @@ public struct Settings: Equatable, Sendable {
   public static let maxDuration = 60.0
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
+  public static let maxRestartWindow = 3600.0
   /// The longest an accelerometer may delay the first frame.
   public static let maxSettle = 5.0
   /// The framebuffer used when `device` is not set.

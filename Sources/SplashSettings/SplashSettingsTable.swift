@@ -247,6 +247,13 @@ enum SplashSettingsTable {
         + "SIGTERM or the timeout (60 s with timeout = 0).", values: ["yes", "no"], \.handoff.keepLastFrame,
       read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
+      "restart-window", .handoff, .option(placeholder: "SECONDS"), .reveal,
+      help: "Under systemd, a start less than this many seconds after splashd last handed the screen to the same "
+        + "program (one that failed at once and was started again by Restart=) hands off at once, without the "
+        + "splash, and says so: a restart loop never replays the transition. 0 always plays it.",
+      \.handoff.restartWindow, read: { try $0.seconds(upTo: Settings.maxRestartWindow, zero: " (always play)") },
+      print: { formatNumber($0) }),
+    SettingSpec(
       "timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
       help: "The longest --ready notify, --until-file or --until-reveal holds the splash, counted from the first "
         + "frame; 0 for no limit.", \.handoff.timeout,

@@ -39,8 +39,7 @@ import Testing
     #expect(
       Array(handoff) == [
         "exec = sh -c 'echo hi'", "ready = notify", "; until-file: not set", "until-reveal = yes",
-        "keep-last-frame = no",
-        "timeout = 30",
+        "keep-last-frame = no", "restart-window = 30", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",
         "plymouth-socket = /org/freedesktop/plymouthd",
       ])

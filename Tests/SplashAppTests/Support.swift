@@ -320,6 +320,8 @@ final class Harness {
   var resolveRotation: ((OrientationSettings, EventClock) -> ResolvedRotation)?
   /// Display devices' events, sent by the test; none are followed without.
   var displayEvents: PipeDisplayEvents?
+  /// Where the last hand-off is recorded, as under systemd; nil as outside it.
+  var handOffRecord: String?
   /// Each log line with the clock's time when it was written.
   private(set) var log: [(time: Double, line: String)] = []
   private(set) var printed = ""
@@ -351,6 +353,7 @@ final class Harness {
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
+    dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
     // Made in place, in step with the test clock (the real binary's tests
     // cover the snapshots made on threads of their own).
     dependencies.snapshotsOffTheLoop = false
