@@ -19,6 +19,8 @@ final class SceneMaker {
   private var fonts: [Int: Font] = [:]
   /// The cache files the scenes were made from or written to.
   private(set) var cacheFiles: Set<String> = []
+  /// The cache files written by this start.
+  private var written: Set<String> = []
   /// Whether the pictures depend on the canvas's shape (portrait and
   /// landscape artwork): a turn then says which were chosen.
   var choosesByShape: Bool { !settings.splash.shapedArtwork.isEmpty }
@@ -69,6 +71,7 @@ final class SceneMaker {
         problem: { [log, name = screen.name] in log.info("\(name): \($0)") })
       if let cacheUse {
         cacheFiles.insert(cacheUse.path)
+        if case .written(let path) = cacheUse { written.insert(path) }
         // A recording says only what goes wrong, as it does of its output.
         if !recording { log.info("\(screen.name): \(cacheUse.description)") }
       }
@@ -87,6 +90,18 @@ final class SceneMaker {
       scenes.append(scene)
     }
     return (scenes, keys)
+  }
+
+  /// The cache files this start wrote to a later folder (/run/splashd,
+  /// while /var/cache/splashd could not be written), moved to an earlier one
+  /// that can be written now, so that the next boot is warm too.
+  func keepWrittenCacheFiles() {
+    guard !settings.splash.cache.isEmpty else { return }
+    let cache = PreparedPictureCache(folders: settings.splash.cache)
+    for path in written.sorted() {
+      if let kept = cache.keepInEarlierFolder(path) { log.info("cache: \(path) kept as \(kept) for the next boot") }
+    }
+    written = []
   }
 
   /// The turn of `screen`: its `[screen NAME]` section's; else, when the

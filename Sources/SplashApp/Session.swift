@@ -167,8 +167,10 @@ final class Session {
     guard !settings.splash.cache.isEmpty else {
       throw Failure.badInput("--prepare: \(settings.origin(of: \.splash.cache)) is none: there is no cache to fill")
     }
-    let output = try Outputs.open(
-      settings, among: dependencies.backEnds, request: plan.outputRequest(dependencies), log: log)
+    // The VT is left as it is: another program may have the screen meanwhile.
+    var request = plan.outputRequest(dependencies)
+    request.takesConsole = false
+    let output = try Outputs.open(settings, among: dependencies.backEnds, request: request, log: log)
     defer { output.release(keepingLastFrame: false) {} }
     log.info("\(output.name): \(output.description)")
     let angles = settings.splash.rotate == .auto ? Rotation.allCases : [controller.rotation]
@@ -220,6 +222,8 @@ final class Session {
     if controller.phase == .done { controller.publish(.didDisappear) }
     for transport in transports { transport.close() }
     transports = []
+    // By now the root file system is likely writable: what went to /run stays for the next boot.
+    maker.keepWrittenCacheFiles()
   }
 
   /// keep-last-frame, with no program to become: stays while the screen's

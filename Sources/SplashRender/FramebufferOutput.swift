@@ -32,15 +32,18 @@ public final class FramebufferOutput: Output, PausableOutput, HandingOverOutput 
       return Files.exists(path) ? .tried("\(path) exists") : .skipped("no \(path)")
     },
     open: { request throws(RenderError) in
-      try FramebufferOutput(path: path(for: request), clock: request.clock, note: request.note)
+      try FramebufferOutput(
+        path: path(for: request), clock: request.clock, note: request.note, takesConsole: request.takesConsole)
     })
 
-  public init(path: String, clock: EventClock, note: @escaping (String) -> Void = { _ in }) throws(RenderError) {
+  public init(path: String, clock: EventClock, note: @escaping (String) -> Void = { _ in }, takesConsole: Bool = true)
+    throws(RenderError)
+  {
     display = try FramebufferDisplay(path: path)
     display.onNote = note
     self.clock = clock
     do {
-      console = try GraphicsConsole()
+      console = takesConsole ? try GraphicsConsole() : nil
       consoleProblem = nil
     } catch {
       console = nil

@@ -147,7 +147,7 @@ public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPlug
     self.lit = lit
     self.leftOut = leftOut
     adopted = sources.contains { if case .adopted = $0 { true } else { false } }
-    console = access.console()
+    console = request.takesConsole ? access.console() : nil
   }
 
   /// Becomes master of `card` and lights its screens: the card, its

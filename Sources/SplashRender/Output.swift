@@ -186,6 +186,10 @@ public struct OutputRequest {
   public var screens: [String: ScreenSettings] = [:]
   /// Where the output's notes go (what it found it cannot do, once).
   public var note: (String) -> Void = { _ in }
+  /// Whether the output puts the VT in graphics mode while it shows (and
+  /// back at the end): not when it is opened only to prepare pictures for
+  /// (`--prepare`, which may run while another program has the screen).
+  public var takesConsole = true
 
   public init(
     size: PixelSize, device: String?, deviceOrigin: String, mode: DisplayModeRequest?, fps: Double,

@@ -171,6 +171,26 @@ public struct PreparedPictureCache: Sendable {
     return .failure(PreparedCacheProblem("cannot write the prepared pictures: " + failures.joined(separator: "; ")))
   }
 
+  /// Moves the file at `path`, written to a later folder because the
+  /// earlier ones could not be written then (a root file system still read
+  /// only, say), into the first folder that takes it now; the path it went
+  /// to, or nil when it stays where it is.
+  public func keepInEarlierFolder(_ path: String) -> String? {
+    let name = Files.name(of: path)
+    guard let index = folders.firstIndex(of: Files.directory(of: path)), index > 0,
+      let bytes = try? MappedFile(path, limit: Int(Int32.max), use: .readOnce)
+    else { return nil }
+    for folder in folders[..<index] {
+      let target = folder + "/" + name
+      guard (try? Files.makeDirectories(folder)) != nil, Files.distrust(folder: folder) == nil,
+        (try? Files.writeAtomically(to: target, { fd throws(SystemError) in try fd.writeAll(bytes.bytes) })) != nil
+      else { continue }
+      Files.remove(path)
+      return target
+    }
+    return nil
+  }
+
   private static func write(_ layout: PreparedCacheFile, _ pixels: [Pixels], to fd: FileDescriptor) throws(SystemError)
   {
     try fd.writeAll(layout.header)

@@ -207,6 +207,12 @@ public enum Files {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
+  /// The last part of `path` (all of it when it has no slash).
+  public static func name(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+
   /// The canonical absolute path of `path`, with links resolved.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
