@@ -4,6 +4,8 @@
 #include "clinux.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <linux/netlink.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -106,3 +108,57 @@ int splashd_thread_id(void) { return (int)syscall(SYS_gettid); }
 #define SPLASHD_GIT_COMMIT ""
 #endif
 const char *splashd_build_commit(void) { return SPLASHD_GIT_COMMIT; }
+
+int splashd_become(unsigned int uid, unsigned int gid, int group_count, const unsigned int *groups) {
+  /* Raw system calls: glibc's setuid and friends signal every thread of the
+   * process to change with it, which a crash handler must not rely on; the
+   * calling thread's credentials are what execve keeps. */
+  if (syscall(SYS_setgroups, group_count, groups) != 0) return -1;
+  if (syscall(SYS_setresgid, gid, gid, gid) != 0) return -1;
+  if (syscall(SYS_setresuid, uid, uid, uid) != 0) return -1;
+  return 0;
+}
+
+int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
+                     unsigned int gid, int group_count, const unsigned int *groups) {
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return -errno;
+  pid_t pid = fork();
+  if (pid < 0) {
+    int error = errno;
+    close(report[0]);
+    close(report[1]);
+    return -error;
+  }
+  if (pid == 0) {
+    /* The child: only async-signal-safe calls until execve. */
+    close(report[0]);
+    struct sigaction plain;
+    memset(&plain, 0, sizeof plain);
+    plain.sa_handler = SIG_DFL;
+    for (int signal = 1; signal < NSIG; signal++) sigaction(signal, &plain, NULL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    int error = 0;
+    if (splashd_become(uid, gid, group_count, groups) != 0) {
+      error = errno;
+    } else {
+      execve(path, argv, envp);
+      error = errno;
+    }
+    (void)!write(report[1], &error, sizeof error);
+    _exit(127);
+  }
+  close(report[1]);
+  int error = 0;
+  ssize_t got;
+  do {
+    got = read(report[0], &error, sizeof error);
+  } while (got < 0 && errno == EINTR);
+  close(report[0]);
+  if (got == (ssize_t)sizeof error) {
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    return -error;
+  }
+  return pid;
+}

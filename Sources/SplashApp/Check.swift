@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashConfigFile
 import SplashCore
 import SplashRender
@@ -27,6 +28,21 @@ enum Check {
       }
       let mode = settings.handoff.readyNotify ? "spawned first (ready = notify)" : "run after the splash"
       lines.append("; program: \(path), \(mode) (\(plan.programOrigin))")
+      if let name = settings.handoff.user {
+        // Looked up as the hand-off will, the runtime directory left alone.
+        do {
+          let user = try ProgramUser.lookUp(name, group: settings.handoff.group)
+          let groups = user.groups.map { getgrgid($0).map { String(cString: $0.pointee.gr_name) } ?? String($0) }
+          lines.append(
+            "; program's user: \(user.name) (uid \(user.uid), gid \(user.gid); groups "
+              + "\(groups.joined(separator: ", "))), HOME=\(user.home), XDG_RUNTIME_DIR=/run/user/\(user.uid)")
+        } catch {
+          throw Failure(
+            status: ExitStatus.cannotRun,
+            message:
+              "\(settings.origin(of: \.handoff.user)) \(printable(name)): \(error.reason): the program would not run")
+        }
+      }
     } else {
       lines.append("; program: none")
     }

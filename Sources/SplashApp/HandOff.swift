@@ -3,18 +3,32 @@ import SplashCore
 import SplashSystem
 
 /// The program splashd hands the machine to once the splash is done: the
-/// process becomes that program (same PID, streams and cgroup).
+/// process becomes that program (same PID, streams and cgroup), as its own
+/// user when one is named.
 public struct HandOff: Equatable, Sendable {
   public let arguments: [String]
   /// Where the program was found; nil when it was not.
   public let path: String?
+  /// The user (and group) it runs as; nil for splashd's own.
+  public let user: String?
+  public let group: String?
 
-  /// Locates `program` (PATH lookup like a shell, in `searchPath`). Nil
-  /// for an empty program.
-  init?(program: [String], searchPath: String?) {
+  /// Locates `program` (PATH lookup like a shell, in `searchPath`), to run
+  /// as `user` (and `group`) when given. Nil for an empty program.
+  init?(program: [String], searchPath: String?, user: String? = nil, group: String? = nil) {
     guard let name = program.first else { return nil }
     arguments = program
     path = Program.locate(name, searchPath: searchPath)
+    self.user = user
+    self.group = group
+  }
+
+  /// The program's user, looked up, its runtime directory made, and what
+  /// its environment says of it; nil without one.
+  func resolvedUser() throws(SystemError) -> (user: ProgramUser, environment: [String: String])? {
+    guard let user else { return nil }
+    let found = try ProgramUser.lookUp(user, group: group)
+    return (found, found.environment(runtimeDirectory: try found.runtimeDirectory()))
   }
 
   /// Why the program cannot run, when it was not found.
@@ -23,9 +37,15 @@ public struct HandOff: Equatable, Sendable {
     return "cannot run \(printable(arguments[0])): \(Program.whyNotFound(arguments[0]))"
   }
 
-  /// From now on, a crash of splashd hands off to the program too.
+  /// From now on, a crash of splashd hands off to the program too (as its
+  /// user; when that user cannot be had, a crash ends splashd instead).
   func replaceProcessOnCrash() {
-    if let path { Program.replaceProcessOnCrash(path: path, arguments: arguments) }
+    guard let path else { return }
+    guard let resolved = try? resolvedUser() else {
+      if user == nil { Program.replaceProcessOnCrash(path: path, arguments: arguments) }
+      return
+    }
+    Program.replaceProcessOnCrash(path: path, arguments: arguments, as: resolved)
   }
 
   /// Replaces splashd with the program, with `additions` in its
@@ -36,7 +56,27 @@ public struct HandOff: Equatable, Sendable {
       log.error(problem ?? "cannot run \(arguments[0])")
       return ExitStatus.cannotRun
     }
-    log.info("handing off to \(path)")
+    var additions = additions
+    var resolved: ProgramUser?
+    do {
+      if let (found, environment) = try resolvedUser() {
+        additions.merge(environment) { _, user in user }
+        resolved = found
+      }
+    } catch {
+      log.error(
+        "cannot run \(path) as \(user ?? ""): \(error.call == "user \(user ?? "")" ? error.reason : error.description)")
+      return ExitStatus.cannotRun
+    }
+    log.info("handing off to \(path)" + (resolved.map { " as \($0.name) (uid \($0.uid))" } ?? ""))
+    if let resolved {
+      do {
+        try resolved.become()
+      } catch {
+        log.error("cannot run \(path) as \(resolved.name): \(error.phrase)")
+        return ExitStatus.cannotRun
+      }
+    }
     let error = Program.replaceProcess(path: path, arguments: arguments, additions: additions)
     log.error("cannot run \(path): \(error.phrase)")
     return ExitStatus.cannotRun

@@ -43,9 +43,11 @@ final class Run {
     if !ParsedCommandLine.asksOnlyForInformation(options), let program { take(program) }
   }
 
-  /// Hands off to `program` at the end (and on a crash from now on).
-  private func take(_ program: [String]) {
-    handOff = HandOff(program: program, searchPath: dependencies.environment["PATH"])
+  /// Hands off to `program` at the end (and on a crash from now on), as
+  /// the user `handoff`'s settings name, if any.
+  private func take(_ program: [String], _ handoff: HandoffSettings? = nil) {
+    handOff = HandOff(
+      program: program, searchPath: dependencies.environment["PATH"], user: handoff?.user, group: handoff?.group)
     if dependencies.handlesCrashes { handOff?.replaceProcessOnCrash() }
   }
 
@@ -91,8 +93,9 @@ final class Run {
         ending = .exit(ExitStatus.done)
         return
       }
-      // The program runs whatever happens from here on (no splash included).
-      if handOff == nil, let program = plan.program { take(program) }
+      // The program runs whatever happens from here on (no splash included),
+      // as its user when the settings name one.
+      if let program = handOff?.arguments ?? plan.program { take(program, plan.settings.handoff) }
       if let stage = commandLine.bootStage {
         let words = (try? Files.readText(plan.settings.orientation.cmdline)) ?? ""
         if let refusal = KernelCommandLineSplash.refusal(

@@ -63,7 +63,8 @@ final class Session {
       let spawned: SpawnedProgram
       do {
         spawned = try SpawnedProgram(
-          program: program, searchPath: dependencies.environment["PATH"], controller: controller, log: log)
+          program: program, searchPath: dependencies.environment["PATH"], user: settings.handoff.user,
+          group: settings.handoff.group, controller: controller, log: log)
       } catch let failure as Failure {
         throw failure
       } catch {

@@ -17,8 +17,13 @@ final class SpawnedProgram: EventSource {
   /// The program has ended (its exit descriptor was readable).
   private(set) var ended = false
 
-  /// Starts `program` (PATH lookup like a shell, in `searchPath`).
-  init(program: [String], searchPath: String?, controller: Controller, log: Log) throws {
+  /// Starts `program` (PATH lookup like a shell, in `searchPath`), as
+  /// `user` (and `group`) when given: a user that cannot be had means the
+  /// program does not run.
+  init(
+    program: [String], searchPath: String?, user: String? = nil, group: String? = nil, controller: Controller,
+    log: Log
+  ) throws {
     guard let path = Program.locate(program[0], searchPath: searchPath) else {
       throw Failure(
         status: ExitStatus.cannotRun, message: "cannot run \(printable(program[0])): not found (looked in PATH)")
@@ -28,10 +33,21 @@ final class SpawnedProgram: EventSource {
     self.log = log
     do {
       notify = try NotifyListener()
-      child = try ChildProcess.spawn(path, program, additions: ["NOTIFY_SOCKET": notify.name])
+      var additions = ["NOTIFY_SOCKET": notify.name]
+      var found: ProgramUser?
+      if let user {
+        let looked = try ProgramUser.lookUp(user, group: group)
+        additions.merge(looked.environment(runtimeDirectory: try looked.runtimeDirectory())) { _, user in user }
+        found = looked
+      }
+      child = try ChildProcess.spawn(path, program, additions: additions, as: found)
       exit = try child.exitDescriptor()
     } catch {
-      throw Failure(status: ExitStatus.cannotRun, message: "cannot run \(path): \(error.phrase)")
+      throw Failure(
+        status: ExitStatus.cannotRun,
+        message:
+          "cannot run \(path)\(user.map { " as \($0)" } ?? ""): \(error.call.hasPrefix("user ") || error.call.hasPrefix("group ") ? error.reason : error.phrase)"
+      )
     }
     log.info("started \(path) (pid \(child.pid)); revealing when it sends READY=1")
   }

@@ -137,6 +137,10 @@ public struct HandoffSettings: Equatable, Sendable {
   public var control: String?
   /// The group allowed to use the control socket besides its owner.
   public var controlGroup: String?
+  /// The user the program runs as (a name or a number); nil: splashd's own.
+  public var user: String?
+  /// The group it runs as instead of the user's own; nil: the user's.
+  public var group: String?
   /// The peers' client protocols answered too.
   public var compat: [CompatClient] = []
   /// The abstract socket name Plymouth's clients connect to.
@@ -345,6 +349,10 @@ public struct Settings: Equatable, Sendable {
         throw SettingsError(
           "\(origin(of: given)) needs \(sibling(missing, of: given)): the doors take a left and a right leaf")
       }
+    }
+    if handoff.group != nil && handoff.user == nil {
+      throw SettingsError(
+        "\(origin(of: \.handoff.group)) needs \(sibling("user", of: "group")): the group the program's user runs as")
     }
     if splash.record != nil && splash.display == "window" {
       throw SettingsError("--record renders offscreen and cannot be combined with --display window")

@@ -218,6 +218,17 @@ enum SplashSettingsTable {
         settings.handoff.program = [value.source.resolve(program: first)] + words.dropFirst()
       }, show: { $0.handoff.program.map(shellQuoted) }),
     SettingSpec(
+      "user", .handoff, .option(placeholder: "NAME"), .reveal,
+      help: "The user the program runs as (a name or a number): splashd, run as root, becomes the program with that "
+        + "user's ids and groups, HOME, USER, LOGNAME, SHELL, and XDG_RUNTIME_DIR=/run/user/UID (made when missing, "
+        + "the user's, 0700), keeping the display's devices it opened. A user that cannot be found, or a runtime "
+        + "directory that is not the user's, means the program is not run (exit 127): never as root by mistake.",
+      unset: "splashd's own", \.handoff.user, read: { try $0.word("a user name or number") }, print: { $0 }),
+    SettingSpec(
+      "group", .handoff, .option(placeholder: "NAME"), .reveal,
+      help: "The group the program runs as, instead of its user's own (with --user).", unset: "the user's",
+      \.handoff.group, read: { try $0.word("a group name or number") }, print: { $0 }),
+    SettingSpec(
       "ready", .handoff, .option(placeholder: "notify|exec"), .reveal,
       help: "notify: start the PROGRAM first, as splashd's child, with NOTIFY_SOCKET set, and reveal when it "
         + "sends READY=1 (or ends); splashd then stays its parent, passes SIGTERM, SIGINT and SIGHUP on, and "

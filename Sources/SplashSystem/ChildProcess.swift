@@ -17,13 +17,18 @@ public struct ChildProcess: Sendable {
   public let pid: pid_t
 
   /// Starts `path` with `arguments` (argv[0] included) and the current
-  /// environment with `additions`; standard output and error go to the
-  /// files given, if any. The child starts with the signal mask splashd
-  /// started with (`Program.signalMaskForPrograms`).
+  /// environment with `additions`, as `user` (its ids and groups) when
+  /// given; standard output and error go to the files given, if any. The
+  /// child starts with the signal mask splashd started with
+  /// (`Program.signalMaskForPrograms`).
   public static func spawn(
     _ path: String, _ arguments: [String], additions: [String: String] = [:], stdoutPath: String? = nil,
-    stderrPath: String? = nil
+    stderrPath: String? = nil, as user: ProgramUser? = nil
   ) throws(SystemError) -> ChildProcess {
+    if let user {
+      precondition(stdoutPath == nil && stderrPath == nil, "a user's program keeps splashd's streams")
+      return try spawn(path, arguments, additions: additions, as: user)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -50,6 +55,26 @@ public struct ChildProcess: Sendable {
     var pid: pid_t = 0
     let result = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
     if result != 0 { throw SystemError("posix_spawn \(path)", code: result) }
+    return ChildProcess(pid: pid)
+  }
+
+  /// Starts `path` as `user`: forked, the child given the user's ids and
+  /// groups, then exec'd.
+  private static func spawn(_ path: String, _ arguments: [String], additions: [String: String], as user: ProgramUser)
+    throws(SystemError) -> ChildProcess
+  {
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var variables = Environment.all()
+    for (name, value) in additions { variables[name] = value }
+    var envp: [UnsafeMutablePointer<CChar>?] =
+      variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
+    var mask = Program.signalMaskForPrograms
+    let pid = user.groups.withUnsafeBufferPointer { groups in
+      splashd_spawn_as(path, &argv, &envp, &mask, user.uid, user.gid, Int32(groups.count), groups.baseAddress)
+    }
+    guard pid > 0 else { throw SystemError("start \(path) as \(user.name)", code: -pid) }
     return ChildProcess(pid: pid)
   }
 

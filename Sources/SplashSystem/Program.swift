@@ -72,9 +72,20 @@ public enum Program {
   /// instead of ending it, so that a broken splash never keeps the machine
   /// from its program. The arguments are prepared now, since only execve
   /// may be called from the signal handler.
-  public static func replaceProcessOnCrash(path: String, arguments: [String]) {
+  public static func replaceProcessOnCrash(
+    path: String, arguments: [String], as user: (user: ProgramUser, environment: [String: String])? = nil
+  ) {
     crashPath = strdup(path)
     crashArguments = cStrings(arguments)
+    crashUser = user.map { found in
+      let groups = UnsafeMutablePointer<gid_t>.allocate(capacity: max(1, found.user.groups.count))
+      groups.initialize(from: found.user.groups, count: found.user.groups.count)
+      var variables = Environment.all()
+      variables.merge(found.environment) { _, user in user }
+      return CrashUser(
+        uid: found.user.uid, gid: found.user.gid, groupCount: Int32(found.user.groups.count), groups: groups,
+        environment: cStrings(variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }))
+    }
     installCrashHandler()
   }
 
@@ -83,6 +94,7 @@ public enum Program {
   public static func stopReplacingProcessOnCrash() {
     crashPath = nil
     crashArguments = nil
+    crashUser = nil
   }
 
   /// From now on, a crash removes the file at `path` first (a socket that
@@ -117,7 +129,13 @@ public enum Program {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
         _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
         restoreSignalMask()
-        execve(path, arguments, environ)
+        if let user = crashUser {
+          // As its user, or not at all.
+          if splashd_become(user.uid, user.gid, user.groupCount, user.groups) != 0 { _exit(127) }
+          execve(path, arguments, user.environment)
+        } else {
+          execve(path, arguments, environ)
+        }
         _exit(127)
       }
       // SA_RESETHAND has put the default action back.
@@ -157,6 +175,19 @@ nonisolated(unsafe) private let crashFiles: UnsafeMutablePointer<UnsafeMutablePo
   return table
 }()
 nonisolated(unsafe) private var crashArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+/// The user the crash hand-off becomes, prepared for the handler (no
+/// allocation there).
+nonisolated(unsafe) private var crashUser: CrashUser?
+
+/// A program's user as the crash handler needs it: ids, groups and its
+/// whole environment, all ready for the system calls.
+private struct CrashUser {
+  let uid: uid_t
+  let gid: gid_t
+  let groupCount: Int32
+  let groups: UnsafeMutablePointer<gid_t>
+  let environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+}
 /// The signal mask splashd started with, once it has blocked any.
 nonisolated(unsafe) private var savedSignalMask: sigset_t?
 

@@ -94,3 +94,15 @@ char **splashd_arguments(void);
 
 /* The git commit of the build ("" when not built from git). */
 const char *splashd_build_commit(void);
+
+/* Makes the calling thread `uid`, `gid` and `groups` (supplementary
+   groups), real, effective and saved, with raw system calls (async-signal-
+   safe: the crash hand-off calls it before execve). 0, or -1 and errno. */
+int splashd_become(unsigned int uid, unsigned int gid, int group_count, const unsigned int *groups);
+
+/* Starts `path` as `uid`/`gid`/`groups` with `argv`, `envp` and the signal
+   mask `mask` (every signal's action the default): fork, then in the child
+   the credentials and execve. The child's pid, or -errno when it could not
+   be started (the credentials or execve failed: told back through a pipe). */
+int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
+                     unsigned int gid, int group_count, const unsigned int *groups);
