@@ -210,10 +210,11 @@ extension DisplayTests {
           "--left", red, "--right", green, "--until-reveal", "--timeout", "0", "--control", control, "--", "/bin/sh",
           "-c",
           "echo $SPLASHD_ROTATION",
-        ], in: dir, standardOutput: .pipe)
+        ], in: dir, standardOutput: .pipe, standardError: .file(dir.path + "/splashd.log"))
+      func log() -> String { (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? "" }
 
       let upright = screen.splashdWindow { $0.at(10, 120) == 0xFF0000 && $0.at(310, 120) == 0x00FF00 }
-      #expect(upright != nil, "no upright dump; \(screen.failures)")
+      #expect(upright != nil, "no upright dump; \(screen.failures.suffix(3)); splashd: \(log())")
       let turn = try run(splashctlPath, ["--control", control, "rotate", "90"], environment: environment)
       #expect(turn.status == 0, "\(turn.stderr)")
       // Turned a quarter clockwise: the left leaf is now on top, the right one below.
