@@ -183,7 +183,9 @@ final class Session {
   /// Logs how it went: "NAME: 73 frames, 0 skipped", or "ended early:
   /// REASON" when it was stopped.
   func play() throws(Failure) {
-    guard let output = stage.output else { return }
+    // The output is the stage's alone: it may move to another meanwhile,
+    // and the old one must be let go of then.
+    guard stage.output != nil else { return }
     var player = Player(timeline: settings.splash.timeline) { [self] event in
       lifecycle.report(event, settings)
       controller.record(event)
@@ -195,16 +197,15 @@ final class Session {
     do {
       let report = try player.play(on: stage, clock: clock)
       controller.playback = report
-      let shownOn = stage.output ?? output
       let vsyncs = report.medianVsyncInterval.map {
         "; vsyncs \(formatFixed($0 * 1000, decimals: 1)) ms apart (median), the mode's refresh "
-          + formatFixed(shownOn.refreshPeriod * 1000, decimals: 1) + " ms"
+          + formatFixed(stage.refreshPeriod * 1000, decimals: 1) + " ms"
       }
-      log.info("\(shownOn.name): \(report.frames.count) frames, \(report.skippedVsyncs) skipped" + (vsyncs ?? ""))
+      log.info("\(stage.display): \(report.frames.count) frames, \(report.skippedVsyncs) skipped" + (vsyncs ?? ""))
     } catch let interrupted as PlaybackInterrupted {
       log.info("ended early: \(interrupted.reason)")
     } catch {
-      throw Failure.runtime("\((stage.output ?? output).name): \(error)")
+      throw Failure.runtime("\(stage.display): \(error)")
     }
   }
 
