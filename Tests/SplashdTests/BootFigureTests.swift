@@ -18,30 +18,8 @@ extension DisplayTests {
       try requireRig()
       let dir = try TemporaryDirectory()
       let leaves = doorLeaves(in: dir)
-      let (outcome, console) = try runInRig(
-        dir,
-        script: """
-          #!/bin/sh
-          ticks=$(getconf CLK_TCK)
-          measure() {
-            rm -f /run/rig/go
-            \(splashdPath) --config /dev/null --display $1 \(leaves) --until-file /run/rig/go --timeout 200 \\
-              --duration 0 2>/run/rig/one.log &
-            pid=$!
-            i=0; while ! grep -q appeared /run/rig/one.log && kill -0 $pid && [ $i -lt 1800 ]; do sleep 0.1; i=$((i+1)); done
-            start=$(cut -d' ' -f22 /proc/$pid/stat)
-            peak=$(grep VmHWM /proc/$pid/status | tr -s ' ' | cut -d' ' -f2)
-            libraries=$(grep -E '[.]so' /proc/$pid/maps | awk '{print $6}' | sort -u | wc -l)
-            shown=$(sed -n 's/.*first frame shown at monotonic \\([0-9.]*\\) s.*/\\1/p' /run/rig/one.log)
-            echo "$1 $start $ticks $shown $peak $libraries" >> /run/rig/figures
-            touch /run/rig/go
-            wait $pid
-          }
-          for round in 1 2 3 4 5; do
-            measure kms; measure fbdev
-            [ $round -le 3 ] && measure kmsdrm
-          done
-          """, size: "800x480")
+      let (outcome, console) = try runScenario(
+        "back-end-figures", in: dir, environment: ["LEAVES": leaves], size: "800x480")
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       let rows = ((try? String(contentsOfFile: dir.path + "/figures", encoding: .utf8)) ?? "").split(separator: "\n")
         .map { $0.split(separator: " ").map(String.init) }
@@ -117,33 +95,9 @@ extension DisplayTests {
       } else {
         print("psplash_comparison: not made: psplash's source is not on this machine (looked for \(sources))")
       }
-      let psplash = peer ? dir.path + "/peer/psplash" : ""
-      let splashd = "$T/splashd --config /dev/null --image $T/photo.png"
-      let (outcome, console) = try runInRig(
-        dir,
-        script: """
-          #!/bin/sh
-          T=/run/t
-          mkdir -p $T/lib $T/cache
-          cp /run/rig/scanout-watch /run/rig/photo.png \(psplash) $T/
-          cp \(binary) $T/splashd
-          for b in $T/scanout-watch $T/splashd \(peer ? "$T/psplash" : ""); do
-            ldd $b | awk '/=>/ {print $3}' | while read l; do cp -n "$l" $T/lib/ 2>/dev/null; done
-          done
-          export LD_LIBRARY_PATH=$T/lib PSPLASH_FIFO_DIR=/run
-          for display in fbdev kms; do
-            \(splashd) --display $display --prepare --cache $T/cache >> /run/rig/prepared 2>> /run/rig/prepare.log
-          done
-          watch() { label=$1; shift; $T/scanout-watch $label 500 8000 -- "$@" >> /run/rig/sw.log 2>> /run/rig/$label.log; }
-          for round in 1 2 3 4 5; do
-            \(peer ? "watch psplash-fbdev $T/psplash -n" : "")
-            watch splashd-fbdev-cold \(splashd) --display fbdev --hold 20 --duration 0 --cache none
-            watch splashd-fbdev-warm \(splashd) --display fbdev --hold 20 --duration 0 --cache $T/cache
-            \(peer ? "watch psplash-kms $T/psplash -n --drm" : "")
-            watch splashd-kms-cold \(splashd) --display kms --hold 20 --duration 0 --cache none
-            watch splashd-kms-warm \(splashd) --display kms --hold 20 --duration 0 --cache $T/cache
-          done
-          """, size: "1280x800")
+      let (outcome, console) = try runScenario(
+        "splashd-against-psplash", in: dir,
+        environment: ["SPLASHD": binary, "PSPLASH": peer ? dir.path + "/peer/psplash" : ""], size: "1280x800")
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       func read(_ name: String) -> String {
         (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""

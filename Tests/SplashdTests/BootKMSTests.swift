@@ -22,49 +22,9 @@ extension DisplayTests.BootPathTests {
     try requireRig()
     let dir = try TemporaryDirectory()
     let leaves = doorLeaves(in: dir)
-    // The spawned program: READY=1 to splashd (an abstract socket name starts with @), then, once the
-    // transition is done, a screendump and what its parent holds open.
-    _ = dir.file(
-      "spawned.sh",
-      """
-      python3 -c 'import os, socket
-      name = os.environ["NOTIFY_SOCKET"]
-      s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-      s.connect("\\0" + name[1:] if name.startswith("@") else name)
-      s.send(b"READY=1")'
-      i=0; while ! grep -q did-disappear /run/rig/spawn.log && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
-      echo RIG-SCREENDUMP spawned
-      while [ ! -e /run/rig/spawned.done ]; do sleep 0.1; done
-      ls -l /proc/$PPID/fd > /run/rig/spawn-fds
-      exit 5
-
-      """)
-    let (outcome, console) = try runInRig(
-      dir,
-      script: """
-        #!/bin/sh
-        \(splashdPath) --config /dev/null --display kms --device /dev/dri/card0 \(leaves) --until-file /run/rig/go \\
-          --timeout 200 --duration 3 --easing linear --control /run/splashd.control \\
-          -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; \\
-            ls -l /proc/$$/fd > /run/rig/program-fds; exit 4' \\
-          2>/run/rig/splashd.log &
-        \(awaitFirstFrame(seconds: 120))
-        grep -E '[.]so' /proc/$pid/maps | awk '{print $6}' | sort -u > /run/rig/libraries
-        echo RIG-SCREENDUMP held
-        while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
-        \(splashctlPath) --control /run/splashd.control snapshot /run/rig/held-snapshot.png
-        touch /run/rig/go
-        i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
-        sleep 1
-        echo RIG-SCREENDUMP mid
-        while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
-        wait $pid
-        echo "exit $?" > /run/rig/exec-status
-        # Spawn mode: the program starts first and reveals the splash with READY=1; splashd, its
-        # parent, keeps the card open after the transition, so the last frame stays.
-        \(splashdPath) --config /dev/null --display kms --device /dev/dri/card0 \(leaves) --duration 0.3 \\
-          --ready notify -- /bin/sh /run/rig/spawned.sh 2>/run/rig/spawn.log
-        """, size: "\(width)x\(height)", gpu: gpu)
+    // The exec mode, then the spawn mode (its program, native-kms-spawned.sh, reveals the splash).
+    let (outcome, console) = try runScenario(
+      "native-kms-hand-off", in: dir, environment: ["LEAVES": leaves], size: "\(width)x\(height)", gpu: gpu)
     let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
     #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
     #expect((try? String(contentsOfFile: dir.path + "/exec-status", encoding: .utf8)) == "exit 4\n", "\(log)")
@@ -133,44 +93,8 @@ extension DisplayTests.BootPathTests {
     try requireRig()
     let dir = try TemporaryDirectory()
     let leaves = doorLeaves(in: dir)
-    _ = dir.file("screens.conf", "[screen Virtual-2]\nrotate = 90\n")
-    let (outcome, console) = try runInRig(
-      dir,
-      script: """
-        #!/bin/sh
-        \(splashdPath) --config /run/rig/screens.conf \(leaves) --until-file /run/rig/go --timeout 100 \\
-          --duration 0.3 --control /run/splashd.control 2>/run/rig/splashd.log &
-        \(awaitFirstFrame(seconds: 120))
-        \(splashctlPath) --control /run/splashd.control status > /run/rig/splash-status 2>&1
-        echo RIG-SCREENDUMP first video0
-        while [ ! -e /run/rig/first.done ]; do sleep 0.1; done
-        echo RIG-SCREENDUMP second video1
-        while [ ! -e /run/rig/second.done ]; do sleep 0.1; done
-        touch /run/rig/go
-        wait $pid
-        rm /run/rig/go
-        gpu=$(basename $(ls -d /sys/class/drm/card1/device/virtio*))
-        \(splashdPath) --config /dev/null \(leaves) --until-file /run/rig/go --timeout 100 \\
-          --duration 0.3 --control /run/splashd.control 2>/run/rig/hotplug.log &
-        pid=$!
-        i=0; while ! grep -q appeared /run/rig/hotplug.log && kill -0 $pid && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
-        echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/unbind
-        i=0; while ! grep -q "removed: the screens are now" /run/rig/hotplug.log && [ $i -lt 300 ]; do
-          sleep 0.1; i=$((i+1))
-        done
-        \(splashctlPath) --control /run/splashd.control status > /run/rig/unplugged-status 2>&1
-        echo RIG-SCREENDUMP unplugged video1
-        while [ ! -e /run/rig/unplugged.done ]; do sleep 0.1; done
-        echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/bind
-        i=0; while [ "$(grep -c "the screens are now" /run/rig/hotplug.log)" -lt 2 ] && [ $i -lt 300 ]; do
-          sleep 0.1; i=$((i+1))
-        done
-        \(splashctlPath) --control /run/splashd.control status > /run/rig/plugged-status 2>&1
-        echo RIG-SCREENDUMP plugged video1
-        while [ ! -e /run/rig/plugged.done ]; do sleep 0.1; done
-        touch /run/rig/go
-        wait $pid
-        """, size: "800x600", gpu: "vga+virtio")
+    let (outcome, console) = try runScenario(
+      "kms-two-cards-hotplug", in: dir, environment: ["LEAVES": leaves], size: "800x600", gpu: "vga+virtio")
     func read(_ name: String) -> String {
       (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
     }
@@ -236,35 +160,9 @@ extension DisplayTests.BootPathTests {
         packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
       ])
     try #require(compile.status == 0, "\(compile.stderr)")
-    let (outcome, console) = try runInRig(
-      dir,
-      script: """
-        #!/bin/sh
-        cat /proc/fb > /run/rig/fb-before
-        \(splashdPath) --config /dev/null \(moves ? "" : "--display fbdev") \(leaves) --until-file /run/rig/go \\
-          --timeout 150 --duration 3 --easing linear --control /run/splashd.control 2>/run/rig/splashd.log &
-        \(awaitFirstFrame(seconds: 90))
-        modprobe virtio-gpu
-        i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
-        i=0; while ! grep -q "display: moved" /run/rig/splashd.log && [ $i -lt \(moves ? 300 : 30) ]; do
-          sleep 0.1; i=$((i+1))
-        done
-        cat /proc/fb > /run/rig/fb-after
-        \(splashctlPath) --control /run/splashd.control status > /run/rig/splash-status 2>&1
-        ls -l /proc/$pid/fd > /run/rig/fds
-        /run/rig/kiosk-colour 000000 /run/rig/kiosk.drawn > /run/rig/kiosk.log 2>&1 &
-        kiosk=$!
-        i=0; while [ ! -e /run/rig/kiosk.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
-        echo RIG-SCREENDUMP compositor
-        while [ ! -e /run/rig/compositor.done ]; do sleep 0.1; done
-        kill $kiosk
-        touch /run/rig/go
-        i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
-        sleep 1
-        echo RIG-SCREENDUMP mid
-        while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
-        wait $pid
-        """, size: "1024x768", gpu: "firmware")
+    let (outcome, console) = try runScenario(
+      "driver-replaces-framebuffer", in: dir, environment: ["LEAVES": leaves, "MOVE": moves ? "yes" : "no"],
+      size: "1024x768", gpu: "firmware")
     func read(_ name: String) -> String {
       (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
     }
@@ -317,21 +215,8 @@ extension DisplayTests.BootPathTests {
     try requireRig()
     let dir = try TemporaryDirectory()
     let leaves = doorLeaves(in: dir)
-    let (outcome, console) = try runInRig(
-      dir,
-      script: """
-        #!/bin/sh
-        \(splashdPath) --config /dev/null --display kmsdrm --device /dev/dri/card0 \(leaves) --transition crossfade --until-file /run/rig/go \\
-          --timeout 200 --duration 0.3 --control /run/splashd.control \\
-          -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
-          2>/run/rig/splashd.log &
-        \(awaitFirstFrame(seconds: 180))
-        echo RIG-SCREENDUMP held
-        while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
-        \(splashctlPath) --control /run/splashd.control snapshot /run/rig/held-snapshot.png
-        touch /run/rig/go
-        wait $pid
-        """, size: "\(width)x\(height)", gpu: gpu)
+    let (outcome, console) = try runScenario(
+      "kmsdrm-hand-off", in: dir, environment: ["LEAVES": leaves], size: "\(width)x\(height)", gpu: gpu)
     let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
     #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
     #expect((try? String(contentsOfFile: dir.path + "/status", encoding: .utf8)) == "4\n", "\(log)")
@@ -356,32 +241,7 @@ extension DisplayTests.BootPathTests {
   @Test func autoPicksKMSAndFallsBackToTheFramebuffer() throws {
     try requireRig()
     let dir = try TemporaryDirectory()
-    let (outcome, console) = try runInRig(
-      dir,
-      script: """
-        #!/bin/sh
-        \(splashdPath) --config /dev/null --duration 0 2>/run/rig/first.log
-        \(splashdPath) --config /dev/null --duration 0 --display kms --mode 1234x567 2>/run/rig/mode.log
-        echo "exit $?" >> /run/rig/mode.log
-        \(splashdPath) --config /dev/null --duration 0 --display kmsdrm --mode 1234x567 2>/run/rig/sdl-mode.log
-        echo "exit $?" >> /run/rig/sdl-mode.log
-        printf '[orientation]\\nsources = panel\\n' > /run/rig/panel.conf
-        \(splashdPath) --config /run/rig/panel.conf --rotate auto --check 2>/run/rig/panel.log >/dev/null
-        # A splash that holds the card: the next one cannot be DRM master.
-        \(splashdPath) --config /dev/null --display kms --until-file /run/rig/go --timeout 100 2>/run/rig/holder.log &
-        pid=$!
-        i=0; while ! grep -q appeared /run/rig/holder.log && kill -0 $pid && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
-        \(splashdPath) --config /dev/null --duration 0 2>/run/rig/busy.log
-        touch /run/rig/go; wait $pid
-        # The connector unplugged (forced off): the card has nothing to light.
-        echo off > /sys/class/drm/card0-Virtual-1/status
-        \(splashdPath) --config /dev/null --duration 0 --device /dev/dri/card0 2>/run/rig/unplugged.log
-        \(splashdPath) --config /dev/null --duration 0 --display kms 2>/run/rig/no-card.log
-        echo "exit $?" >> /run/rig/no-card.log
-        echo detect > /sys/class/drm/card0-Virtual-1/status
-        rm /dev/dri/card0
-        \(splashdPath) --config /dev/null --duration 0 2>/run/rig/second.log
-        """, size: "800x480")
+    let (outcome, console) = try runScenario("display-auto-fallback", in: dir, size: "800x480")
     func read(_ name: String) -> String {
       (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
     }

@@ -78,26 +78,9 @@ extension DisplayTests {
       let dir = try TemporaryDirectory()
       let leaves = doorLeaves(in: dir)
       // In the guest, /run/rig is this directory; the host's / is the guest's /.
-      let (outcome, console) = try runInRig(
-        dir,
-        script: """
-          #!/bin/sh
-          echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_size)"
-          \(splashdPath) --config /dev/null --display fbdev --rotate 90 \(leaves) --until-file /run/rig/go --timeout 120 --duration 4 \\
-            --easing linear --control /run/splashd.control \\
-            -- /bin/sh -c 'echo RIG-SCREENDUMP after; while [ ! -e /run/rig/after.done ]; do sleep 0.1; done; exit 4' \\
-            2>/run/rig/splashd.log &
-          \(awaitFirstFrame())
-          echo RIG-SCREENDUMP held
-          while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
-          \(splashctlPath) --control /run/splashd.control snapshot /run/rig/held-snapshot.png
-          touch /run/rig/go
-          i=0; while ! grep -q will-disappear /run/rig/splashd.log && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
-          sleep 1
-          echo RIG-SCREENDUMP mid
-          while [ ! -e /run/rig/mid.done ]; do sleep 0.1; done
-          wait $pid
-          """, size: "800x480", kernelParameters: kernelParameters)
+      let (outcome, console) = try runScenario(
+        "fbdev-hand-off", in: dir, environment: ["LEAVES": leaves], size: "800x480",
+        kernelParameters: kernelParameters)
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       // The program splashd handed off to (same PID) ended the run with its status.
@@ -133,19 +116,8 @@ extension DisplayTests {
       try requireRig()
       let dir = try TemporaryDirectory()
       let leaves = doorLeaves(in: dir)
-      let (outcome, console) = try runInRig(
-        dir,
-        script: """
-          #!/bin/sh
-          python3 \(packageRoot)/tools/qemu/guest/fb-pages.py double /dev/fb1
-          \(splashdPath) --config /dev/null --display fbdev --device /dev/fb1 \(leaves) --until-file /run/rig/go --timeout 100 --duration 0.3 \\
-            2>/run/rig/splashd.log &
-          \(awaitFirstFrame())
-          python3 \(packageRoot)/tools/qemu/guest/fb-pages.py dump /dev/fb1 /run/rig/held.ppm
-          touch /run/rig/go
-          wait $pid
-          python3 \(packageRoot)/tools/qemu/guest/fb-pages.py dump /dev/fb1 /run/rig/after.ppm
-          """, size: "800x480",
+      let (outcome, console) = try runScenario(
+        "fbdev-page-flips", in: dir, environment: ["LEAVES": leaves], size: "800x480",
         kernelParameters: "vfb.vfb_enable=1 vfb.videomemorysize=4000000 vfb.mode_option=800x600-32")
       let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")

@@ -13,12 +13,8 @@ extension DisplayTests.BootPathTests {
     try requireRig()
     let dir = try TemporaryDirectory()
     let leaves = doorLeaves(in: dir)
-    let (outcome, console) = try runInRig(
-      dir,
-      script: turningScript(
-        device: "fake-accelerometer.py", ready: "accel-ready",
-        arguments: "--config /dev/null --rotate auto \(leaves)",
-        first: "upright", act: "tilt", second: "turned"), size: "800x480")
+    let (outcome, console) = try runScenario(
+      "accelerometer-turns-splash", in: dir, environment: ["LEAVES": leaves], size: "800x480")
     let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
     #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
     #expect(log.contains("splashd: rotation 0 from evdev /dev/input/event"), "\(log)")
@@ -39,18 +35,9 @@ extension DisplayTests.BootPathTests {
     try requireRig()
     let dir = try TemporaryDirectory()
     let leaves = doorLeaves(in: dir)
-    // The config names the switch's event device, found by its name.
-    let setup = """
-      for d in /sys/class/input/event*; do [ "$(cat $d/device/name)" = "rig switch" ] && device=/dev/input/${d##*/}; done
-      printf '[splash]\\nrotate = auto\\n[orientation]\\nsources = switch cmdline\\nswitch = %s\\n' $device > /run/rig/splash.conf
-      echo 'switch-map = SW_TABLET_MODE=90, SW_DOCK=0' >> /run/rig/splash.conf
-      """
-    let (outcome, console) = try runInRig(
-      dir,
-      script: turningScript(
-        device: "fake-switch.py", ready: "switch-ready", setup: setup,
-        arguments: "--config /run/rig/splash.conf \(leaves)", first: "tablet", act: "flip", second: "docked"),
-      size: "800x480")
+    // The config, which names the switch's event device, is written in the guest.
+    let (outcome, console) = try runScenario(
+      "rotation-switch-turns-splash", in: dir, environment: ["LEAVES": leaves], size: "800x480")
     let log = (try? String(contentsOfFile: dir.path + "/splashd.log", encoding: .utf8)) ?? ""
     #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
     #expect(log.contains("splashd: rotation 90 from switch /dev/input/event"), "\(log)")

@@ -24,9 +24,9 @@ extension DisplayTests.BootPathTests {
     ] {
       try fileManager.createDirectory(atPath: tree + "/" + folder, withIntermediateDirectories: true)
     }
-    func put(_ path: String, _ text: String, mode: Int = 0o644) {
+    func put(_ path: String, _ text: String) {
       writeFile(atPath: tree + path, contents: Data(text.utf8))
-      chmod(tree + path, mode_t(mode))
+      chmod(tree + path, 0o644)
     }
     writeFile(
       atPath: tree + "/usr/share/splashd/left.png", contents: makePNG(width: 160, height: 240) { _, _ in (255, 0, 0) }
@@ -68,15 +68,10 @@ extension DisplayTests.BootPathTests {
         packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
       ])
     #expect(compile.status == 0, "\(compile.stderr)")
-    // The program the shipped kiosk unit starts.
-    put(
-      "/usr/bin/kiosk-app",
-      """
-      #!/bin/sh
-      echo "$(id -un) ${XDG_SESSION_TYPE:-no-session}" > /dev/shm/kiosk-app.who
-      exec /usr/local/bin/kiosk-colour 2080c0 /dev/shm/kiosk-app.drawn
-
-      """, mode: 0o755)
+    // The program the shipped kiosk unit starts, and the script whose steps the test's units run.
+    try putScript("kiosk-app", into: tree, as: "/usr/bin/kiosk-app")
+    try putScript("systemd-kiosk-boot", into: tree, as: "/usr/local/lib/rig/systemd-kiosk-boot.sh")
+    let step = "/usr/local/lib/rig/systemd-kiosk-boot.sh"
     // The unit splashd runs in; with one unit, nothing else reveals the
     // splash: the test's first unit does, after its screendump.
     let splashUnit = oneUnit ? "kiosk-with-splash.service" : "splashd.service"
@@ -92,8 +87,8 @@ extension DisplayTests.BootPathTests {
       Before=kiosk-revealed-by-splashctl.service
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c 'splashctl status > /run/rig/held-status; echo RIG-SCREENDUMP held > /dev/ttyS0; \\
-        while [ ! -e /run/rig/held.done ]; do sleep 0.1; done\(oneUnit ? "; splashctl reveal" : "")'
+      Environment=REVEAL=\(oneUnit ? "yes" : "no")
+      ExecStart=\(step) held
 
       """)
     // A boot script's calls: with splashd.service, a message through
@@ -111,10 +106,6 @@ extension DisplayTests.BootPathTests {
       let source = URL(fileURLWithPath: clientRoot + "/" + file).resolvingSymlinksInPath().path
       try fileManager.copyItem(atPath: source, toPath: tree + "/" + file)
     }
-    let bootScript =
-      oneUnit
-      ? "plymouth display-message --text=\"From plymouth\" && plymouth system-update --progress=40"
-      : "printf \"MSG From psplash-write\\\\000\" | dd of=/run/psplash_fifo oflag=nonblock status=none"
     put(
       "/etc/systemd/system/rig-boot-script.service",
       """
@@ -124,7 +115,8 @@ extension DisplayTests.BootPathTests {
       Before=rig-held.service
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c '\(bootScript)'
+      Environment=CLIENT=\(oneUnit ? "plymouth" : "psplash")
+      ExecStart=\(step) boot-script
 
       """)
     // With splashd.service, a screendump early in the boot too: the bar
@@ -139,7 +131,7 @@ extension DisplayTests.BootPathTests {
       Before=sysinit.target
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c 'echo RIG-SCREENDUMP early > /dev/ttyS0; while [ ! -e /run/rig/early.done ]; do sleep 0.1; done'
+      ExecStart=\(step) early
 
       """)
     put(
@@ -150,16 +142,8 @@ extension DisplayTests.BootPathTests {
       After=rig-held.service \(kioskUnit)
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c '\\
-        i=0; while [ ! -e /dev/shm/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
-        echo RIG-SCREENDUMP final > /dev/ttyS0; \\
-        while [ ! -e /run/rig/final.done ]; do sleep 0.1; done; \\
-        journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
-        journalctl -b -u \(splashUnit) -o cat > /run/rig/splashd-journal.txt; \\
-        journalctl -b -u \(kioskUnit) -o json --output-fields=_PID,MESSAGE > /run/rig/kiosk-journal.json; \\
-        systemctl is-active \(kioskUnit) > /run/rig/kiosk-state; \
-        cp /dev/shm/kiosk-app.who /run/rig/kiosk-who; \\
-        echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force'
+      Environment=SPLASH_UNIT=\(splashUnit) KIOSK_UNIT=\(kioskUnit)
+      ExecStart=\(step) final
 
       """)
     // The kiosk units are examples: installed as documentation, put in

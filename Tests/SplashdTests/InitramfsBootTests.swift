@@ -70,11 +70,11 @@ extension DisplayTests.BootPathTests {
     let dir = try TemporaryDirectory()
     let tree = dir.path + "/tree"
     let fileManager = FileManager.default
-    func put(_ path: String, _ text: String, mode: Int = 0o644) throws {
+    func put(_ path: String, _ text: String) throws {
       try fileManager.createDirectory(
         atPath: tree + URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
       writeFile(atPath: tree + path, contents: Data(text.utf8))
-      chmod(tree + path, mode_t(mode))
+      chmod(tree + path, 0o644)
     }
     func link(_ unit: String, into target: String) throws {
       let folder = "\(tree)/etc/systemd/system/\(target)"
@@ -129,14 +129,10 @@ extension DisplayTests.BootPathTests {
         packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
       ])
     try #require(compile.status == 0, "\(compile.stderr)")
-    try put(
-      "/usr/bin/kiosk-app",
-      """
-      #!/bin/sh
-      echo "$(id -un) ${XDG_SESSION_TYPE:-no-session}" > /dev/shm/kiosk-app.who
-      exec /usr/local/bin/kiosk-colour 2080c0 /dev/shm/kiosk-app.drawn
-
-      """, mode: 0o755)
+    // The program the shipped kiosk unit starts, and the script whose steps the test's units run.
+    try putScript("kiosk-app", into: tree, as: "/usr/bin/kiosk-app")
+    try putScript("initramfs-kiosk-boot", into: tree, as: "/usr/local/lib/rig/initramfs-kiosk-boot.sh")
+    let step = "/usr/local/lib/rig/initramfs-kiosk-boot.sh"
     try fileManager.createDirectory(atPath: tree + "/etc/systemd/system", withIntermediateDirectories: true)
     try fileManager.copyItem(
       atPath: tree + "/usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
@@ -151,10 +147,7 @@ extension DisplayTests.BootPathTests {
       RequiresMountsFor=/run/rig
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c '\\
-        i=0; while [ ! -e /dev/shm/kiosk-app.drawn ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; \\
-        journalctl -b -o short-monotonic > /run/rig/journal.txt; \\
-        echo RIG-STATUS 0 > /dev/ttyS0; systemctl reboot'
+      ExecStart=\(step) final
 
       """)
     // While the root's splash holds: the card's framebuffers (debugfs), for what the handover left behind.
@@ -168,7 +161,7 @@ extension DisplayTests.BootPathTests {
       RequiresMountsFor=/run/rig /sys/kernel/debug
       [Service]
       Type=oneshot
-      ExecStart=/bin/sh -c 'cat /sys/kernel/debug/dri/0/framebuffer > /run/rig/framebuffers.txt'
+      ExecStart=\(step) framebuffers
 
       """)
     try link("/etc/systemd/system/rig-framebuffers.service", into: "multi-user.target.wants")

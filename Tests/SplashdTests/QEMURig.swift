@@ -6,18 +6,6 @@ import Testing
 // What the QEMU boot tests share: running a scenario in the rig, and what
 // they expect of the screens it reads back.
 
-/// Guest shell lines for after splashd was started in the background
-/// with its log in /run/rig/splashd.log: keep its PID as $pid and wait
-/// until it logs its first frame, it ends, or `seconds` pass.
-func awaitFirstFrame(seconds: Int = 90) -> String {
-  """
-  pid=$!
-  i=0; while ! grep -q appeared /run/rig/splashd.log 2>/dev/null && kill -0 $pid && [ $i -lt \(seconds * 10) ]; do
-    sleep 0.1; i=$((i+1))
-  done
-  """
-}
-
 /// `splashctl snapshot` of the held splash, taken in the guest into
 /// held-snapshot.png, is pixel for pixel the QMP screendump `held`.
 func expectSnapshot(in dir: TemporaryDirectory, equals held: Screendump, _ log: String) {
@@ -36,11 +24,12 @@ func expectSnapshot(in dir: TemporaryDirectory, equals held: Screendump, _ log: 
 }
 
 /// The red (left) and green (right) door leaves of the guest splashes,
-/// as splashd arguments.
+/// written into `dir`, and the splashd arguments that show them (a
+/// scenario's LEAVES, which its shell splits on spaces).
 func doorLeaves(in dir: TemporaryDirectory) -> String {
   _ = dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0))
   _ = dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0))
-  return "--left /run/rig/red.png --right /run/rig/green.png --background '#0000FF'"
+  return "--left /run/rig/red.png --right /run/rig/green.png --background #0000FF"
 }
 
 /// Expects the closed doors on `screen`: the leaves side by side, or,
@@ -84,46 +73,38 @@ func expectFilled(
   }
 }
 
-/// A guest script for a device that turns a held splash: starts the
-/// fake `device` (tools/qemu/guest) and waits for it, runs `setup`, then
-/// splashd on the framebuffer with `arguments`, held until revealed;
-/// screendump `first` once it appeared, then touches /run/rig/`act`
-/// (the device changes), screendump `second` once splashd turned.
-func turningScript(
-  device: String, ready: String, setup: String = "", arguments: String, first: String, act: String, second: String
-) -> String {
-  """
-  #!/bin/sh
-  python3 \(packageRoot)/tools/qemu/guest/\(device) /run/rig &
-  i=0; while [ ! -e /run/rig/\(ready) ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-  \(setup)
-  \(splashdPath) \(arguments) --display fbdev --until-file /run/rig/go --timeout 100 --duration 0.3 \\
-    2>/run/rig/splashd.log &
-  \(awaitFirstFrame())
-  echo RIG-SCREENDUMP \(first)
-  while [ ! -e /run/rig/\(first).done ]; do sleep 0.1; done
-  touch /run/rig/\(act)
-  i=0; while ! grep -q "turned to" /run/rig/splashd.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
-  echo RIG-SCREENDUMP \(second)
-  while [ ! -e /run/rig/\(second).done ]; do sleep 0.1; done
-  touch /run/rig/go /run/rig/done
-  wait $pid
-  """
-}
+/// The guest sides of the QEMU boots, one shell script a scenario, and
+/// what they share (lib.sh). The rig's guest mounts the host's / read-only,
+/// so they are at the same path there.
+let scenarioFolder = packageRoot + "/tools/qemu/scenarios"
 
-/// Runs `script` (written to the rig's work directory, which is `dir`
-/// and the guest's /run/rig) under the QEMU rig; returns the rig's
-/// outcome and the guest's serial console.
-func runInRig(
-  _ dir: TemporaryDirectory, script: String, size: String, kernelParameters: String = "", gpu: String = "vga"
+/// Runs the scenario `name` (scenarioFolder/NAME.sh) under the QEMU rig,
+/// with the rig's work directory, `dir`, as the guest's /run/rig and
+/// `environment` as its variables (SPLASHD and SPLASHCTL, this build's
+/// binaries, unless it gives them); returns the rig's outcome and the
+/// guest's serial console.
+func runScenario(
+  _ name: String, in dir: TemporaryDirectory, environment: [String: String] = [:], size: String,
+  kernelParameters: String = "", gpu: String = "vga"
 ) throws -> (Outcome, String) {
-  chmod(dir.file("run.sh", script), 0o755)
+  let variables = ["SPLASHD": splashdPath, "SPLASHCTL": splashctlPath].merging(environment) { $1 }
   let outcome = try run(
     "/usr/bin/env",
     [
       "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
-      "--append", kernelParameters, "--gpu", gpu, "--", "/run/rig/run.sh",
+      "--append", kernelParameters, "--gpu", gpu,
+    ] + variables.sorted { $0.key < $1.key }.flatMap { ["--env", "\($0.key)=\($0.value)"] } + [
+      "--", scenarioFolder + "/" + name + ".sh",
     ],
     environment: ProcessInfo.processInfo.environment, timeout: 300)
   return (outcome, (try? String(contentsOfFile: dir.path + "/console.log", encoding: .utf8)) ?? "")
+}
+
+/// Copies scenarioFolder/`name`.sh into the image tree `tree` as `path`,
+/// executable: for the boots of an image of their own (not the host's /).
+func putScript(_ name: String, into tree: String, as path: String) throws {
+  let folder = URL(fileURLWithPath: tree + path).deletingLastPathComponent().path
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  try FileManager.default.copyItem(atPath: scenarioFolder + "/" + name + ".sh", toPath: tree + path)
+  chmod(tree + path, 0o755)
 }

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# What the QEMU boot scenarios share, sourced by each:
+#     . "$(dirname "$0")/lib.sh"
+# A scenario runs in the guest of tools/qemu/rig.py, which mounts the host's /
+# read-only (so this folder is where it is on the host) and the work folder
+# at /run/rig; the test gives it its variables (rig.py --env). Also sets
+# $guest, the folder of the fake devices and helpers (tools/qemu/guest).
+
+guest=$(cd "$(dirname "$0")/../guest" && pwd)
+
+# wait_for TENTHS COMMAND...: runs COMMAND every tenth of a second until it
+# succeeds, TENTHS times at most.
+wait_for() {
+  tenths=$1
+  shift
+  i=0; while ! "$@" && [ $i -lt $tenths ]; do sleep 0.1; i=$((i+1)); done
+}
+
+# await_first_frame SECONDS [LOG]: for after splashd was started in the
+# background with its log in LOG (/run/rig/splashd.log): keeps its PID as
+# $pid and waits until it logs its first frame, it ends, or SECONDS pass.
+await_first_frame() {
+  pid=$!
+  i=0; while ! grep -q appeared "${2:-/run/rig/splashd.log}" 2>/dev/null && kill -0 $pid && [ $i -lt $(($1 * 10)) ]; do
+    sleep 0.1; i=$((i+1))
+  done
+}
+
+# screendump NAME [DEVICE]: has the host take a screendump (of QMP device
+# DEVICE's screen: video0, video1) into /run/rig/NAME.ppm, and waits for it.
+screendump() {
+  echo RIG-SCREENDUMP "$@"
+  while [ ! -e /run/rig/$1.done ]; do sleep 0.1; done
+}
+
+# start_device SCRIPT READY: starts the fake input device $guest/SCRIPT
+# (uinput) in the background and waits, 10 s at most, until it has made
+# /run/rig/READY.
+start_device() {
+  python3 "$guest/$1" /run/rig &
+  wait_for 100 [ -e /run/rig/$2 ]
+}
+
+# turn_held_splash FIRST ACT SECOND ARGUMENT...: for a fake device that
+# turns a held splash: splashd on the framebuffer with the ARGUMENTs, held
+# until revealed; screendump FIRST once it appeared, then touches
+# /run/rig/ACT (the device changes), screendump SECOND once splashd turned;
+# then reveals it, touches /run/rig/done (the device ends) and waits for
+# splashd.
+turn_held_splash() {
+  first=$1 act=$2 second=$3
+  shift 3
+  "$SPLASHD" "$@" --display fbdev --until-file /run/rig/go --timeout 100 --duration 0.3 \
+    2>/run/rig/splashd.log &
+  await_first_frame 90
+  screendump $first
+  touch /run/rig/$act
+  wait_for 300 grep -q "turned to" /run/rig/splashd.log
+  screendump $second
+  touch /run/rig/go /run/rig/done
+  wait $pid
+}

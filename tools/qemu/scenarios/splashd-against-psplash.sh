@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# splashd against psplash in one boot, with the programs, their libraries
+# and the picture (/run/rig/photo.png) in a tmpfs: splashd's cache filled
+# for fbdev and kms (--prepare: /run/rig/prepared, prepare.log), then 5
+# interleaved rounds, each run watched by scanout-watch (built by the test
+# from tools/qemu/scanout-watch.c into /run/rig): psplash on fbdev and with
+# --drm, splashd on fbdev and kms, cold (no cache) and warm (the cache).
+# scanout-watch's lines go to /run/rig/sw.log, each run's log to
+# /run/rig/LABEL.log.
+# Takes SPLASHD (the binary measured) and PSPLASH (psplash's binary, or
+# empty: splashd alone).
+. "$(dirname "$0")/lib.sh"
+T=/run/t
+mkdir -p $T/lib $T/cache
+cp /run/rig/scanout-watch /run/rig/photo.png $PSPLASH $T/
+cp "$SPLASHD" $T/splashd
+for b in $T/scanout-watch $T/splashd ${PSPLASH:+$T/psplash}; do
+  ldd $b | awk '/=>/ {print $3}' | while read l; do cp -n "$l" $T/lib/ 2>/dev/null; done
+done
+export LD_LIBRARY_PATH=$T/lib PSPLASH_FIFO_DIR=/run
+splashd="$T/splashd --config /dev/null --image $T/photo.png"
+for display in fbdev kms; do
+  $splashd --display $display --prepare --cache $T/cache >> /run/rig/prepared 2>> /run/rig/prepare.log
+done
+watch() { label=$1; shift; $T/scanout-watch $label 500 8000 -- "$@" >> /run/rig/sw.log 2>> /run/rig/$label.log; }
+for round in 1 2 3 4 5; do
+  if [ -n "$PSPLASH" ]; then watch psplash-fbdev $T/psplash -n; fi
+  watch splashd-fbdev-cold $splashd --display fbdev --hold 20 --duration 0 --cache none
+  watch splashd-fbdev-warm $splashd --display fbdev --hold 20 --duration 0 --cache $T/cache
+  if [ -n "$PSPLASH" ]; then watch psplash-kms $T/psplash -n --drm; fi
+  watch splashd-kms-cold $splashd --display kms --hold 20 --duration 0 --cache none
+  watch splashd-kms-warm $splashd --display kms --hold 20 --duration 0 --cache $T/cache
+done
