@@ -19,7 +19,7 @@ public final class InputDevice {
   public init(path: String) throws(DeviceError) {
     self.path = path
     do {
-      descriptor = try FileDescriptor.openDevice(path, O_RDONLY | O_NONBLOCK, kind: "evdev input")
+      descriptor = try FileDescriptor.openDevice(path, O_RDONLY | O_NONBLOCK, kind: "an evdev input device")
     } catch {
       throw DeviceError("\(path): \(error.phrase)")
     }

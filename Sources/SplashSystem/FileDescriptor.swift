@@ -22,15 +22,15 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
   /// FIFO nobody writes would hold it for ever), refuses anything but a
   /// character device, and leaves it blocking unless `flags` say
   /// O_NONBLOCK.
-  /// `kind` names the device for the error ("framebuffer": "not a
+  /// `kind` names the device for the error ("a framebuffer device": "not a
   /// framebuffer device").
-  public static func openDevice(_ path: String, _ flags: Int32, kind: String? = nil) throws(SystemError)
+  public static func openDevice(_ path: String, _ flags: Int32, kind: String = "a device") throws(SystemError)
     -> FileDescriptor
   {
     let descriptor = try open(path, flags | O_NONBLOCK | O_NOCTTY)
     do throws(SystemError) {
       guard try descriptor.status().st_mode & S_IFMT == S_IFCHR else {
-        throw SystemError(path, code: ENODEV, reason: "not a " + (kind.map { $0 + " " } ?? "") + "device")
+        throw SystemError(path, code: ENODEV, reason: "not " + kind)
       }
       if flags & O_NONBLOCK == 0 {
         let status = fcntl(descriptor.rawValue, F_GETFL)

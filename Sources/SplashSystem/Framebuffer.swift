@@ -117,7 +117,7 @@ public final class Framebuffer {
 
   /// Opens and maps the framebuffer device at `path`.
   public convenience init(path: String) throws(SystemError) {
-    let descriptor = try FileDescriptor.openDevice(path, O_RDWR, kind: "framebuffer")
+    let descriptor = try FileDescriptor.openDevice(path, O_RDWR, kind: "a framebuffer device")
     do {
       let (mode, variable) = try FramebufferMode.read(device: descriptor, path: path)
       try self.init(path: path, descriptor: descriptor, mode: mode, variable: variable)
