@@ -120,11 +120,11 @@ check: deps lint
 
 # Every test, the fastest first so that a failure shows early: `check`; the
 # black-box tests (the real binaries: signals, clients, windows under Xvfb,
-# hostile inputs, the package); the QEMU boots (`systest`, on the release
+# hostile inputs, the package of the release build, made first); the QEMU boots (`systest`, on the release
 # build); the fuzzers (briefly), the sanitizer runs and the release build as
 # it ships (tools/check-release.sh); then the figures (`figures`).
 test: check
-	$(MAKE) test-deps
+	$(MAKE) test-deps build
 	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter SplashdTests \
 	  --skip '$(QEMU_TESTS)|$(FIGURE_TESTS)'
 	$(MAKE) systest
