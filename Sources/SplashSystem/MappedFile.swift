@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// A regular file mapped whole: read without a read(2) call per buffer
 /// (stdio reads 4 KiB at a time), unmapped when released.
+///
+/// A file cut short while it is mapped never crashes the reader: the pages
+/// past its new end read as zeros, splashd says so once, naming the file,
+/// and `wasCutShort` tells it.
 public final class MappedFile {
   public let bytes: UnsafeRawBufferPointer
   /// The file's status when it was mapped (owner, mode, size).
   public let status: stat
+  /// The mapping's slot in the SIGBUS guard (-1: none).
+  private let guardSlot: Int32
 
   /// How a file is mapped.
   public enum Use: Sendable {
@@ -29,17 +36,24 @@ public final class MappedFile {
     guard length <= limit else { throw SystemError("mmap \(path)", code: EFBIG) }
     guard length > 0 else {
       bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+      guardSlot = -1
       return
     }
     let flags = use == .pixels ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
     guard let mapped = mmap(nil, length, PROT_READ, flags, descriptor.rawValue, 0), mapped != MAP_FAILED else {
       throw SystemError("mmap \(path)", code: errno)
     }
+    guardSlot = splashd_guard_mapping(mapped, UInt(length), path)
     if use == .readOnce { _ = madvise(mapped, length, MADV_WILLNEED) }
     bytes = UnsafeRawBufferPointer(start: mapped, count: length)
   }
 
+  /// Whether the file was cut short under the mapping and a read found
+  /// the zeros that stand for what was lost.
+  public var wasCutShort: Bool { splashd_mapping_was_cut(guardSlot) != 0 }
+
   deinit {
+    splashd_unguard_mapping(guardSlot)
     if let start = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: start), bytes.count) }
   }
 }

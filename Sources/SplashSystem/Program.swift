@@ -144,6 +144,8 @@ public enum Program {
     sigemptyset(&action.sa_mask)
     action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
     for signal in crashSignals { sigaction(signal, &action, nil) }
+    // A read of a mapped file that was cut short is not a crash (MappedFile).
+    splashd_mapping_guard_goes_first()
   }
 
   /// The signal mask the programs splashd runs start with: the one splashd

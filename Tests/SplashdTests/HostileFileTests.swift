@@ -130,4 +130,55 @@ import Testing
     #expect(written.isEmpty, "\(written)")
     #expect((try? String(contentsOfFile: target, encoding: .utf8)) == "untouched")
   }
+
+  /// A prepared picture cut short in the cache while the splash shows it
+  /// (its pixels are mapped where they lie) does not crash the splash on the
+  /// next redraw: the lost part reads as zeros, one line names the file, and
+  /// the splash holds and hands off as before.
+  @Test func aCacheFileCutShortUnderTheSplashNeverCrashesIt() throws {
+    let picture = dir.solidPNG("blue.png", width: 200, height: 100, rgb: (0, 0, 255))
+    let shape = [
+      "--display", "offscreen", "--size", "200x100", "--image", picture, "--progress-rect", "0, 0.45, 1, 0.1",
+      "--progress-color", "#FF0000", "--progress-track", "none",
+    ]
+    let warm = try run(splashdPath, ["--config", dir.testConfig, "--prepare"] + shape, timeout: 20)
+    #expect(warm.status == 0, "\(warm.stderr)")
+    let file = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: dir.cache).first { $0.hasSuffix(".prepared") }
+        .map { dir.cache + "/" + $0 })
+    let control = dir.path + "/control"
+    func splashctl(_ arguments: [String]) -> Outcome? {
+      try? run(splashctlPath, ["--control", control] + arguments, environment: [:])
+    }
+    var said: [String: Outcome?] = [:]
+    let shot = dir.path + "/shot.png"
+    let (_, outcome) = try spawnSplashd(
+      shape + [
+        "--until-reveal", "--timeout", "0", "--control", control, "--progress", "30", "--", "/bin/sh", "-c", "echo RAN",
+      ], in: dir,
+      whileRunning: { splash in
+        waitUntil { FileManager.default.fileExists(atPath: control) }
+        guard splashctl(["wait", "appeared"])?.status == 0, splash.log.contains("prepared pictures from") else {
+          return
+        }
+        truncate(file, 4096)
+        said["progress"] = splashctl(["progress", "70"])
+        said["snapshot"] = splashctl(["snapshot", shot])
+        said["status"] = splashctl(["status"])
+        said["reveal"] = splashctl(["reveal"])
+      })
+    #expect(outcome.status == 0 && outcome.stdout == "RAN\n", "\(outcome.stderr)")
+    #expect(said["progress"]??.status == 0 && said["snapshot"]??.status == 0, "\(outcome.stderr)")
+    #expect(said["status"]??.stdout.hasPrefix("phase=waiting ") == true, "\(String(describing: said["status"]))")
+    #expect(said["reveal"]??.status == 0)
+    #expect(
+      outcome.stderrLines.contains("splashd: \(file) was cut short while it was shown: its lost part shows as black"),
+      "\(outcome.stderr)")
+    // The redraw after the cut (the bar's area): the bar at 70%; where
+    // the bar is not, the picture's lost pixels, no longer blue.
+    _ = try run(packageRoot + "/tools/png-to-ppm.py", [shot, dir.path + "/shot.ppm"], environment: [:])
+    let frame = try #require(Screendump(path: dir.path + "/shot.ppm"))
+    #expect((0..<200).filter { frame.at($0, 50) == 0xFF0000 }.count == 140)
+    #expect(frame.at(170, 50) != 0x0000FF && frame.at(100, 30) == 0x0000FF)
+  }
 }
