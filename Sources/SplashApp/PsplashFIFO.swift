@@ -59,7 +59,12 @@ final class PsplashFIFO: ControlTransport {
 
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     var read = 0
-    while read < Self.maxBytesPerTurn, case .bytes(let bytes) = pipe.reader.readAvailable() {
+    while read < Self.maxBytesPerTurn {
+      guard case .bytes(let bytes) = pipe.reader.readAvailable() else {
+        // Read empty: an unended command is whole (PsplashCommandBuffer).
+        for command in input.writesEnded() { execute(command) }
+        return
+      }
       read += bytes.count
       for command in input.append(bytes) { execute(command) }
     }

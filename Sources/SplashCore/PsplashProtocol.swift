@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /// psplash's FIFO protocol, as psplash-write speaks it: commands ended by a
 /// NUL (what psplash-write sends) or a newline, several to a write or one
-/// split across writes. `PROGRESS n` moves the bar (psplash's atoi: the
+/// split across reads; and, as psplash takes them, what is left without an
+/// end when the FIFO has been read empty (`printf QUIT > psplash_fifo`, a
+/// writer that sends no NUL) is a whole command (`writesEnded`), not the
+/// start of the next writer's. Two writers that write at the same moment,
+/// one of them without an end, can still glue, as under psplash. `PROGRESS n` moves the bar (psplash's atoi: the
 /// leading number, 0 for none; −100…100, negative from the right), `MSG
 /// text` shows the rest after the first space, `QUIT` reveals; anything
 /// else (and `MSG`, `PROGRESS` with nothing after them) is ignored.
@@ -43,6 +47,16 @@ public struct PsplashCommandBuffer: Sendable {
       }
     }
     return inputs
+  }
+
+  /// The FIFO has been read empty: what is pending, unended, is a whole
+  /// command (psplash takes the end of a read as a command's end).
+  public mutating func writesEnded() -> [Input] {
+    defer {
+      pending = []
+      skipping = false
+    }
+    return skipping || pending.isEmpty ? [] : [Self.parse(pending)]
   }
 
   /// One command, split as psplash splits it: the verb up to the first

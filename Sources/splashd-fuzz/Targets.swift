@@ -142,12 +142,15 @@ enum FuzzTargets {
   }
 
   /// The bytes as what psplash's writers put in the FIFO, in pieces of the
-  /// sizes the first bytes say: every command cut from them maps to a
-  /// command within psplash's bounds, or is ignored.
+  /// sizes the first bytes say, the FIFO read empty after the pieces whose
+  /// first byte is odd: every command cut from them maps to a command within
+  /// psplash's bounds, or is ignored.
   static func psplashCommands(_ data: UnsafeRawBufferPointer) {
     var buffer = PsplashCommandBuffer()
     forEachPiece(of: data) { chunk in
-      for input in buffer.append(chunk) {
+      var inputs = buffer.append(chunk)
+      if let first = chunk.first, first & 1 == 1 { inputs += buffer.writesEnded() }
+      for input in inputs {
         if case .command(let command) = input { check(command) }
       }
       return true

@@ -16,6 +16,23 @@ import Testing
     #expect(buffer.append([0, 0, 10]).isEmpty)
   }
 
+  /// What is left without an end once the FIFO is read empty is a whole
+  /// command, as psplash takes it: an unended write is not glued onto the
+  /// next writer's command (its QUIT lost).
+  @Test func anUnendedCommandIsWholeOnceTheFIFOIsReadEmpty() {
+    var buffer = PsplashCommandBuffer()
+    #expect(buffer.append(Array("PROGRESS 10\u{0}MSG Hello".utf8)) == [.command(.progress(10))])
+    #expect(buffer.writesEnded() == [.command(.message("Hello"))])
+    #expect(buffer.append(Array("QUIT".utf8)).isEmpty)
+    #expect(buffer.writesEnded() == [.command(.reveal)])
+    // Nothing pending, nothing taken; the rest of a command too long is not one.
+    #expect(buffer.writesEnded().isEmpty)
+    let long = [UInt8](repeating: UInt8(ascii: "x"), count: PsplashCommandBuffer.maxCommandBytes + 10)
+    #expect(buffer.append(long) == [.tooLong])
+    #expect(buffer.writesEnded().isEmpty)
+    #expect(buffer.append(Array("QUIT\n".utf8)) == [.command(.reveal)])
+  }
+
   @Test func whatPsplashIgnoresIsIgnored() {
     #expect(PsplashCommandBuffer.parse(Array("MSG".utf8)) == .ignored("MSG"))
     #expect(PsplashCommandBuffer.parse(Array("PROGRESS".utf8)) == .ignored("PROGRESS"))

@@ -28,6 +28,46 @@ import Testing
     return try run("/usr/bin/python3", ["-c", script, fifo] + commands, environment: [:]).status
   }
 
+  /// Writers that send no NUL (`printf 'PROGRESS 40' > psplash_fifo`):
+  /// each write is a command of its own, as psplash takes it, and the next
+  /// writer's QUIT is not lost by being glued onto it.
+  @Test func writesWithoutANulAreCommandsOfTheirOwn() throws {
+    func write(_ text: String) -> Int32 {
+      (try? run("/bin/sh", ["-c", "printf '%s' \"$1\" > \"$0\"", fifo, text], environment: [:]))?.status ?? -1
+    }
+    /// How many pixels of the bar's row the splash shows filled.
+    func filled() -> Int {
+      let file = dir.path + "/shot.png"
+      _ = try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:])
+      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
+      guard let shot = Screendump(path: dir.path + "/shot.ppm") else { return -1 }
+      return (0..<100).filter { shot.at($0, 50) == 0xFF0000 }.count
+    }
+    var writes: [Int32] = []
+    var shown = -1
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "100x100", "--until-reveal", "--timeout", "0", "--control", socketPath,
+        "--compat", "psplash", "--progress-rect", "0, 0.45, 1, 0.1", "--progress-color", "#FF0000", "--",
+        "/bin/echo", "kiosk started",
+      ], in: dir, launcher: ["/usr/bin/env", "PSPLASH_FIFO_DIR=\(dir.path)"],
+      whileRunning: { _ in
+        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0
+        else { return }
+        writes.append(write("PROGRESS 40"))
+        waitUntil(10) {
+          shown = filled()
+          return shown == 40
+        }
+        writes.append(write("QUIT"))
+      })
+    #expect(writes == [0, 0], "\(outcome.stderr)")
+    #expect(shown == 40)
+    #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
+    #expect(outcome.stderrLines.contains("splashd: reveal: psplash QUIT"), "\(outcome.stderr)")
+  }
+
   @Test func psplashWriteDrivesTheSplashThenQuitHandsOff() throws {
     var writes: [Int32] = []
     var shot: Screendump?
