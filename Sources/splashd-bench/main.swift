@@ -15,6 +15,14 @@ func report(_ name: String, _ value: Double, decimals: Int = 3) {
   print("\(name): \(formatFixed(value, decimals: decimals))")
 }
 
+/// The machine's load average over the last minute (/proc/loadavg): how
+/// busy it was while the figures were taken (on two cores, 1 or more means
+/// another program had a core to itself much of the time).
+func loadAverage() -> Double {
+  let text = (try? Files.readText("/proc/loadavg")) ?? ""
+  return text.split(separator: " ").first.flatMap { Double($0) } ?? -1
+}
+
 func median(_ values: [Double]) -> Double {
   let sorted = values.sorted()
   return sorted[sorted.count / 2]
@@ -244,6 +252,15 @@ writePhotoLikePNG(photo, width: 1920, height: 1080)
 let log = work + "/stderr"
 let hd = PixelSize(width: 1920, height: 1080)
 let uhd = PixelSize(width: 3840, height: 2160)
+// What the figures come from: the build, the machine and how busy it was
+// (again at the end).
+if let child = try? ChildProcess.spawn(splashd, ["splashd", "--version"], stdoutPath: log, stderrPath: "/dev/null"),
+  (try? child.wait()) != nil, let printed = try? Files.readText(log)
+{
+  print("bench_splashd: \(printed.split(separator: "\n").first ?? "?")")
+}
+report("bench_cores", Double(sysconf(Int32(_SC_NPROCESSORS_ONLN))), decimals: 0)
+report("load_average_at_start", loadAverage(), decimals: 2)
 
 do {
   // splashd's own figures come first, while this process is still small:
@@ -341,6 +358,7 @@ do {
     report(name + "_ms", median(frames.map(\.renderMilliseconds)))
     report(name + "_vs_memcpy", median(frames.map(\.ratio)), decimals: 2)
   }
+  report("load_average_at_end", loadAverage(), decimals: 2)
 } catch {
   print("splashd-bench: \(error)")
   _ = system("rm -rf '\(work)'")
