@@ -330,7 +330,7 @@ final class Stage: EventSource, FrameSink {
   func handedOver() {
     if let output {
       (output as? HandingOverOutput)?.handedOver()
-      _ = Unmanaged.passRetained(output as AnyObject)
+      KeptForLife.keep(output as AnyObject)
     }
     output = nil
     drawn()

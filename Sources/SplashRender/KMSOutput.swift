@@ -421,7 +421,7 @@ public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPlug
       // stays open for the rest of this process and in the program `exec`
       // makes of it, which may set its own mode (master is free).
       card.keepOpenAcrossExec()
-      _ = Unmanaged.passRetained(card as AnyObject)
+      KeptForLife.keep(card as AnyObject)
     }
   }
 
