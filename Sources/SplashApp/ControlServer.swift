@@ -182,16 +182,23 @@ final class ControlServer: ControlTransport {
       switch controller.execute(command, because: "splashctl \(verb)") {
       case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
       case .okOnceShown:
-        client.replies.reserve()
+        let ticket = client.replies.reserve()
         controller.whenShown { [weak self, weak client] in
           guard let self, let client, clients.contains(where: { $0 === client }) else { return }
-          send(client, client.replies.fill(Array("ok\n".utf8)))
+          send(client, client.replies.fill(ticket, with: Array("ok\n".utf8)))
         }
       case .error(let problem): reply(client, "error \(problem)")
       case .later(let event): client.waits.insert(event)
+      case .answer(let pending):
+        let ticket = client.replies.reserve()
+        pending.whenDone { [weak self, weak client] answer in
+          guard let self, let client, clients.contains(where: { $0 === client }) else { return }
+          let line = answer.map { "ok " + $0 } ?? "error \(verb): no answer: the splash ended first"
+          send(client, client.replies.fill(ticket, with: Array((line + "\n").utf8)))
+        }
       case .png(let pending):
         client.snapshotUnderWay = true
-        client.replies.reserve()
+        let ticket = client.replies.reserve()
         pending.whenDone { [weak self, weak client] result in
           guard let self, let client, clients.contains(where: { $0 === client }) else { return }
           switch result {
@@ -200,15 +207,16 @@ final class ControlServer: ControlTransport {
               client.snapshotUnderWay = false
               send(
                 client,
-                client.replies.fill(Array("error snapshot: other snapshots are still being sent; try again\n".utf8)))
+                client.replies.fill(
+                  ticket, with: Array("error snapshot: other snapshots are still being sent; try again\n".utf8)))
               return
             }
             send(
-              client, client.replies.fill(Array("ok png \(bytes.count)\n".utf8) + bytes),
+              client, client.replies.fill(ticket, with: Array("ok png \(bytes.count)\n".utf8) + bytes),
               allowance: Self.maxPendingBytes)
           case .failure(let problem):
             client.snapshotUnderWay = false
-            send(client, client.replies.fill(Array("error \(problem.message)\n".utf8)))
+            send(client, client.replies.fill(ticket, with: Array("error \(problem.message)\n".utf8)))
           }
         }
       case .handover: reply(client, "error handover: not on this socket")
@@ -235,7 +243,7 @@ final class ControlServer: ControlTransport {
       }
       controller.handedOver(to: adopter)
     case .error(let problem): reply(client, "error \(problem)")
-    case .ok, .okOnceShown, .later, .png: reply(client, "error handover: not now")
+    case .ok, .okOnceShown, .later, .png, .answer: reply(client, "error handover: not now")
     }
   }
 

@@ -20,28 +20,35 @@ enum ControlReply: Equatable {
   /// `ok HANDOVER-STATE`, sent with the display's descriptors; the splash
   /// ends once it went (`Controller.handedOver`).
   case handover(String, [FileDescriptor])
+  /// The answer to a question, once it is typed (`ok ANSWER`), or none.
+  case answer(PendingAnswer)
 }
 
-/// A snapshot whose PNG file is being made on a thread of its own; its
-/// bytes (or why there are none) come once it is done.
-final class PendingSnapshot: Equatable {
-  private(set) var result: Result<[UInt8], ControlError>?
-  private var waiting: [(Result<[UInt8], ControlError>) -> Void] = []
+/// A reply that comes later, once its work is done: a snapshot made on a
+/// thread of its own, an answer typed at the console.
+final class Pending<Value>: Equatable {
+  private(set) var result: Value?
+  private var waiting: [(Value) -> Void] = []
 
   /// Calls `done` with the result, at once when it is there.
-  func whenDone(_ done: @escaping (Result<[UInt8], ControlError>) -> Void) {
+  func whenDone(_ done: @escaping (Value) -> Void) {
     if let result { done(result) } else { waiting.append(done) }
   }
 
-  func finish(_ result: Result<[UInt8], ControlError>) {
+  func finish(_ result: Value) {
     self.result = result
     let waiting = self.waiting
     self.waiting = []
     for done in waiting { done(result) }
   }
 
-  static func == (a: PendingSnapshot, b: PendingSnapshot) -> Bool { a === b }
+  static func == (a: Pending, b: Pending) -> Bool { a === b }
 }
+
+/// A snapshot's PNG file's bytes, or why there are none.
+typealias PendingSnapshot = Pending<Result<[UInt8], ControlError>>
+/// The answer to a question; nil when there is none (the splash ended first).
+typealias PendingAnswer = Pending<String?>
 
 /// Executes every command the splash takes, whatever delivered it (the
 /// control socket, psplash's FIFO, Plymouth's socket, a signal, a sensor, a
@@ -75,6 +82,9 @@ final class Controller {
   /// Where snapshots are made into PNG files, off the run loop; nil: made
   /// in place.
   var snapshots: BackgroundWork?
+  /// Who asks the questions of the person at the screen; nil: nobody can
+  /// answer (a recording).
+  var questions: Questions?
   private let log: Log
   private var appearedAfter: Double?
   /// The clock time the first frame was on the screen; nil before.
@@ -93,6 +103,10 @@ final class Controller {
 
   /// The angle the splash is shown at (it may turn while it holds).
   var rotation: Rotation { stage.rotation }
+
+  /// Whether a question waits for its answer (it holds the splash past
+  /// the gate's timeout: the boot waits for the answer too).
+  var isAsking: Bool { questions?.isAsking ?? false }
 
   /// Executes `command`; `cause` says who asked, as the log and the
   /// reveal or stop reason name it ("splashctl reveal", "SIGTERM", "the
@@ -130,6 +144,9 @@ final class Controller {
       var next = stage.status
       next.message = text
       return show(next)
+    case .ask(let question):
+      guard let questions, phase != .done else { return .error("ask: nobody can answer here") }
+      return .answer(questions.ask(question))
     case .handover:
       // A display handed over already stopped the splash too.
       guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }
@@ -237,6 +254,7 @@ final class Controller {
     ]
     if let appearedAfter { fields.append("appeared_ms=\(formatFixed(appearedAfter * 1000, decimals: 1))") }
     if let progress = stage.status.progress { fields.append("progress=\(formatNumber(progress))") }
+    if let waiting = questions?.waiting, waiting > 0 { fields.append("asking=\(waiting)") }
     let screens = stage.screenStates
     if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
     return fields.joined(separator: " ")

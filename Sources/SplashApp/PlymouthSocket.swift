@@ -11,8 +11,9 @@ import SplashSystem
 /// controller. As Plymouth does, only root's requests are taken: another
 /// user's connection is closed at once, so that it never takes a place
 /// root needs; when the table is full, the root client silent longest makes
-/// room. Prompts (passwords, questions, keystrokes) are refused at once, so
-/// no caller ever hangs.
+/// room. Prompts (passwords, questions, keystrokes) are asked on the splash
+/// (`Questions`) and answered in Plymouth's reply (`PlymouthRequest.answer`),
+/// or with no answer when the splash ends first, so no caller ever hangs.
 final class PlymouthSocket: ControlTransport {
   let name: String
   private let listener: FileDescriptor
@@ -134,18 +135,27 @@ final class PlymouthSocket: ControlTransport {
         log.debug("plymouth: refused the request '\(printable(String(UnicodeScalar(request.command))))'" + unsaid)
       }
       reply(client, PlymouthRequest.nak)
+    case .answerNone:
+      reply(client, PlymouthRequest.noAnswer)
     case .command(let command):
       switch controller.execute(command, because: request.cause) {
       case .ok, .png, .handover: reply(client, PlymouthRequest.ack)
       case .okOnceShown:
-        client.replies.reserve()
+        let ticket = client.replies.reserve()
         controller.whenShown { [weak self, weak client] in
           guard let self, let client, clients.contains(where: { $0 === client }) else { return }
-          send(client, client.replies.fill([PlymouthRequest.ack]))
+          send(client, client.replies.fill(ticket, with: [PlymouthRequest.ack]))
         }
       case .later:
         // A quit: ACK once the splash has let go of the display.
         client.awaitsQuit = true
+      case .answer(let pending):
+        let ticket = client.replies.reserve()
+        pending.whenDone { [weak self, weak client] answer in
+          guard let self, let client, clients.contains(where: { $0 === client }) else { return }
+          send(
+            client, client.replies.fill(ticket, with: answer.map(PlymouthRequest.answer) ?? [PlymouthRequest.noAnswer]))
+        }
       case .error(let problem):
         log.error("plymouth: \(problem)")
         reply(client, PlymouthRequest.nak)

@@ -28,6 +28,8 @@ final class Session {
   private(set) var spawned: SpawnedProgram?
   /// The control transports that opened (the control socket, …).
   private var transports: [ControlTransport] = []
+  /// The questions asked of the person at the screen.
+  private var questions: Questions?
   /// Where the splash goes when display devices come and go.
   private var moves: DisplayMoves?
 
@@ -88,6 +90,10 @@ final class Session {
       settings: settings, controller: controller, environment: dependencies.environment, clock: dependencies.clock,
       log: log, removeOnCrash: { if crashes { Program.removeOnCrash($0) } },
       keepOnCrash: { if crashes { Program.keepOnCrash($0) } })
+    let questions = Questions(terminal: settings.handoff.promptTerminal, stage: stage, log: log)
+    controller.questions = questions
+    runLoop.add(questions)
+    self.questions = questions
     transports = Transports.all.compactMap { $0(context) }
     for transport in transports { runLoop.add(transport) }
     if let followed = plan.followed {
@@ -219,6 +225,8 @@ final class Session {
   /// follows); control clients hear did-disappear once it is released, if
   /// the transition was done, and the socket closes.
   func finish(keepingLastFrame: Bool) {
+    // Questions still asked end with the splash (their terminal given back).
+    questions?.endAll()
     stage.release(keepingLastFrame: keepingLastFrame)
     runLoop.remove(stage)
     if controller.phase == .done { controller.publish(.didDisappear) }

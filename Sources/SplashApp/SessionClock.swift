@@ -47,7 +47,11 @@ final class SessionGate: RevealGate {
   var isOpen: Bool { controller.revealReason != nil }
 
   func wait(until deadline: Double) throws -> String? {
-    runLoop.run(until: deadline) { controller.revealReason != nil || controller.stopReason != nil }
+    let controller = controller
+    func ended() -> Bool { controller.revealReason != nil || controller.stopReason != nil }
+    runLoop.run(until: deadline, stopWhen: ended)
+    // A question being answered holds the splash past the timeout.
+    if !ended() && controller.isAsking { runLoop.run(until: .infinity) { ended() || !controller.isAsking } }
     if let reason = controller.stopReason { throw PlaybackInterrupted(reason: reason) }
     return controller.revealReason
   }

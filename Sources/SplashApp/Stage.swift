@@ -20,7 +20,8 @@ final class Stage: EventSource, FrameSink {
   private(set) var scenes: [SceneRenderer] = []
   /// The angle the splash is shown at (each screen may add its own turn).
   private(set) var rotation: Rotation
-  /// What the status layers show: the bar's value and the message.
+  /// What the status layers show: the bar's value and the message (or, in
+  /// its place, the line of a question being asked).
   private(set) var status: BootStatus
   /// The name of the back end shown on, for `status` (the last one, once let go of).
   private(set) var display = "none"
@@ -68,7 +69,7 @@ final class Stage: EventSource, FrameSink {
 
   /// Plays on `output` from now on, with a scene for each of its screens.
   func place(on output: Output) throws(Failure) {
-    scenes = try maker.scenes(for: output, rotation: rotation, message: status.message).scenes
+    scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
     self.output = output
     display = output.name
   }
@@ -80,7 +81,7 @@ final class Stage: EventSource, FrameSink {
   func move(to next: Output) throws(Failure) {
     guard let current = output else { throw Failure.runtime("the splash has been let go of") }
     do {
-      let made = try maker.scenes(for: next, rotation: rotation, message: status.message).scenes
+      let made = try maker.scenes(for: next, rotation: rotation, message: status.shownText).scenes
       _ = try next.present { made[$0].draw(progress: lastProgress, time: lastTime, status: status) }
       scenes = made
     } catch {
@@ -99,7 +100,7 @@ final class Stage: EventSource, FrameSink {
   /// drawn on all. Whether they changed.
   func screensChanged(on node: String) throws(Failure) -> Bool {
     guard let output = output as? HotPluggableOutput, output.screensChanged(on: node) else { return false }
-    scenes = try maker.scenes(for: output, rotation: rotation, message: status.message).scenes
+    scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
     damage(.whole)
     return true
   }
@@ -129,7 +130,7 @@ final class Stage: EventSource, FrameSink {
     guard let output else { return "this splash cannot turn" }
     let keys: [String]
     do {
-      (scenes, keys) = try maker.scenes(for: output, rotation: rotation, message: status.message)
+      (scenes, keys) = try maker.scenes(for: output, rotation: rotation, message: status.shownText)
     } catch {
       return error.message
     }
@@ -144,16 +145,16 @@ final class Stage: EventSource, FrameSink {
   /// returns why it could not (the message's font), or nil.
   func show(_ next: BootStatus) -> String? {
     guard next != status else { return nil }
-    if next.message != status.message {
+    if next.shownText != status.shownText {
       do {
-        for scene in scenes { try scene.status?.render(message: next.message) }
+        for scene in scenes { try scene.status?.render(message: next.shownText) }
       } catch {
         log.error("\(error): the message is not shown")
         return error.description
       }
     }
     // A bar that was shown and moved changes only inside its rectangle.
-    let onlyTheBar = next.message == status.message && next.progress != nil && status.progress != nil
+    let onlyTheBar = next.shownText == status.shownText && next.progress != nil && status.progress != nil
     status = next
     if let layers = scenes.first?.status, onlyTheBar { damage(.area(layers.layout.bar)) } else { damage(.whole) }
     return nil

@@ -33,11 +33,18 @@ enum Transports {
 }
 
 /// The replies to one client, in the order of its requests, though some
-/// wait for the frame that shows what their request changed
-/// (`ControlReply.okOnceShown`): a reply after a waiting one waits behind it.
+/// come later than others (`ControlReply.okOnceShown` waits for a frame, an
+/// answer for a person, a snapshot for its thread) and in any order: a
+/// reply after a waiting one waits behind it.
 struct OrderedReplies {
-  /// The replies not sent yet, in order; nil for one that waits for a frame.
-  private var slots: [[UInt8]?] = []
+  /// A place kept for a reply that comes later.
+  struct Ticket: Equatable {
+    fileprivate let number: Int
+  }
+
+  /// The replies not sent yet, in order; nil bytes for one still to come.
+  private var slots: [(ticket: Int, bytes: [UInt8]?)] = []
+  private var issued = 0
 
   /// Whether every reply so far may have gone.
   var isEmpty: Bool { slots.isEmpty }
@@ -45,19 +52,24 @@ struct OrderedReplies {
   /// Adds `bytes` after the replies still waiting; returns what may be sent now.
   mutating func add(_ bytes: [UInt8]) -> [UInt8] {
     guard !slots.isEmpty else { return bytes }
-    slots.append(bytes)
+    issued += 1
+    slots.append((issued, bytes))
     return []
   }
 
-  /// Keeps a place for a reply that waits for a frame.
-  mutating func reserve() { slots.append(nil) }
+  /// Keeps a place for a reply that comes later.
+  mutating func reserve() -> Ticket {
+    issued += 1
+    slots.append((issued, nil))
+    return Ticket(number: issued)
+  }
 
-  /// The first reply that waited is `bytes`; returns what may be sent now.
-  mutating func fill(_ bytes: [UInt8]) -> [UInt8] {
-    guard let index = slots.firstIndex(where: { $0 == nil }) else { return [] }
-    slots[index] = bytes
+  /// The reply `ticket` kept a place for is `bytes`; returns what may be sent now.
+  mutating func fill(_ ticket: Ticket, with bytes: [UInt8]) -> [UInt8] {
+    guard let index = slots.firstIndex(where: { $0.ticket == ticket.number }) else { return [] }
+    slots[index].bytes = bytes
     var ready: [UInt8] = []
-    while let first = slots.first, let bytes = first {
+    while let first = slots.first, let bytes = first.bytes {
       ready += bytes
       slots.removeFirst()
     }

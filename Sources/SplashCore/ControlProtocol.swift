@@ -35,6 +35,10 @@ public enum ControlCommand: Equatable, Sendable {
   /// Send what the display shows now, as a PNG file's bytes after the reply
   /// line (`ok png LENGTH`).
   case snapshot
+  /// Ask the person at the screen: the prompt is shown on the splash, the
+  /// console's keys answer it (one question at a time, in order); the reply
+  /// is the answer, or none when the splash ends first.
+  case ask(Question)
   /// Hand the display over to the splashd that asks (a unit of the real
   /// root adopting the initramfs's splash): the reply carries the display's
   /// descriptors and `HandoverState`, then this splashd ends without
@@ -77,6 +81,14 @@ public enum ControlCommand: Equatable, Sendable {
         return .failure(ControlError("message: longer than \(BootStatus.maxMessageBytes) bytes"))
       }
       return .success(.message(text.isEmpty ? nil : String(text)))
+    case "ask-password", "ask-question":
+      // The prompt is the rest of the line, as for a message.
+      var prompt = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(verb.count).dropFirst())
+      while prompt.last == "\r" { prompt = prompt.dropLast() }
+      guard prompt.utf8.count <= Question.maxPromptBytes else {
+        return .failure(ControlError("\(verb): a prompt longer than \(Question.maxPromptBytes) bytes"))
+      }
+      return .success(.ask(Question(verb == "ask-password" ? .password : .question, prompt: String(prompt))))
     case "rotate":
       guard arguments.count == 1, let degrees = Int(arguments.first!), let rotation = Rotation(rawValue: degrees) else {
         return .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270"))
@@ -88,7 +100,7 @@ public enum ControlCommand: Equatable, Sendable {
   }
 
   private static let known =
-    "reveal, quit, status, wait EVENT, rotate ANGLE, progress PERCENT, message [TEXT], snapshot"
+    "reveal, quit, status, wait, rotate, progress, message, snapshot, ask-password, ask-question"
 }
 
 /// Parses a plain decimal with an optional leading minus (`-20`, `12.5`).

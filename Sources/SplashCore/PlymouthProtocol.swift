@@ -20,6 +20,16 @@ public struct PlymouthRequest: Equatable, Sendable {
   /// The one-byte replies.
   public static let ack: UInt8 = 0x06
   public static let nak: UInt8 = 0x15
+  /// The reply to a question nobody answered (the splash ended first).
+  public static let noAnswer: UInt8 = 0x05
+
+  /// The reply carrying `answer`: 0x02, its length (32 bits, least
+  /// significant byte first), its bytes.
+  public static func answer(_ answer: String) -> [UInt8] {
+    let bytes = Array(answer.utf8)
+    let length = UInt32(bytes.count)
+    return [0x02] + (0..<4).map { UInt8(truncatingIfNeeded: length >> ($0 * 8)) } + bytes
+  }
 
   /// What the request asks of the splash.
   public var action: PlymouthAction {
@@ -43,8 +53,20 @@ public struct PlymouthRequest: Equatable, Sendable {
     case UInt8(ascii: "Q"):
       // `quit --retain-splash` sends the byte 1; plain `quit` nothing.
       return .command(.finish(retainingFrame: argument?.first == 1))
+    case UInt8(ascii: "*"), UInt8(ascii: "W"), UInt8(ascii: "K"):
+      guard argument?.count ?? 0 <= Question.maxPromptBytes else { return .refuse }
+      switch command {
+      case UInt8(ascii: "*"): return .command(.ask(Question(.password, prompt: text)))
+      case UInt8(ascii: "W"): return .command(.ask(Question(.question, prompt: text)))
+      default: return .command(.ask(Question(.keystroke(keys: text.isEmpty ? nil : text), prompt: "")))
+      }
+    case UInt8(ascii: "c"):
+      // The cached passwords: splashd keeps none, so the client asks.
+      return .answerNone
+    case UInt8(ascii: "L"):
+      // Stop watching for keys: nothing waits for them but the watcher.
+      return .acknowledge
     default:
-      // Prompts (`*`, `c`, `W`), keystrokes (`K`, `L`) and anything unknown.
       return .refuse
     }
   }
@@ -66,7 +88,9 @@ public enum PlymouthAction: Equatable, Sendable {
   case command(ControlCommand)
   /// Nothing to do: ACK at once.
   case acknowledge
-  /// Not taken (prompts, keystrokes, anything unknown, a bad argument): NAK at once.
+  /// A question splashd has no answer to: `noAnswer` at once.
+  case answerNone
+  /// Not taken (anything unknown, a bad argument): NAK at once.
   case refuse
 }
 

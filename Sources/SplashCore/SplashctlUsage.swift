@@ -40,6 +40,13 @@ public enum SplashctlUsage {
     ControlCommandHelp(
       name: "snapshot", argument: "FILE", values: [],
       help: "write what the display shows now, as the screen sees it, to FILE as PNG (- for standard output)"),
+    ControlCommandHelp(
+      name: "ask-password", argument: "PROMPT", values: [],
+      help: "show PROMPT on the splash and print what is typed on the console's terminal once Enter is pressed, "
+        + "each character shown as a bullet (exit 1 if the splash ends first)"),
+    ControlCommandHelp(
+      name: "ask-question", argument: "PROMPT", values: [],
+      help: "the same, the answer shown as it is typed"),
   ]
 
   /// The control socket when neither --control nor $SPLASHD_CONTROL says.

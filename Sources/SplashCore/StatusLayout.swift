@@ -6,6 +6,13 @@ public struct BootStatus: Equatable, Sendable {
   public var progress: Double?
   /// The message line; nil for none.
   public var message: String?
+  /// The line of a question being asked (its prompt and what is typed),
+  /// shown in the message's place while it is asked; nil for none. Not
+  /// handed over: a question ends with the splash that asked it.
+  public var prompt: String?
+
+  /// The text the message's layer shows: the question's line, else the message.
+  public var shownText: String? { prompt ?? message }
 
   /// The longest message, in bytes (a line of the control socket, psplash's
   /// `MSG`, the `message` setting).

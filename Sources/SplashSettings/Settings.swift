@@ -145,6 +145,9 @@ public struct HandoffSettings: Equatable, Sendable {
   public var compat: [CompatClient] = []
   /// The abstract socket name Plymouth's clients connect to.
   public var plymouthSocket = HandoffSettings.defaultPlymouthSocket
+  /// The terminal whose keys answer a question asked on the splash; nil:
+  /// the console's active virtual terminal.
+  public var promptTerminal: String?
   /// A start this many seconds after the last hand-off to the same program
   /// (under systemd) hands off at once, without the splash; 0: always plays.
   public var restartWindow: Double = 30

@@ -311,6 +311,16 @@ enum SplashSettingsTable {
         }
         settings.handoff.plymouthSocket = name
       }, show: { $0.handoff.plymouthSocket }),
+    SettingSpec(
+      "prompt-tty", .handoff, .option(placeholder: "PATH|auto"), .control,
+      help: "The terminal whose keys answer a question asked on the splash (Plymouth's ask-for-password, "
+        + "ask-question and watch-keystroke; splashctl ask-password): auto, the console's active virtual terminal "
+        + "(/sys/class/tty/tty0/active, else /dev/tty1), so that the console's keymap applies; or a terminal's "
+        + "path. It is read only while a question is asked, its echo off.",
+      field: \.handoff.promptTerminal,
+      parse: { settings, value in
+        settings.handoff.promptTerminal = value.text == "auto" ? nil : try value.path()
+      }, show: { $0.handoff.promptTerminal ?? "auto" }),
   ]
 
   private static let orientation: [SettingSpec] = [

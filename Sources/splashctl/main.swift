@@ -76,13 +76,17 @@ var newline = received.firstIndex(of: UInt8(ascii: "\n"))
 while newline == nil {
   guard received.count < ControlCommand.maxLineBytes, receive(into: &received) else {
     if case .wait(let event) = command { fail(1, "splashd ended without \(event.rawValue)") }
+    if case .ask = command { fail(1, "splashd ended without an answer") }
     fail(1, "splashd closed the connection without a reply")
   }
   newline = received.firstIndex(of: UInt8(ascii: "\n"))
 }
 let reply = String(decoding: received[..<newline!], as: UTF8.self)
 guard reply == "ok" || reply.hasPrefix("ok ") else { fail(1, String(reply.dropFirst("error ".count))) }
-if command == .status { try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n") }
+switch command {
+case .status, .ask: try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n")
+default: break
+}
 if let snapshotFile {
   let words = reply.split(separator: " ")
   guard words.count == 3, words[1] == "png", let length = Int(words[2]), length >= 0 else {

@@ -20,6 +20,7 @@ enum FuzzTargets {
     "kernel-uevents": kernelUevents,
     "cache-header": cacheHeader,
     "handover-state": handoverState,
+    "typed-answers": typedAnswers,
   ]
 
   /// The bytes as the reply of a splashd that hands its display over: a
@@ -163,7 +164,33 @@ enum FuzzTargets {
     switch command {
     case .progress(let percent): precondition(percent.isFinite && abs(percent) <= 1_000_000)
     case .message(let text?): precondition(text.utf8.count <= BootStatus.maxMessageBytes, "\(text.utf8.count)")
+    case .ask(let question): precondition(question.prompt.utf8.count <= Question.maxPromptBytes)
     default: break
+    }
+  }
+
+  /// The bytes as keys typed at the console's terminal, in pieces of the
+  /// sizes the first bytes say, for each kind of question: the line shown
+  /// never holds a control character (nor, for a password, what was typed),
+  /// and an answer stays within its limit and holds no control character.
+  static func typedAnswers(_ data: UnsafeRawBufferPointer) {
+    for kind in [Question.Kind.password, .question, .keystroke(keys: "yn\r")] {
+      var editor = AnswerEditor(Question(kind, prompt: "Passphrase:"))
+      forEachPiece(of: data) { chunk in
+        if let answer = editor.take(chunk) {
+          precondition(answer.utf8.count <= AnswerEditor.maxAnswerBytes)
+          if case .keystroke = kind {
+            precondition(["y", "n", "\n"].contains(answer))
+          } else {
+            precondition(!answer.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+          }
+          return false
+        }
+        let line = editor.line
+        precondition(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        if kind == .password { precondition(line.dropFirst("Passphrase: ".count).allSatisfy { $0 == "•" }) }
+        return true
+      }
     }
   }
 

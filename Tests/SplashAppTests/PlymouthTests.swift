@@ -53,12 +53,15 @@ import Testing
     }
     splash.clock.at(0.5) { TestClient(splash.controlPath).send("reveal\n") }
     #expect(splash.run(held(splash)) == .exit(0))
-    // ping, message, progress, status; show-splash, has-active-vt; password, question, keystroke: no, at once;
-    // hide-message; a progress that is not a number: no.
-    #expect(replies == [0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x15, 0x15, 0x15, 0x06, 0x15], "\(replies)")
+    // ping, message, progress, status; show-splash, has-active-vt; password, question, keystroke: asked, and
+    // with no terminal to answer on (the tests' prompt-tty is /dev/null), no answer at once; hide-message; a
+    // progress that is not a number: no.
+    #expect(replies == [0x06, 0x06, 0x06, 0x06, 0x06, 0x06, 0x05, 0x05, 0x05, 0x06, 0x15], "\(replies)")
     #expect(status.first?.hasSuffix(" progress=30") == true, "\(status)")
     #expect(splash.lines.contains("splashd: plymouth: status \"fsck 50%\""))  // a debug line
-    #expect(splash.lines.contains("splashd: plymouth: refused the request '*'"))
+    #expect(splash.lines.contains("splashd: plymouth: refused the request 'u'"))
+    #expect(
+      splash.lines.contains("splashd: ask: /dev/null: not a terminal; the question goes unanswered"), "\(splash.lines)")
   }
 
   /// `quit` is answered once the splash has let go of the display;

@@ -17,7 +17,8 @@ import Testing
       ControlCommand.parse("")
         == .failure(
           ControlError(
-            "empty command; known: reveal, quit, status, wait EVENT, rotate ANGLE, progress PERCENT, message [TEXT], snapshot"
+            "empty command; known: reveal, quit, status, wait, rotate, progress, message, snapshot, ask-password, "
+              + "ask-question"
           )))
     #expect(ControlCommand.parse("rotate 45") == .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270")))
     #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))

@@ -62,8 +62,27 @@ import Testing
     #expect(action("Q") == .command(.finish(retainingFrame: false)))
     #expect(
       PlymouthRequest(command: UInt8(ascii: "Q"), argument: [1]).action == .command(.finish(retainingFrame: true)))
-    // Prompts and keystrokes are refused (no caller waits), as is anything unknown.
-    for refused in ["*", "c", "W", "K", "L", "z"] { #expect(action(Character(refused)) == .refuse, "\(refused)") }
+    // Prompts are asked; cached passwords there are none of; anything unknown is refused.
+    #expect(
+      action("*", "Please unlock disk root:") == .command(.ask(Question(.password, prompt: "Please unlock disk root:")))
+    )
+    #expect(action("W", "Continue?") == .command(.ask(Question(.question, prompt: "Continue?"))))
+    #expect(action("K", "yn") == .command(.ask(Question(.keystroke(keys: "yn"), prompt: ""))))
+    #expect(action("K") == .command(.ask(Question(.keystroke(keys: nil), prompt: ""))))
+    #expect(action("*", String(repeating: "x", count: Question.maxPromptBytes + 1)) == .refuse)
+    #expect(action("c") == .answerNone)
+    #expect(action("L") == .acknowledge)
+    #expect(action("z") == .refuse)
     #expect(PlymouthRequest(command: UInt8(ascii: "Q"), argument: [1]).cause == "plymouth quit --retain-splash")
+  }
+
+  /// An answer goes back as plymouthd sends it: 0x02, the length in 32
+  /// bits, least significant byte first, the bytes (Debian's client prints
+  /// them).
+  @Test func anAnswerIsItsLengthAndItsBytes() {
+    #expect(PlymouthRequest.answer("s3cret") == [0x02, 6, 0, 0, 0] + Array("s3cret".utf8))
+    #expect(PlymouthRequest.answer("") == [0x02, 0, 0, 0, 0])
+    let long = String(repeating: "é", count: 300)  // 600 bytes
+    #expect(PlymouthRequest.answer(long).prefix(5) == [0x02, 0x58, 0x02, 0, 0])
   }
 }

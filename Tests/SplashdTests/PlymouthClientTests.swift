@@ -17,11 +17,128 @@ import Testing
 
   /// Runs `plymouth ARGUMENTS` in splashd's network namespace.
   func plymouth(_ arguments: [String], in pid: Int32, as user: String? = nil) throws -> Outcome {
+    try startPlymouth(arguments, in: pid).finish()
+  }
+
+  /// Starts `plymouth ARGUMENTS` in splashd's network namespace.
+  func startPlymouth(_ arguments: [String], in pid: Int32) throws -> StartedProcess {
     let client = [
       "/usr/bin/env", "LD_LIBRARY_PATH=\(Self.clientRoot)/usr/lib/x86_64-linux-gnu",
       Self.clientRoot + "/usr/bin/plymouth",
     ]
-    return try run("/usr/bin/nsenter", ["--net=/proc/\(pid)/ns/net", "--"] + client + arguments, environment: [:])
+    return try StartedProcess(
+      "/usr/bin/nsenter", ["--net=/proc/\(pid)/ns/net", "--"] + client + arguments, environment: [:])
+  }
+
+  /// The light pixels of a snapshot of the splash (the message's white
+  /// text, or a question's line in its place, over a dark picture); nil
+  /// when there is no snapshot.
+  func lightPixels() -> Int? {
+    let file = dir.path + "/prompt.png"
+    guard (try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:]))?.status == 0 else {
+      return nil
+    }
+    _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/prompt.ppm"], environment: [:])
+    guard let shot = Screendump(path: dir.path + "/prompt.ppm") else { return nil }
+    func isLight(_ pixel: UInt32) -> Bool { pixel >> 16 > 0x80 && (pixel >> 8) & 0xFF > 0x80 && pixel & 0xFF > 0x80 }
+    return (0..<shot.height).reduce(0) { sum, y in sum + (0..<shot.width).filter { isLight(shot.at($0, y)) }.count }
+  }
+
+  /// `plymouth ask-for-password`, as cryptsetup's askpass runs it: the
+  /// prompt shows on the splash with a bullet for each character typed at
+  /// the terminal (a pseudo-terminal standing in for the console's VT), the
+  /// terminal echoes nothing and gets its settings back after, the splash
+  /// holds past its timeout while the question waits, and the client prints
+  /// the answer as it does with plymouthd.
+  @Test func aPasswordIsAskedOnTheSplashAndTypedAtTheConsole() throws {
+    let fetched = try run(
+      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
+      timeout: 300)
+    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    let console = try PseudoTerminal()
+    var light: [Int?] = []
+    let dark = dir.solidPNG("dark.png", width: 40, height: 20, rgb: (0, 0, 0x40))
+    var asking: Outcome?
+    var heldPastTimeout = false
+    var answer: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "400x200", "--image", dark, "--until-reveal", "--timeout", "1",
+        "--control", socketPath, "--compat", "plymouth", "--prompt-tty", console.terminal, "--", "/bin/echo",
+        "kiosk started",
+      ], in: dir, launcher: ["/usr/bin/unshare", "--net"],
+      whileRunning: { splash in
+        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+          let client = try? startPlymouth(["ask-for-password", "--prompt=Disk"], in: splash.pid)
+        else { return }
+        waitUntil(10) {
+          asking = try? run(splashctlPath, ["--control", socketPath, "status"], environment: [:])
+          return asking?.stdout.contains(" asking=1") == true
+        }
+        light.append(lightPixels())
+        console.type("s3")
+        waitUntil(10) { (lightPixels() ?? 0) > (light[0] ?? .max) }
+        light.append(lightPixels())
+        // Past the timeout, still held for the answer.
+        waitUntil(10) {
+          let status = (try? run(splashctlPath, ["--control", socketPath, "status"], environment: [:]))?.stdout ?? ""
+          let uptime = status.split(separator: " ").first { $0.hasPrefix("uptime_s=") }.flatMap {
+            Double($0.dropFirst("uptime_s=".count))
+          }
+          heldPastTimeout = status.hasPrefix("phase=waiting ") && (uptime ?? 0) > 2
+          return heldPastTimeout
+        }
+        console.type("cret\r")
+        answer = try? client.finish(timeout: 10)
+      })
+    #expect(asking?.stdout.contains(" asking=1") == true, "\(String(describing: asking)) \(outcome.stderr)")
+    let (prompt, typed) = (light.first ?? nil, light.last ?? nil)
+    #expect((prompt ?? 0) > 0 && (typed ?? 0) > (prompt ?? .max), "light pixels: \(light)")
+    #expect(heldPastTimeout, "\(outcome.stderr)")
+    #expect(answer?.status == 0 && answer?.stdout == "s3cret", "\(String(describing: answer))")
+    #expect(console.echoed.isEmpty, "the terminal echoed \(console.echoed)")
+    #expect(console.echoes, "the terminal's settings were not put back")
+    #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
+  }
+
+  /// A question the splash cannot answer before it ends gets no answer: the
+  /// client is told at once and fails, rather than waiting for ever.
+  @Test func aQuestionStillAskedWhenTheSplashEndsGetsNoAnswer() throws {
+    let fetched = try run(
+      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
+      timeout: 300)
+    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    let console = try PseudoTerminal()
+    var plymouthAnswer: Outcome?
+    var splashctlAnswer: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "32x32", "--until-reveal", "--timeout", "0", "--control", socketPath,
+        "--compat", "plymouth", "--prompt-tty", console.terminal, "--", "/bin/echo", "kiosk started",
+      ], in: dir, launcher: ["/usr/bin/unshare", "--net"],
+      whileRunning: { splash in
+        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+          let client = try? startPlymouth(["ask-for-password", "--prompt=Disk"], in: splash.pid),
+          let asker = try? StartedProcess(
+            splashctlPath, ["--control", socketPath, "ask-password", "PIN:"], environment: [:])
+        else { return }
+        waitUntil(10) {
+          (try? run(splashctlPath, ["--control", socketPath, "status"], environment: [:]))?.stdout.contains(" asking=2")
+            == true
+        }
+        _ = try? run(splashctlPath, ["--control", socketPath, "quit"], environment: [:])
+        plymouthAnswer = try? client.finish(timeout: 10)
+        splashctlAnswer = try? asker.finish(timeout: 10)
+      })
+    #expect(plymouthAnswer?.status == 1 && plymouthAnswer?.stdout == "", "\(String(describing: plymouthAnswer))")
+    #expect(
+      splashctlAnswer?.status == 1
+        && splashctlAnswer?.stderr == "splashctl: ask-password: no answer: the splash ended first\n",
+      "\(String(describing: splashctlAnswer))")
+    #expect(console.echoes)
+    #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
   }
 
   @Test func debiansPlymouthClientDrivesTheSplash() throws {
@@ -46,7 +163,6 @@ import Testing
         outcomes["ping"] = try? plymouth(["--ping"], in: splash.pid)
         outcomes["message"] = try? plymouth(["display-message", "--text=Hello"], in: splash.pid)
         outcomes["progress"] = try? plymouth(["system-update", "--progress=30"], in: splash.pid)
-        outcomes["password"] = try? plymouth(["ask-for-password", "--prompt=Disk"], in: splash.pid)
         // Not root: refused, as Plymouth refuses it (a raw ping from a user's process).
         let ping = """
           import socket, sys
@@ -71,7 +187,6 @@ import Testing
       })
     #expect(outcomes["ping"]?.status == 0, "\(String(describing: outcomes["ping"])) \(outcome.stderr)")
     #expect(outcomes["message"]?.status == 0 && outcomes["progress"]?.status == 0)
-    #expect(outcomes["password"]?.status != 0)
     #expect(outcomes["user"]?.status == 1, "\(String(describing: outcomes["user"]))")
     let dump = try #require(shot)
     #expect((0..<200).filter { dump.at($0, 50) == 0xFF0000 }.count == 60)

@@ -9,7 +9,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public init() throws {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("splashd-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    guard FileManager.default.createFile(atPath: testConfig, contents: Data("[splash]\ncache = \(cache)\n".utf8)) else {
+    let config = "[splash]\ncache = \(cache)\n[handoff]\nprompt-tty = /dev/null\n"
+    guard FileManager.default.createFile(atPath: testConfig, contents: Data(config.utf8)) else {
       throw CocoaError(.fileWriteUnknown)
     }
   }
@@ -19,7 +20,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
   /// A config file that sets only the cache folder (`cache`), so that
   /// neither a machine's own /etc/splashd/splashd.conf nor its
   /// /var/cache/splashd can change a test's outcome, and a test leaves no
-  /// prepared pictures behind.
+  /// prepared pictures behind; and the terminal a question is answered on
+  /// (`prompt-tty`) to /dev/null, which is none, so that no test reads or
+  /// changes the machine's console.
   public var testConfig: String { path + "/test.conf" }
 
   /// The prepared-picture cache of the test's splashd runs.

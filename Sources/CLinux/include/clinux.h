@@ -16,6 +16,13 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flag
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
+/* Declared by <stdlib.h> only under _XOPEN_SOURCE: for the tests, whose
+   pseudo-terminals stand in for the console's. */
+extern int posix_openpt(int flags);
+extern int grantpt(int fd);
+extern int unlockpt(int fd);
+extern int ptsname_r(int fd, char *buffer, size_t size);
+
 /* The process and user ids of a Unix socket's peer, as it connected
    (SO_PEERCRED's struct ucred, _GNU_SOURCE only: pid, uid, gid). 0 on success. */
 static inline int splashd_peer(int fd, int *pid, unsigned int *uid) {

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+/// What a client asks the person at the screen while the splash holds
+/// (Plymouth's `ask-for-password`, `ask-question` and `watch-keystroke`,
+/// splashctl's `ask-password` and `ask-question`): answered with the keys of
+/// the console's terminal, its prompt shown on the splash in place of the
+/// message.
+public struct Question: Equatable, Sendable {
+  public enum Kind: Equatable, Sendable {
+    /// A secret: each character typed shows as a bullet; Enter answers.
+    case password
+    /// Text shown as typed; Enter answers.
+    case question
+    /// The first key pressed among `keys` (any key when nil) is the answer.
+    case keystroke(keys: String?)
+  }
+
+  public let kind: Kind
+  /// The prompt ("Please unlock disk root:"); it may be empty.
+  public let prompt: String
+
+  public init(_ kind: Kind, prompt: String) {
+    self.kind = kind
+    self.prompt = prompt
+  }
+
+  /// The longest prompt shown, in bytes (a message line's limit).
+  public static let maxPromptBytes = BootStatus.maxMessageBytes
+}
+
+/// The answer to one question as it is typed: the terminal's bytes (after
+/// the console's keymap) in, the line to show and, once Enter comes, the
+/// answer out. Backspace and Delete take back the last character, Ctrl-U the
+/// whole line; escape sequences (the arrow keys) and other control
+/// characters are nothing.
+public struct AnswerEditor: Sendable {
+  public let question: Question
+  /// The answer's bytes so far (UTF-8 as the terminal sends it).
+  private var typed: [UInt8] = []
+  /// Inside an escape sequence: 1 after ESC, 2 inside `ESC [` or `ESC O`.
+  private var escape = 0
+
+  /// The longest answer, in bytes (cryptsetup takes passphrases of up to
+  /// 512 characters); more is not taken.
+  public static let maxAnswerBytes = 1024
+
+  public init(_ question: Question) { self.question = question }
+
+  /// The line the splash shows: the prompt, then a bullet for each
+  /// character of a password, or the text typed for a question.
+  public var line: String {
+    let head = question.prompt.isEmpty ? "" : question.prompt + " "
+    switch question.kind {
+    case .password: return head + String(repeating: "•", count: String(decoding: typed, as: UTF8.self).count)
+    case .question: return head + String(decoding: typed, as: UTF8.self)
+    case .keystroke: return question.prompt
+    }
+  }
+
+  /// Takes the terminal's `bytes`; returns the answer once it is given
+  /// (the bytes after it are not taken).
+  public mutating func take(_ bytes: some Sequence<UInt8>) -> String? {
+    for byte in bytes {
+      if let answer = take(byte) { return answer }
+    }
+    return nil
+  }
+
+  private mutating func take(_ byte: UInt8) -> String? {
+    switch escape {
+    case 1:
+      escape = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? 2 : 0
+      return nil
+    case 2:
+      // Parameters and intermediates until the final byte (0x40…0x7E).
+      if (0x40...0x7E).contains(byte) { escape = 0 }
+      return nil
+    default: break
+    }
+    if case .keystroke(let keys) = question.kind {
+      guard byte != 0x1B else {
+        escape = 1
+        return nil
+      }
+      let key = String(decoding: [byte], as: UTF8.self)
+      if let keys, !keys.contains(key) { return nil }
+      return byte == 0x0D ? "\n" : key
+    }
+    switch byte {
+    case 0x0D, 0x0A: return String(decoding: typed, as: UTF8.self)
+    case 0x08, 0x7F:
+      // Back over continuation bytes to the character's first byte.
+      while let last = typed.popLast(), last & 0xC0 == 0x80 {}
+    case 0x15: typed = []
+    case 0x1B: escape = 1
+    case 0..<0x20: break
+    default:
+      if typed.count < Self.maxAnswerBytes { typed.append(byte) }
+    }
+    return nil
+  }
+}
