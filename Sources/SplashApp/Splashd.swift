@@ -88,8 +88,15 @@ public enum Ending: Equatable {
 /// The `splashd` command.
 public enum Splashd {
   /// Runs splashd with the process's own arguments (`Program.arguments`:
-  /// as the kernel gave them, /proc or not).
-  public static func main() -> Int32 { main(Array(Program.arguments.dropFirst())) }
+  /// as the kernel gave them, /proc or not); as Plymouth's client when it
+  /// was started under that name (`PlymouthClient`).
+  public static func main() -> Int32 {
+    let arguments = Array(Program.arguments.dropFirst())
+    if PlymouthClient.isCalled(Program.arguments.first) {
+      return PlymouthClient.main(arguments, environment: Environment.all())
+    }
+    return main(arguments)
+  }
 
   /// Runs splashd with `arguments` (without the program name) and returns
   /// its exit status, or becomes the program given after `--` (or by `exec`

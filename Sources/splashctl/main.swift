@@ -47,41 +47,24 @@ case .success(let parsed): command = parsed
 case .failure(let error): fail(2, "\(error.message) (see splashctl --help)")
 }
 
-let socket: FileDescriptor
+var connection: ControlConnection
 do {
-  socket = try UnixSocket.connect(to: path)
+  connection = try ControlConnection(path: path)
 } catch {
   fail(1, "cannot reach splashd at \(path): \(error.phrase)")
 }
 do {
-  try socket.writeAll(line + "\n")
+  try connection.send(line)
 } catch {
   fail(1, "cannot send to splashd at \(path): \(error.phrase)")
 }
 
-/// Reads more from splashd onto `received`; false at the end of its output.
-func receive(into received: inout [UInt8]) -> Bool {
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  let count =
-    (try? buffer.withUnsafeMutableBytes { raw in
-      Result { () throws(SystemError) in try socket.read(into: raw) }
-    }.get()) ?? 0
-  received += buffer[..<count]
-  return count > 0
-}
-
 // One reply line, however long splashd takes (wait can take the whole splash).
-var received: [UInt8] = []
-var newline = received.firstIndex(of: UInt8(ascii: "\n"))
-while newline == nil {
-  guard received.count < ControlCommand.maxLineBytes, receive(into: &received) else {
-    if case .wait(let event) = command { fail(1, "splashd ended without \(event.rawValue)") }
-    if case .ask = command { fail(1, "splashd ended without an answer") }
-    fail(1, "splashd closed the connection without a reply")
-  }
-  newline = received.firstIndex(of: UInt8(ascii: "\n"))
+guard let reply = connection.replyLine() else {
+  if case .wait(let event) = command { fail(1, "splashd ended without \(event.rawValue)") }
+  if case .ask = command { fail(1, "splashd ended without an answer") }
+  fail(1, "splashd closed the connection without a reply")
 }
-let reply = String(decoding: received[..<newline!], as: UTF8.self)
 guard reply == "ok" || reply.hasPrefix("ok ") else { fail(1, String(reply.dropFirst("error ".count))) }
 switch command {
 case .status, .ask: try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n")
@@ -92,17 +75,17 @@ if let snapshotFile {
   guard words.count == 3, words[1] == "png", let length = Int(words[2]), length >= 0 else {
     fail(1, "splashd's reply to snapshot is not \"ok png LENGTH\": \(printable(reply))")
   }
-  var png = Array(received[(newline! + 1)...])
-  while png.count < length {
-    guard receive(into: &png) else { fail(1, "splashd ended the snapshot after \(png.count) of \(length) bytes") }
+  var came = 0
+  guard let png = connection.bytes(length, partial: &came) else {
+    fail(1, "splashd ended the snapshot after \(came) of \(length) bytes")
   }
   do {
     if snapshotFile == "-" {
-      try png[..<length].withUnsafeBytes { raw in
+      try png.withUnsafeBytes { raw in
         Result { () throws(SystemError) in try FileDescriptor.standardOutput.writeAll(raw) }
       }.get()
     } else {
-      try Files.write(Array(png[..<length]), to: snapshotFile)
+      try Files.write(png, to: snapshotFile)
     }
   } catch {
     fail(

@@ -215,6 +215,8 @@ extension DisplayTests.BootPathTests {
       #expect(full.contains(path), "\(path) is not in the initramfs")
     }
     #expect(full.contains { $0.hasSuffix("/bochs.ko") })
+    // Plymouth's client, where Plymouth is not: splashd under that name.
+    #expect(full.contains("bin/plymouth") || full.contains("usr/bin/plymouth"), "no plymouth in the initramfs")
     let configless = paths("initrd-without-config.img")
     #expect(configless.contains("usr/bin/splashd") && configless.contains("usr/share/splashd/splashd-demo.png"))
     #expect(!configless.contains("etc/splashd/splashd.conf") && !configless.contains("usr/share/splashd/left.png"))

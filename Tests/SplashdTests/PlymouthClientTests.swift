@@ -205,4 +205,52 @@ import Testing
       environment: [:])
     #expect(alone.status == 1)
   }
+
+  /// Where Plymouth is not installed (an initramfs), splashd answers as
+  /// `plymouth` (a link of that name) over the control socket: silent
+  /// failure with no splash, as Plymouth's client; the commands cryptsetup's
+  /// askpass and initramfs-tools' scripts run; quit returns once the splash
+  /// is done.
+  @Test func splashdAnswersAsPlymouthWherePlymouthIsNot() throws {
+    let plymouth = dir.path + "/plymouth"
+    try FileManager.default.createSymbolicLink(atPath: plymouth, withDestinationPath: splashdPath)
+    let environment = ["SPLASHD_CONTROL": socketPath]
+    let alone = try run(plymouth, ["--ping"], environment: environment)
+    #expect(alone.status == 1 && alone.stdout.isEmpty && alone.stderr.isEmpty, "\(alone)")
+    let console = try PseudoTerminal()
+    var outcomes: [String: Outcome] = [:]
+    var light: Int?
+    var endedWhenQuitReturned = false
+    let dark = dir.solidPNG("dark.png", width: 40, height: 20, rgb: (0, 0, 0x40))
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "400x200", "--image", dark, "--until-reveal", "--timeout", "0",
+        "--control", socketPath, "--prompt-tty", console.terminal, "--", "/bin/echo", "kiosk started",
+      ], in: dir,
+      whileRunning: { splash in
+        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+          let asker = try? StartedProcess(plymouth, ["ask-for-password", "--prompt", "Disk"], environment: environment)
+        else { return }
+        outcomes["ping"] = try? run(plymouth, ["--ping"], environment: environment)
+        waitUntil(10) {
+          (try? run(splashctlPath, ["--control", socketPath, "status"], environment: [:]))?.stdout.contains(" asking=1")
+            == true
+        }
+        console.type("s3cret\r")
+        outcomes["password"] = try? asker.finish(timeout: 10)
+        outcomes["message"] = try? run(plymouth, ["display-message", "--text=Resuming"], environment: environment)
+        light = lightPixels()
+        outcomes["bad"] = try? run(plymouth, ["dance"], environment: environment)
+        outcomes["quit"] = try? run(plymouth, ["quit"], environment: environment)
+        endedWhenQuitReturned = splash.log.contains("splashd: did-disappear")
+      })
+    #expect(outcomes["ping"]?.status == 0)
+    #expect(outcomes["password"]?.status == 0 && outcomes["password"]?.stdout == "s3cret", "\(outcomes)")
+    #expect(outcomes["message"]?.status == 0 && (light ?? 0) > 0, "\(String(describing: light))")
+    #expect(
+      outcomes["bad"]?.status == 1 && outcomes["bad"]?.stderr == "plymouth (splashd): unknown command \"dance\"\n")
+    #expect(outcomes["quit"]?.status == 0 && endedWhenQuitReturned, "\(outcome.stderr)")
+    #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
+  }
 }
