@@ -197,7 +197,7 @@ final class Session {
       controller.record(event)
     }
     if settings.handoff.hasGate {
-      player.gate = SessionGate(runLoop: runLoop, controller: controller)
+      player.gate = SessionGate(runLoop: runLoop, controller: controller, timeout: settings.handoff.timeout)
       player.gateTimeout = settings.handoff.timeout
     }
     do {

@@ -34,14 +34,19 @@ final class SessionClock: PresentationClock {
 
 /// The reveal gate over the run loop: open once the controller has been
 /// told to reveal (by `splashctl reveal`, the `--until-file` watch, the
-/// spawned program's READY=1 or its end).
+/// spawned program's READY=1 or its end). A question being asked holds it
+/// past the timeout, and the timeout counts again from its answer: the boot
+/// waited for the answer too (a disk's passphrase), and goes on from there.
 final class SessionGate: RevealGate {
   private let runLoop: RunLoop
   private let controller: Controller
+  /// The gate's timeout, in seconds; 0 for none.
+  private let timeout: Double
 
-  init(runLoop: RunLoop, controller: Controller) {
+  init(runLoop: RunLoop, controller: Controller, timeout: Double) {
     self.runLoop = runLoop
     self.controller = controller
+    self.timeout = timeout
   }
 
   var isOpen: Bool { controller.revealReason != nil }
@@ -49,9 +54,13 @@ final class SessionGate: RevealGate {
   func wait(until deadline: Double) throws -> String? {
     let controller = controller
     func ended() -> Bool { controller.revealReason != nil || controller.stopReason != nil }
-    runLoop.run(until: deadline, stopWhen: ended)
-    // A question being answered holds the splash past the timeout.
-    if !ended() && controller.isAsking { runLoop.run(until: .infinity) { ended() || !controller.isAsking } }
+    var deadline = deadline
+    while !ended() {
+      runLoop.run(until: deadline) { ended() || controller.isAsking }
+      guard !ended() && controller.isAsking else { break }
+      runLoop.run(until: .infinity) { ended() || !controller.isAsking }
+      if timeout > 0 { deadline = max(deadline, controller.now() + timeout) }
+    }
     if let reason = controller.stopReason { throw PlaybackInterrupted(reason: reason) }
     return controller.revealReason
   }

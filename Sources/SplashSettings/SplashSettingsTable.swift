@@ -267,7 +267,8 @@ enum SplashSettingsTable {
     SettingSpec(
       "timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
       help: "The longest --ready notify, --until-file or --until-reveal holds the splash, counted from the first "
-        + "frame; 0 for no limit.", \.handoff.timeout,
+        + "frame; 0 for no limit. A question asked on the splash (a disk's passphrase: see --prompt-tty) holds it "
+        + "until it is answered, and the timeout counts again from the answer.", \.handoff.timeout,
       read: { try $0.seconds(upTo: Settings.maxTimeout, zero: " (no limit)") }, print: { formatNumber($0) }),
     SettingSpec(
       "control", .handoff, .option(placeholder: "PATH"), .control, help: "Serves splashctl at this socket.",

@@ -41,6 +41,30 @@ import Testing
     #expect(splash.lines.contains { $0.hasPrefix("splashd: did-disappear") })
   }
 
+  /// A question asked of the person at the screen (a disk's passphrase)
+  /// holds the gate past its timeout, and the timeout counts again from the
+  /// answer: the boot waited for it, and needs the splash a while more.
+  @Test func aQuestionHoldsTheGatePastItsTimeoutWhichCountsAgainFromTheAnswer() throws {
+    let splash = try Harness()
+    let console = try PseudoTerminal()
+    var asker: TestClient?
+    var answer: [String] = []
+    splash.clock.at(1) {
+      asker = TestClient(splash.controlPath)
+      asker?.send("ask-password Disk\n")
+    }
+    splash.clock.at(5) { console.type("pw\r") }
+    splash.clock.at(6) { answer = asker?.replies ?? [] }
+    let arguments = [
+      "--until-reveal", "--timeout", "3", "--control", splash.controlPath, "--prompt-tty", console.terminal,
+    ]
+    #expect(splash.run(quick + arguments) == .exit(0))
+    #expect(answer == ["ok pw"])
+    #expect(splash.gateTimedOut)
+    let revealed = try #require(splash.time(of: "splashd: will-disappear"))
+    #expect(revealed >= 108 && revealed < 108 + 1.0 / 60 + 1e-9, "revealed at \(revealed)")
+  }
+
   /// `--hold` and the gate's timeout count from the first frame on the
   /// screen, not from the start: here the first present takes 1.7 s.
   @Test func aSlowFirstFrameDoesNotEatTheHoldOrTheTimeout() throws {
