@@ -182,7 +182,7 @@ install: build install-built
 # are examples to adapt (docs: which lines), not live units.
 INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
   $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
-  $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd \
+  $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd $(INITRAMFSDIR)/scripts/panic/splashd \
   $(UNITDIR)/splashd-initrd.service $(DRACUTDIR)/90splashd/module-setup.sh \
   $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
   $(PREFIX)/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service \
@@ -203,7 +203,7 @@ install-built:
 	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
 	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
 	done
-	for part in hooks/splashd scripts/init-premount/splashd; do \
+	for part in hooks/splashd scripts/init-premount/splashd scripts/panic/splashd; do \
 	  sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
 	    initramfs/initramfs-tools/$$part | install -D -m 755 /dev/stdin $(DESTDIR)$(INITRAMFSDIR)/$$part; \
 	done
@@ -225,7 +225,8 @@ uninstall:
 	fi
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/share/splashd $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
 	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
-	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount $(DESTDIR)$(INITRAMFSDIR)/scripts \
+	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount \
+	  $(DESTDIR)$(INITRAMFSDIR)/scripts/panic $(DESTDIR)$(INITRAMFSDIR)/scripts \
 	  $(DESTDIR)$(INITRAMFSDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(DRACUTDIR)/90splashd $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(PREFIX)/lib/dracut 2>/dev/null
 

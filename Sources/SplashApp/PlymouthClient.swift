@@ -11,6 +11,9 @@ import SplashSystem
 /// splashd listens). As Plymouth's client, it says nothing when no splash
 /// answers, and exits 1.
 public enum PlymouthClient {
+  /// The longest a reply is waited for, but an answer's (and `--wait`'s).
+  static let replyTimeout = 10.0
+
   /// Whether splashd was started under Plymouth's client's name.
   public static func isCalled(_ name: String?) -> Bool { name?.split(separator: "/").last == "plymouth" }
 
@@ -27,7 +30,11 @@ public enum PlymouthClient {
     }
     guard !translation.lines.isEmpty else { return 0 }
     let path = environment["SPLASHD_CONTROL"].flatMap { $0.isEmpty ? nil : $0 } ?? HandoffSettings.defaultControl
-    guard var connection = try? ControlConnection(path: path) else { return fail(nil) }
+    // Only a question waits for a person; anything else (quit waits for
+    // the transition) at most `replyTimeout`: a scripts/panic that ends the
+    // splash can never hold up the rescue shell.
+    let timeout = translation.printsAnswer || translation.lines == ["wait did-disappear"] ? nil : Self.replyTimeout
+    guard var connection = try? ControlConnection(path: path, timeout: timeout) else { return fail(nil) }
     var answer = ""
     for line in translation.lines {
       guard (try? connection.send(line)) != nil, let reply = connection.replyLine() else { return fail(nil) }

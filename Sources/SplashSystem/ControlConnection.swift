@@ -8,7 +8,11 @@ public struct ControlConnection {
   /// What splashd sent that has not been taken yet.
   private var received: [UInt8] = []
 
-  public init(path: String) throws(SystemError) { socket = try UnixSocket.connect(to: path) }
+  /// Connects to `path`; with `timeout`, each reply waited for at most
+  /// that many seconds (a reply that does not come is the end).
+  public init(path: String, timeout: Double? = nil) throws(SystemError) {
+    socket = try UnixSocket.connect(to: path, timeout: timeout)
+  }
 
   public func send(_ line: String) throws(SystemError) { try socket.writeAll(line + "\n") }
 

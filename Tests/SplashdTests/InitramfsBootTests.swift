@@ -243,14 +243,16 @@ extension DisplayTests.BootPathTests {
     #expect(!paths("initrd-dracut-without-splashd.img").contains("usr/bin/splashd"))
     printGrowth("dracut_initramfs", "initrd-dracut.img", without: "initrd-dracut-without-splashd.img", part: "module")
 
-    func bootOnce(_ words: String, _ name: String, initrd: String = "initrd.img") throws -> WatchedBoot {
+    func bootOnce(_ words: String, _ name: String, initrd: String = "initrd.img", rig: [String] = []) throws
+      -> WatchedBoot
+    {
       let work = dir.path + "/" + name
       let booted = try run(
         "/usr/bin/env",
         [
           "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", boot + "/vmlinuz",
           "--initrd", boot + "/" + initrd, "--size", "800x480", "--watch-screen", "0.1", "--append", words,
-        ], environment: ProcessInfo.processInfo.environment, timeout: 400)
+        ] + rig, environment: ProcessInfo.processInfo.environment, timeout: 400)
       let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
       try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
       let listing = (try? String(contentsOfFile: work + "/watch.txt", encoding: .utf8)) ?? ""
@@ -334,5 +336,17 @@ extension DisplayTests.BootPathTests {
     #expect(!quiet.frames.contains { isSplash($0.screen) })
     #expect(quiet.frames.contains { samples($0.screen).allSatisfy { $0 == Self.kiosk } }, "\(quiet.journal)")
     #expect(quiet.journal.contains("the kernel command line says nosplash: no splash"), "\(quiet.journal)")
+
+    // The initramfs gives up (no root named): before its rescue shell, scripts/panic/splashd has the splash
+    // step aside, so that the reason and the shell are on the console, not behind the picture.
+    let rescue = try bootOnce("root=", "panic", rig: ["--rescue-shell", "--until", "(initramfs)"])
+    let tail = String(rescue.console.suffix(2000))
+    #expect(rescue.console.contains("No root device specified"), "\(tail)")
+    #expect(rescue.frames.contains { isSplash($0.screen) }, "the splash never showed; \(tail)")
+    let last = try #require(rescue.frames.last, "\(tail)")
+    if isSplash(last.screen) {
+      last.screen.keep(as: "panic-splash-left-on")
+      Issue.record("the splash still covers the rescue shell; \(tail)")
+    }
   }
 }

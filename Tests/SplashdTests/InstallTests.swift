@@ -14,7 +14,8 @@ import Testing
     "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
     "usr/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service",
     "usr/share/doc/splashd/examples/kiosk-with-splash.service", "usr/share/initramfs-tools/hooks/splashd",
-    "usr/share/initramfs-tools/scripts/init-premount/splashd", "usr/share/man/man1/splashctl.1",
+    "usr/share/initramfs-tools/scripts/init-premount/splashd",
+    "usr/share/initramfs-tools/scripts/panic/splashd", "usr/share/man/man1/splashctl.1",
     "usr/share/man/man5/splashd.conf.5", "usr/share/man/man8/splashd.8", "usr/share/splashd/splashd-demo.png",
     "usr/share/splashd/splashd.conf.sample",
   ]

@@ -250,6 +250,13 @@ def main():
     parser.add_argument("--kernel", help="with --root: the kernel to boot (the image's own)")
     parser.add_argument("--initrd", help="with --root: its initramfs, made in the image (instead of the rig's)")
     parser.add_argument("--watch-screen", type=float, metavar="SECONDS", help="keep every new screen, polled this often")
+    parser.add_argument(
+        "--until", metavar="TEXT",
+        help="end the run 1 s after a console line holds TEXT, with status 0 (a guest that never powers off, such "
+        "as one left in the initramfs's rescue shell)")
+    parser.add_argument(
+        "--rescue-shell", action="store_true",
+        help="leave panic=-1 off the kernel's command line, so that initramfs-tools opens its rescue shell")
     parser.add_argument("command", nargs="*")
     args = parser.parse_args()
     if bool(args.root) == bool(args.command):
@@ -275,7 +282,8 @@ def main():
     qemu = [
         "qemu-system-x86_64", "-accel", "tcg", "-cpu", "qemu64", "-smp", "2", "-m", "1024", "-no-reboot",
         "-kernel", image, "-initrd", initramfs,
-        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer panic=-1 " + ("" if args.kernel else "rdinit=/init ")
+        "-append", "console=ttyS0 quiet loglevel=0 fbcon=nodefer " + ("" if args.rescue_shell else "panic=-1 ")
+        + ("" if args.kernel else "rdinit=/init ")
         + ("vga=0x317 " if firmware else "") + args.append,
         "-vga", "none",
         "-display", "none",
@@ -303,9 +311,13 @@ def main():
     try:
         os.set_blocking(process.stdout.fileno(), False)
         pending = b""
+        until_seen = None
         while True:
             if time.time() > deadline:
                 timed_out = True
+                break
+            if until_seen is not None and time.time() > until_seen + 1:
+                status = 0
                 break
             if watch and process.poll() is None and os.path.exists(monitor):
                 watch.poll()
@@ -319,6 +331,9 @@ def main():
             console.write(chunk.decode(errors="replace"))
             console.flush()
             pending += chunk
+            # A prompt ends no line: TEXT may be in what is pending.
+            if args.until and until_seen is None and args.until.encode() in pending:
+                until_seen = time.time()
             *lines, pending = pending.split(b"\n")
             for raw in lines:
                 line = raw.decode(errors="replace").strip()
