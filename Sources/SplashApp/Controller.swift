@@ -77,6 +77,8 @@ final class Controller {
   /// Plymouth's `quit --retain-splash`: the last frame stays on the display
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
+  /// `step-aside`: the screen goes back to the console, nothing kept on it.
+  private(set) var stepsAside = false
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
   var onRotation: (Rotation) -> Void = { _ in }
   /// Where snapshots are made into PNG files, off the run loop; nil: made
@@ -119,6 +121,10 @@ final class Controller {
     case .stop:
       stop(because: cause)
       return .ok(nil)
+    case .stepAside:
+      stop(because: cause)
+      stepsAside = true
+      return .later(.didDisappear)
     case .finish(let retaining):
       if retaining { retainsSplash = true }
       if stage.isPaused { stop(because: cause) } else { reveal(because: cause) }

@@ -175,9 +175,11 @@ final class Run {
     // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
     // The shutdown splash stays until the machine goes down, even when
     // stopped; keep-last-frame leaves it for the kiosk's own unit.
-    session?.finish(
-      keepingLastFrame: handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true
-        || planned?.commandLine.bootStage == .shutdown || planned?.settings.handoff.keepLastFrame == true)
+    // A splash that steps aside gives the screen to the console, nothing kept.
+    let keeps =
+      handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true
+      || planned?.commandLine.bootStage == .shutdown || planned?.settings.handoff.keepLastFrame == true
+    session?.finish(keepingLastFrame: keeps && session?.controller.stepsAside != true)
     lifecycle.finish(status: outcome)
     if let session, handOff == nil, session.spawned == nil, session.plan.settings.handoff.keepLastFrame {
       let timeout = session.plan.settings.handoff.timeout

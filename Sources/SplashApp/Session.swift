@@ -229,7 +229,7 @@ final class Session {
     questions?.endAll()
     stage.release(keepingLastFrame: keepingLastFrame)
     runLoop.remove(stage)
-    if controller.phase == .done { controller.publish(.didDisappear) }
+    if controller.phase == .done || controller.stepsAside { controller.publish(.didDisappear) }
     for transport in transports { transport.close() }
     transports = []
     // By now the root file system is likely writable: what went to /run stays for the next boot.

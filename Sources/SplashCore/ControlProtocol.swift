@@ -11,6 +11,11 @@ public enum ControlCommand: Equatable, Sendable {
   /// End the splash now, without its transition, and hand off
   /// (`splashctl quit`, SIGTERM).
   case stop
+  /// End the splash now and give the screen back to the console: no
+  /// transition, no frame kept on it, whatever `keep-last-frame` says
+  /// (initramfs-tools' panic, so that its rescue shell shows). Answered once
+  /// the display is let go of.
+  case stepAside
   /// Plymouth's `quit`: reveal, or stop at once while drawing is paused
   /// (another program has the screen); with `retainingFrame`, the last frame
   /// stays on the screen even with no program to follow.
@@ -59,6 +64,7 @@ public enum ControlCommand: Equatable, Sendable {
     switch verb {
     case "reveal": return none(.reveal)
     case "quit": return none(.stop)
+    case "step-aside": return none(.stepAside)
     case "status": return none(.status)
     case "wait":
       guard arguments.count == 1, let event = ControlEvent(rawValue: arguments.first!) else {
@@ -100,7 +106,7 @@ public enum ControlCommand: Equatable, Sendable {
   }
 
   private static let known =
-    "reveal, quit, status, wait, rotate, progress, message, snapshot, ask-password, ask-question"
+    "reveal, quit, step-aside, status, wait, rotate, progress, message, snapshot, ask-password, ask-question"
 }
 
 /// Parses a plain decimal with an optional leading minus (`-20`, `12.5`).

@@ -30,7 +30,7 @@ public enum PlymouthCommandLine {
     case "--wait": return .success(Translation(["wait did-disappear"]))
     case "--sysinit", "--newroot", "--show-splash", "--hide-splash", "--update", "--details":
       return .success(Translation([]))
-    case "--quit": return .success(Translation(["reveal", "wait did-disappear"]))
+    case "--quit": return .success(Translation(["step-aside"]))
     default: break
     }
     let options: [String: String]
@@ -62,8 +62,10 @@ public enum PlymouthCommandLine {
       }
       return .success(Translation(["progress \(progress)"]))
     case "quit":
+      // As plymouthd quits: the console gets the screen back at once; with
+      // --retain-splash, the splash's transition and its last frame.
       if let problem = allow(["retain-splash"]) { return .failure(problem) }
-      return .success(Translation(["reveal", "wait did-disappear"]))
+      return .success(Translation(options["retain-splash"] != nil ? ["reveal", "wait did-disappear"] : ["step-aside"]))
     case "update", "show-splash", "hide-splash", "change-mode", "pause-progress", "unpause-progress",
       "update-root-fs", "reload":
       // Nothing splashd shows (as its Plymouth socket, which ACKs them).

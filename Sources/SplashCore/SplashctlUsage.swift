@@ -22,6 +22,10 @@ public enum SplashctlUsage {
       name: "quit", argument: nil, values: [],
       help: "end the splash now, without its transition; splashd then hands off to its program"),
     ControlCommandHelp(
+      name: "step-aside", argument: nil, values: [],
+      help: "end the splash now and give the screen back to the console, no frame kept on it whatever "
+        + "keep-last-frame says; returns once the display is let go of (initramfs-tools' panic runs it)"),
+    ControlCommandHelp(
       name: "status", argument: nil, values: [],
       help: "print the splash's phase, rotation, display and times as key=value pairs"),
     ControlCommandHelp(

@@ -114,6 +114,27 @@ import Testing
     #expect(Set(card.flips.map(\.crtc)) == [31, 32])
   }
 
+  /// `step-aside` (initramfs-tools' panic) gives the screen back to the
+  /// console whatever keep-last-frame says: nothing of the splash stays on
+  /// the card, and the reply comes once the display is let go of.
+  @Test func steppingAsideLeavesNothingOnTheScreen() throws {
+    let (splash, _, card) = try harness()
+    var client: TestClient?
+    splash.clock.at(1) {
+      client = TestClient(splash.controlPath)
+      client?.send("step-aside\n")
+    }
+    let arguments = [
+      "--image", picture(splash), "--duration", "0.1", "--keep-last-frame", "--until-reveal", "--timeout", "0",
+      "--control", splash.controlPath,
+    ]
+    #expect(splash.run(arguments) == .exit(0))
+    #expect(client?.replies == ["ok did-disappear"])
+    #expect(splash.stopReason == "splashctl step-aside")
+    #expect(card.framebuffers == [FakeCard.console], "\(card.framebuffers)")
+    #expect(!card.keptOpenAcrossExec && !card.isMaster)
+  }
+
   @Test func theLastFrameStaysUntilAnotherProgramShowsItsOwn() throws {
     let (splash, _, card) = try harness()
     var kept: (shown: UInt32, alive: Bool, openAcrossExec: Bool)?

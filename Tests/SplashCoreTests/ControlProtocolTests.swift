@@ -17,8 +17,8 @@ import Testing
       ControlCommand.parse("")
         == .failure(
           ControlError(
-            "empty command; known: reveal, quit, status, wait, rotate, progress, message, snapshot, ask-password, "
-              + "ask-question"
+            "empty command; known: reveal, quit, step-aside, status, wait, rotate, progress, message, snapshot, "
+              + "ask-password, ask-question"
           )))
     #expect(ControlCommand.parse("rotate 45") == .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270")))
     #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))

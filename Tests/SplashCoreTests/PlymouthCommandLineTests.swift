@@ -27,6 +27,9 @@ import Testing
     #expect(lines("message", "--text", "Hello") == ["message Hello"])
     #expect(lines("hide-message", "--text=Hello") == ["message"])
     #expect(lines("system-update", "--progress=40") == ["progress 40"])
+    // quit gives the console the screen at once, as plymouthd quitting; --retain-splash keeps the splash's
+    // transition and its last frame.
+    #expect(lines("quit") == ["step-aside"])
     #expect(lines("quit", "--retain-splash") == ["reveal", "wait did-disappear"])
     #expect(lines("--wait") == ["wait did-disappear"])
     // Nothing splashd shows: done at once, as its Plymouth socket ACKs them.

@@ -243,7 +243,8 @@ import Testing
         light = lightPixels()
         outcomes["bad"] = try? run(plymouth, ["dance"], environment: environment)
         outcomes["quit"] = try? run(plymouth, ["quit"], environment: environment)
-        endedWhenQuitReturned = splash.log.contains("splashd: did-disappear")
+        // Stepped aside: no transition; the display was let go of before quit returned.
+        endedWhenQuitReturned = waitUntil(10) { splash.ended } && !splash.log.contains("splashd: will-disappear")
       })
     #expect(outcomes["ping"]?.status == 0)
     #expect(outcomes["password"]?.status == 0 && outcomes["password"]?.stdout == "s3cret", "\(outcomes)")
@@ -251,6 +252,7 @@ import Testing
     #expect(
       outcomes["bad"]?.status == 1 && outcomes["bad"]?.stderr == "plymouth (splashd): unknown command \"dance\"\n")
     #expect(outcomes["quit"]?.status == 0 && endedWhenQuitReturned, "\(outcome.stderr)")
+    #expect(outcome.stderrLines.contains("splashd: ended early: splashctl step-aside"), "\(outcome.stderr)")
     #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
   }
 }
