@@ -157,6 +157,8 @@ final class Controller {
       // A display handed over already stopped the splash too.
       guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }
       guard !followedByProgram else { return .error("handover: this splash hands the display to its program") }
+      // Its answer would be lost with the splash (a disk's passphrase half typed).
+      guard !isAsking else { return .error("handover: a question waits for its answer here") }
       switch stage.handover() {
       case .success(let (display, cards)):
         let state = HandoverState(
