@@ -15,6 +15,20 @@ import Testing
 
   init() throws { dir = try TemporaryDirectory() }
 
+  /// Debian's client, unpacked once into `clientRoot`.
+  func fetchTheClient() throws {
+    let fetched = try run(
+      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
+      timeout: 300)
+    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+  }
+
+  /// Waits for the control socket, then for the splash's first frame.
+  func waitForTheSplash() -> Bool {
+    waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+    return (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0
+  }
+
   /// Runs `plymouth ARGUMENTS` in splashd's network namespace.
   func plymouth(_ arguments: [String], in pid: Int32, as user: String? = nil) throws -> Outcome {
     try startPlymouth(arguments, in: pid).finish()
@@ -51,10 +65,7 @@ import Testing
   /// holds past its timeout while the question waits, and the client prints
   /// the answer as it does with plymouthd.
   @Test func aPasswordIsAskedOnTheSplashAndTypedAtTheConsole() throws {
-    let fetched = try run(
-      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
-      timeout: 300)
-    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    try fetchTheClient()
     let console = try PseudoTerminal()
     var light: [Int?] = []
     let dark = dir.solidPNG("dark.png", width: 40, height: 20, rgb: (0, 0, 0x40))
@@ -68,8 +79,7 @@ import Testing
         "kiosk started",
       ], in: dir, launcher: ["/usr/bin/unshare", "--net"],
       whileRunning: { splash in
-        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
-        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+        guard waitForTheSplash(),
           let client = try? startPlymouth(["ask-for-password", "--prompt=Disk"], in: splash.pid)
         else { return }
         waitUntil(10) {
@@ -105,10 +115,7 @@ import Testing
   /// A question the splash cannot answer before it ends gets no answer: the
   /// client is told at once and fails, rather than waiting for ever.
   @Test func aQuestionStillAskedWhenTheSplashEndsGetsNoAnswer() throws {
-    let fetched = try run(
-      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
-      timeout: 300)
-    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    try fetchTheClient()
     let console = try PseudoTerminal()
     var plymouthAnswer: Outcome?
     var splashctlAnswer: Outcome?
@@ -118,8 +125,7 @@ import Testing
         "--compat", "plymouth", "--prompt-tty", console.terminal, "--", "/bin/echo", "kiosk started",
       ], in: dir, launcher: ["/usr/bin/unshare", "--net"],
       whileRunning: { splash in
-        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
-        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+        guard waitForTheSplash(),
           let client = try? startPlymouth(["ask-for-password", "--prompt=Disk"], in: splash.pid),
           let asker = try? StartedProcess(
             splashctlPath, ["--control", socketPath, "ask-password", "PIN:"], environment: [:])
@@ -142,10 +148,7 @@ import Testing
   }
 
   @Test func debiansPlymouthClientDrivesTheSplash() throws {
-    let fetched = try run(
-      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
-      timeout: 300)
-    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    try fetchTheClient()
     var outcomes: [String: Outcome] = [:]
     var shot: Screendump?
     var endedWhenQuitReturned = false
@@ -157,8 +160,7 @@ import Testing
         "--message-center", "0.5, 0.2", "--", "/usr/bin/touch", marker,
       ], in: dir, launcher: ["/usr/bin/unshare", "--net"],
       whileRunning: { splash in
-        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
-        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0
+        guard waitForTheSplash()
         else { return }
         outcomes["ping"] = try? plymouth(["--ping"], in: splash.pid)
         outcomes["message"] = try? plymouth(["display-message", "--text=Hello"], in: splash.pid)
@@ -228,8 +230,7 @@ import Testing
         "--control", socketPath, "--prompt-tty", console.terminal, "--", "/bin/echo", "kiosk started",
       ], in: dir,
       whileRunning: { splash in
-        waitUntil { FileManager.default.fileExists(atPath: socketPath) }
-        guard (try? run(splashctlPath, ["--control", socketPath, "wait", "appeared"], environment: [:]))?.status == 0,
+        guard waitForTheSplash(),
           let asker = try? StartedProcess(plymouth, ["ask-for-password", "--prompt", "Disk"], environment: environment)
         else { return }
         outcomes["ping"] = try? run(plymouth, ["--ping"], environment: environment)
