@@ -38,8 +38,10 @@ public enum PlymouthClient {
     var answer = ""
     for line in translation.lines {
       guard (try? connection.send(line)) != nil, let reply = connection.replyLine() else { return fail(nil) }
-      guard reply == "ok" || reply.hasPrefix("ok ") else { return fail(String(reply.dropFirst("error ".count))) }
-      answer = String(reply.dropFirst(3))
+      switch parseControlReply(reply) {
+      case .success(let text): answer = text
+      case .failure(let refusal): return fail(refusal.message)
+      }
     }
     if translation.printsAnswer { try? FileDescriptor.standardOutput.writeAll(answer) }
     return 0

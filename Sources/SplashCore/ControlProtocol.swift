@@ -109,6 +109,14 @@ public enum ControlCommand: Equatable, Sendable {
     "reveal, quit, step-aside, status, wait, rotate, progress, message, snapshot, ask-password, ask-question"
 }
 
+/// A reply line as a client reads it: the text after `ok` (empty for a
+/// bare `ok`), or splashd's reason after `error `.
+public func parseControlReply(_ line: String) -> Result<String, ControlError> {
+  if line == "ok" { return .success("") }
+  if line.hasPrefix("ok ") { return .success(String(line.dropFirst(3))) }
+  return .failure(ControlError(String(line.dropFirst("error ".count))))
+}
+
 /// Parses a plain decimal with an optional leading minus (`-20`, `12.5`).
 public func parseSignedDecimal(_ text: String) -> Double? {
   if text.hasPrefix("-") { return parseDecimal(String(text.dropFirst())).map { -$0 } }

@@ -65,9 +65,13 @@ guard let reply = connection.replyLine() else {
   if case .ask = command { fail(1, "splashd ended without an answer") }
   fail(1, "splashd closed the connection without a reply")
 }
-guard reply == "ok" || reply.hasPrefix("ok ") else { fail(1, String(reply.dropFirst("error ".count))) }
+let text: String
+switch parseControlReply(reply) {
+case .success(let said): text = said
+case .failure(let refusal): fail(1, refusal.message)
+}
 switch command {
-case .status, .ask: try? FileDescriptor.standardOutput.writeAll(String(reply.dropFirst(3)) + "\n")
+case .status, .ask: try? FileDescriptor.standardOutput.writeAll(text + "\n")
 default: break
 }
 if let snapshotFile {

@@ -33,6 +33,15 @@ import Testing
     #expect(error.message.count < 200)  // an echoed command is cut short
   }
 
+  @Test func aReplyIsItsTextOrItsReason() {
+    #expect(parseControlReply("ok") == .success(""))
+    #expect(parseControlReply("ok ") == .success(""))
+    #expect(parseControlReply("ok phase=waiting") == .success("phase=waiting"))
+    #expect(
+      parseControlReply("error rotate: the transition has started")
+        == .failure(ControlError("rotate: the transition has started")))
+  }
+
   @Test func lineBufferKeepsPartialLines() {
     var buffer = LineBuffer()
     #expect(buffer.append(Array("sta".utf8)).isEmpty)
