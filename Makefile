@@ -182,6 +182,7 @@ install: build install-built
 # are examples to adapt (docs: which lines), not live units.
 INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
   $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
+  $(UNITDIR)/splashd-ask-password.path $(UNITDIR)/splashd-ask-password.service \
   $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd $(INITRAMFSDIR)/scripts/panic/splashd \
   $(UNITDIR)/splashd-initrd.service $(DRACUTDIR)/90splashd/module-setup.sh \
   $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
@@ -198,8 +199,8 @@ install-built:
 	else \
 	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	fi
-	for unit in systemd/*.service; do \
-	  case $$unit in */splashd*.service) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
+	for unit in systemd/*.service systemd/*.path; do \
+	  case $$unit in */splashd*) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
 	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
 	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
 	done

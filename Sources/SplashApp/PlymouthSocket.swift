@@ -20,6 +20,8 @@ final class PlymouthSocket: ControlTransport {
   private let controller: Controller
   private let log: Log
   private let now: () -> Double
+  private let pidFile: PlymouthPIDFile?
+  private let keepOnCrash: (String) -> Void
   private var clients: [Client] = []
   /// What is said of refused and ignored requests: a client may send many.
   private var requestLines = LogLimit()
@@ -68,6 +70,11 @@ final class PlymouthSocket: ControlTransport {
     controller = context.controller
     log = context.log
     now = context.clock.now
+    pidFile = context.settings.handoff.plymouthPIDFile.flatMap { path in
+      PlymouthPIDFile.write(at: path, log: context.log, origin: context.settings.origin(of: \.handoff.plymouthPIDFile))
+    }
+    if let pidFile { context.removeOnCrash(pidFile.path) }
+    keepOnCrash = context.keepOnCrash
     controller.observe { [weak self] event in
       if event == .didDisappear { self?.splashEnded() }
     }
@@ -196,5 +203,46 @@ final class PlymouthSocket: ControlTransport {
     for client in clients { try? client.descriptor.close() }
     clients = []
     try? listener.close()
+    if let pidFile {
+      pidFile.remove()
+      keepOnCrash(pidFile.path)
+    }
+  }
+}
+
+/// The file in which plymouthd names its process (`/run/plymouth/pid`),
+/// written while splashd answers on Plymouth's socket: systemd's units read
+/// it as "a splash that asks for passwords holds the screen" (the console's
+/// password agent stands aside, `splashd-ask-password.path` sends the
+/// requests to the splash). Written only into a folder nobody but this
+/// user and root may write; removed when the splash ends, while it still
+/// names this process.
+struct PlymouthPIDFile {
+  let path: String
+
+  /// The file written with this process's ID; nil (with one log line) when
+  /// it cannot be.
+  static func write(at path: String, log: Log, origin: String) -> PlymouthPIDFile? {
+    let folder = Files.directory(of: path)
+    try? Files.makeDirectories(folder)
+    if let problem = Files.distrust(folder: folder) {
+      log.error("\(origin) \(path): the folder \(folder) is \(problem); no PID file")
+      return nil
+    }
+    do {
+      try Files.writeAtomically(Array("\(getpid())\n".utf8), to: path)
+    } catch {
+      log.error("\(origin) \(path): \(error.phrase); no PID file")
+      return nil
+    }
+    return PlymouthPIDFile(path: path)
+  }
+
+  /// Removes the file while it names this process (an adopter's is left).
+  func remove() {
+    guard let bytes = try? Files.readRegularFile(path, limit: 64),
+      String(decoding: bytes, as: UTF8.self) == "\(getpid())\n"
+    else { return }
+    Files.remove(path)
   }
 }

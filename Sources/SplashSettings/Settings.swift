@@ -145,6 +145,9 @@ public struct HandoffSettings: Equatable, Sendable {
   public var compat: [CompatClient] = []
   /// The abstract socket name Plymouth's clients connect to.
   public var plymouthSocket = HandoffSettings.defaultPlymouthSocket
+  /// Where splashd names its PID while Plymouth's socket is open, as
+  /// plymouthd does (systemd's password agents look there); nil: nowhere.
+  public var plymouthPIDFile: String? = HandoffSettings.defaultPlymouthPIDFile
   /// The terminal whose keys answer a question asked on the splash; nil:
   /// the console's active virtual terminal.
   public var promptTerminal: String?
@@ -154,6 +157,9 @@ public struct HandoffSettings: Equatable, Sendable {
 
   /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
   public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
+
+  /// plymouthd's own (`--pid-file`), which systemd's units check.
+  public static let defaultPlymouthPIDFile = "/run/plymouth/pid"
 
   public init() {}
 

@@ -313,6 +313,16 @@ enum SplashSettingsTable {
         settings.handoff.plymouthSocket = name
       }, show: { $0.handoff.plymouthSocket }),
     SettingSpec(
+      "plymouth-pid-file", .handoff, .option(placeholder: "PATH|none"), .control,
+      help: "Where splashd names itself, as plymouthd does, while it answers on Plymouth's socket: systemd's "
+        + "console password agent then stands aside, and splashd-ask-password.path hands password requests "
+        + "(a disk's passphrase from systemd-cryptsetup) to the splash. Removed when the splash ends; none for "
+        + "none.",
+      field: \.handoff.plymouthPIDFile,
+      parse: { settings, value in
+        settings.handoff.plymouthPIDFile = value.text == "none" ? nil : try value.path()
+      }, show: { $0.handoff.plymouthPIDFile ?? "none" }),
+    SettingSpec(
       "prompt-tty", .handoff, .option(placeholder: "PATH|auto"), .control,
       help: "The terminal whose keys answer a question asked on the splash (Plymouth's ask-for-password, "
         + "ask-question and watch-keystroke; splashctl ask-password): auto, the console's active virtual terminal "

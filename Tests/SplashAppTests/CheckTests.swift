@@ -42,7 +42,8 @@ import Testing
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",
-        "plymouth-socket = /org/freedesktop/plymouthd", "prompt-tty = auto",
+        "plymouth-socket = /org/freedesktop/plymouthd", "plymouth-pid-file = /run/plymouth/pid",
+        "prompt-tty = auto",
       ])
     #expect(lines.contains("; program: /usr/bin/sh, spawned first (ready = notify) (\(config):2: exec)"))
     #expect(lines.contains("; control socket: /run/x/control"))

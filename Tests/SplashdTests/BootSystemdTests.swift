@@ -199,6 +199,7 @@ extension DisplayTests.BootPathTests {
     #expect(
       removal.enabledAfterRemove["splashd.service"] == "masked"
         && removal.enabledAfterRemove["splashd-shutdown.service"] == "masked"
+        && removal.enabledAfterRemove["splashd-ask-password.path"] == "masked"
         && !removal.enabledAfterRemove.values.contains("enabled"), "\(removal.enabledAfterRemove)")
     #expect(removal.afterPurge == [] && removal.unitLinksAfterPurge == [], "\(removal)")
 

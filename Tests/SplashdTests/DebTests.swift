@@ -29,7 +29,8 @@ import Testing
     #expect(
       files == [
         "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
-        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/systemd/system/splashd-initrd.service",
+        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/systemd/system/splashd-ask-password.path",
+        "usr/lib/systemd/system/splashd-ask-password.service", "usr/lib/systemd/system/splashd-initrd.service",
         "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
         "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
         "usr/share/doc/splashd/changelog.gz", "usr/share/doc/splashd/copyright",
@@ -50,7 +51,7 @@ import Testing
     let info = try run("/usr/bin/dpkg-deb", ["-I", deb, "conffiles"])
     #expect(info.stdout == "/etc/splashd/splashd.conf\n")
     let postinst = try run("/usr/bin/dpkg-deb", ["-I", deb, "postinst"]).stdout
-    #expect(postinst.contains("for unit in splashd.service splashd-shutdown.service"))
+    #expect(postinst.contains("for unit in splashd.service splashd-shutdown.service splashd-ask-password.path"))
     #expect(postinst.contains("deb-systemd-helper enable \"$unit\""))
     // The cache is prepared at install, and never fails it.
     #expect(postinst.contains("splashd --prepare >/dev/null 2>&1 || true"))

@@ -232,10 +232,13 @@ extension DisplayTests.BootPathTests {
           && said[0].hasSuffix("; the initramfs starts no splash"), "\(name): \(log(name))")
     }
 
-    // dracut's: splashd, its config and pictures, its unit wanted by sysinit.target, the display's driver.
+    // dracut's: splashd, its config and pictures, its unit wanted by sysinit.target, the display's driver, and
+    // the password agent that asks the splash (with systemd's agent program it runs).
     let dracut = paths("initrd-dracut.img")
     for path in carried + [
       "usr/lib/systemd/system/splashd-initrd.service", "etc/systemd/system/sysinit.target.wants/splashd-initrd.service",
+      "usr/lib/systemd/system/splashd-ask-password.path", "usr/lib/systemd/system/splashd-ask-password.service",
+      "etc/systemd/system/sysinit.target.wants/splashd-ask-password.path", "usr/bin/systemd-tty-ask-password-agent",
     ] {
       #expect(dracut.contains(path), "\(path) is not in dracut's initramfs")
     }

@@ -112,6 +112,63 @@ import Testing
     #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
   }
 
+  /// A passphrase asked the systemd way (`systemd-ask-password`, as
+  /// systemd-cryptsetup asks for a disk's) reaches the splash through
+  /// systemd's own agent in its Plymouth mode (what splashd-ask-password.service
+  /// runs): the prompt on the splash, the keys typed at the console, the
+  /// answer back to the asker. splashd names itself in its Plymouth PID
+  /// file (which keeps systemd's console agent away) while the splash holds,
+  /// and removes it when the splash ends. The asker and the agent share
+  /// splashd's network namespace (the socket) and mount namespace (a
+  /// private /run/systemd/ask-password).
+  @Test func aPassphraseAskedTheSystemdWayIsAnsweredOnTheSplash() throws {
+    let console = try PseudoTerminal()
+    var pidFileWhileHeld: String?
+    var asking: Outcome?
+    var answer: Outcome?
+    var agent: Outcome?
+    let privateAskFolder =
+      "mkdir -p /run/systemd/ask-password && mount -t tmpfs -o mode=0755 splashd-test /run/systemd/ask-password"
+      + " && exec \"$0\" \"$@\""
+    let (pid, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "400x200", "--until-reveal", "--timeout", "1", "--control", socketPath,
+        "--compat", "plymouth", "--prompt-tty", console.terminal, "--", "/bin/echo", "kiosk started",
+      ], in: dir, launcher: ["/usr/bin/unshare", "--net", "--mount", "/bin/sh", "-c", privateAskFolder],
+      whileRunning: { splash in
+        guard waitForTheSplash() else { return }
+        pidFileWhileHeld = try? String(contentsOfFile: dir.plymouthPIDFile, encoding: .utf8)
+        let inSplashd = ["--net=/proc/\(splash.pid)/ns/net", "--mount=/proc/\(splash.pid)/ns/mnt", "--"]
+        guard
+          let asker = try? StartedProcess(
+            "/usr/bin/nsenter", inSplashd + ["systemd-ask-password", "--no-tty", "--timeout=30", "Disk passphrase:"],
+            environment: [:])
+        else { return }
+        let askFolder = "/proc/\(splash.pid)/root/run/systemd/ask-password"
+        waitUntil(10) {
+          ((try? FileManager.default.contentsOfDirectory(atPath: askFolder)) ?? []).contains { $0.hasPrefix("ask.") }
+        }
+        let forwarder = try? StartedProcess(
+          "/usr/bin/nsenter", inSplashd + ["systemd-tty-ask-password-agent", "--query", "--plymouth"],
+          environment: [:])
+        waitUntil(10) {
+          asking = try? run(splashctlPath, ["--control", socketPath, "status"], environment: [:])
+          return asking?.stdout.contains(" asking=1") == true
+        }
+        console.type("s3cret\r")
+        answer = try? asker.finish(timeout: 10)
+        agent = try? forwarder?.finish(timeout: 10)
+        _ = try? run(splashctlPath, ["--control", socketPath, "reveal"], environment: [:])
+      })
+    #expect(pidFileWhileHeld == "\(pid)\n", "\(String(describing: pidFileWhileHeld)) \(outcome.stderr)")
+    #expect(asking?.stdout.contains(" asking=1") == true, "\(String(describing: asking)) \(outcome.stderr)")
+    #expect(answer?.status == 0 && answer?.stdout == "s3cret\n", "\(String(describing: answer))")
+    #expect(agent?.status == 0, "\(String(describing: agent))")
+    #expect(console.echoed.isEmpty, "the terminal echoed \(console.echoed)")
+    #expect(!FileManager.default.fileExists(atPath: dir.plymouthPIDFile), "the PID file outlived the splash")
+    #expect(outcome.status == 0 && outcome.stdout == "kiosk started\n", "\(outcome.stderr)")
+  }
+
   /// A question the splash cannot answer before it ends gets no answer: the
   /// client is told at once and fails, rather than waiting for ever.
   @Test func aQuestionStillAskedWhenTheSplashEndsGetsNoAnswer() throws {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct UnitTests {
   @Test(arguments: [
     "splashd.service", "splashd-initrd.service", "splashd-shutdown.service", "kiosk-with-splash.service",
-    "kiosk-revealed-by-splashctl.service",
+    "kiosk-revealed-by-splashctl.service", "splashd-ask-password.path", "splashd-ask-password.service",
   ])
   func systemdAnalyzeVerifyPasses(unit: String) throws {
     let analyze = "/usr/bin/systemd-analyze"
@@ -24,6 +24,9 @@ import Testing
     try fm.copyItem(atPath: "/usr/lib/systemd/system", toPath: root + "/usr/lib/systemd/system")
     try fm.copyItem(atPath: splashdPath, toPath: root + "/usr/bin/splashd")
     try fm.copyItem(atPath: splashctlPath, toPath: root + "/usr/bin/splashctl")
+    // What splashd-ask-password.service runs: systemd's own agent, from the host's systemd.
+    try fm.copyItem(
+      atPath: "/usr/bin/systemd-tty-ask-password-agent", toPath: root + "/usr/bin/systemd-tty-ask-password-agent")
     writeFile(atPath: root + "/usr/bin/kiosk-app", contents: Data("#!/bin/sh\n".utf8))
     chmod(root + "/usr/bin/kiosk-app", 0o755)
     try fm.copyItem(atPath: packageRoot + "/systemd/" + unit, toPath: root + "/etc/systemd/system/" + unit)

@@ -9,7 +9,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public init() throws {
     path = FileManager.default.temporaryDirectory.appendingPathComponent("splashd-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    let config = "[splash]\ncache = \(cache)\n[handoff]\nprompt-tty = /dev/null\n"
+    let config =
+      "[splash]\ncache = \(cache)\n[handoff]\nprompt-tty = /dev/null\nplymouth-pid-file = \(plymouthPIDFile)\n"
     guard FileManager.default.createFile(atPath: testConfig, contents: Data(config.utf8)) else {
       throw CocoaError(.fileWriteUnknown)
     }
@@ -22,8 +23,13 @@ public final class TemporaryDirectory: @unchecked Sendable {
   /// /var/cache/splashd can change a test's outcome, and a test leaves no
   /// prepared pictures behind; and the terminal a question is answered on
   /// (`prompt-tty`) to /dev/null, which is none, so that no test reads or
-  /// changes the machine's console.
+  /// changes the machine's console; and where splashd names itself as
+  /// plymouthd (`plymouth-pid-file`) to a file in the directory, so that no
+  /// test writes the machine's /run/plymouth/pid.
   public var testConfig: String { path + "/test.conf" }
+
+  /// Where the test's splashd names itself as plymouthd.
+  public var plymouthPIDFile: String { path + "/plymouth/pid" }
 
   /// The prepared-picture cache of the test's splashd runs.
   public var cache: String { path + "/cache" }

@@ -202,7 +202,8 @@ def install_deb(root, overlay, deb):
     name = chroot(root, "dpkg-deb", "-f", inside, "Package").strip()
     files = [path for path in chroot(root, "dpkg", "-L", name).split("\n")
              if path and os.path.lexists(root + path) and not os.path.isdir(root + path)]
-    units = [os.path.basename(path) for path in files if "/systemd/system/" in path and path.endswith(".service")]
+    units = [os.path.basename(path) for path in files
+             if "/systemd/system/" in path and path.endswith((".service", ".path"))]
     chroot(root, "apt-get", "remove", "-y", name)
     after_remove = [path for path in files if os.path.lexists(root + path)]
     # is-enabled exits non-zero for every state but enabled: its words are what counts.

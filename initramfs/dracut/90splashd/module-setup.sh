@@ -5,7 +5,8 @@
 # the pictures and animation the config names, the display's kernel modules,
 # and splashd-initrd.service (installed with splashd's other units), which
 # starts it once udev has found the display and keeps it through the switch
-# to the root, where splashd.service adopts it. The counterpart of the initramfs-tools hook, with the same knobs and the
+# to the root, where splashd.service adopts it; and splashd-ask-password.path,
+# which sends a disk's passphrase request to the splash. The counterpart of the initramfs-tools hook, with the same knobs and the
 # same rule: it never fails the initramfs (a missing binary, config or picture
 # is one warning, and the initramfs is made without the splash, or without
 # that file). Knobs, in /etc/splashd/initramfs.conf (a shell file, read if it
@@ -90,9 +91,26 @@ install() {
                 ;;
         esac
     done <<< "$files"
-    # The message's font stays out, as in the initramfs-tools hook: the
-    # initramfs's splash shows no message, and the root's takes it over.
+    # The message's font and text library stay out, as in the initramfs-tools
+    # hook, unless a disk is unlocked here (dracut's crypt module): the
+    # passphrase's prompt is a line of text. Otherwise the initramfs's splash
+    # shows no message, and the root's takes it over.
+    if dracut_module_included crypt; then
+        while read -r kind path; do
+            [[ $kind == font && -f $path ]] && inst_simple "$path"
+        done <<< "$files"
+        inst_libdir_file -o "libSDL2_ttf-2.0.so.0*"
+    fi
     inst_simple "$systemdsystemunitdir/splashd-initrd.service"
     $SYSTEMCTL -q --root "$initdir" add-wants sysinit.target splashd-initrd.service
+    # A disk's passphrase asked by systemd-cryptsetup goes to the splash:
+    # systemd's agent in its Plymouth mode, while splashd names itself in
+    # /run/plymouth/pid (the console's agent stands aside meanwhile).
+    if [[ -f $systemdsystemunitdir/splashd-ask-password.path ]] \
+        && inst_multiple -o systemd-tty-ask-password-agent \
+        && inst_simple "$systemdsystemunitdir/splashd-ask-password.path" \
+        && inst_simple "$systemdsystemunitdir/splashd-ask-password.service"; then
+        $SYSTEMCTL -q --root "$initdir" add-wants sysinit.target splashd-ask-password.path
+    fi
     return 0
 }
