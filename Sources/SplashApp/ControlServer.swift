@@ -193,7 +193,11 @@ final class ControlServer: ControlTransport {
         let ticket = client.replies.reserve()
         pending.whenDone { [weak self, weak client] answer in
           guard let self, let client, clients.contains(where: { $0 === client }) else { return }
-          let line = answer.map { "ok " + $0 } ?? "error \(verb): no answer: the splash ended first"
+          let line: String
+          switch answer {
+          case .success(let text): line = "ok " + text
+          case .failure(let problem): line = "error \(verb): no answer: \(problem.message)"
+          }
           send(client, client.replies.fill(ticket, with: Array((line + "\n").utf8)))
         }
       case .png(let pending):

@@ -47,8 +47,9 @@ final class Pending<Value>: Equatable {
 
 /// A snapshot's PNG file's bytes, or why there are none.
 typealias PendingSnapshot = Pending<Result<[UInt8], ControlError>>
-/// The answer to a question; nil when there is none (the splash ended first).
-typealias PendingAnswer = Pending<String?>
+/// The answer to a question, or why there is none ("the splash ended
+/// first", the terminal that could not be read).
+typealias PendingAnswer = Pending<Result<String, ControlError>>
 
 /// Executes every command the splash takes, whatever delivered it (the
 /// control socket, psplash's FIFO, Plymouth's socket, a signal, a sensor, a

@@ -160,8 +160,8 @@ final class PlymouthSocket: ControlTransport {
         let ticket = client.replies.reserve()
         pending.whenDone { [weak self, weak client] answer in
           guard let self, let client, clients.contains(where: { $0 === client }) else { return }
-          send(
-            client, client.replies.fill(ticket, with: answer.map(PlymouthRequest.answer) ?? [PlymouthRequest.noAnswer]))
+          let reply = (try? answer.get()).map(PlymouthRequest.answer) ?? [PlymouthRequest.noAnswer]
+          send(client, client.replies.fill(ticket, with: reply))
         }
       case .error(let problem):
         log.error("plymouth: \(problem)")

@@ -51,21 +51,27 @@ final class Questions: EventSource {
         show(asked[0].editor.line)
       }
     case .closed:
-      log.error("ask: \(printable(terminal.path)): the terminal was hung up; no answer")
-      endAll()
+      endAll(because: "\(printable(terminal.path)): the terminal was hung up")
     case .failed(let error):
-      log.error("ask: \(printable(terminal.path)): \(error.phrase); no answer")
-      endAll()
+      endAll(because: "\(printable(terminal.path)): \(error.phrase)")
     }
   }
 
-  /// Every question still asked gets no answer; the terminal is given back.
-  func endAll() {
+  /// Every question still asked gets no answer, and why (the splash
+  /// ended, the terminal could not be read: logged once); the terminal is
+  /// given back.
+  func endAll(because reason: String = Questions.splashEnded) {
+    if reason != Self.splashEnded, !asked.isEmpty {
+      log.error("ask: \(reason); the question goes unanswered")
+    }
     let unanswered = asked
     asked = []
-    for (_, answer) in unanswered { answer.finish(nil) }
+    for (_, answer) in unanswered { answer.finish(.failure(ControlError(reason))) }
     finishAsking()
   }
+
+  /// Why a question still asked when the splash ends has no answer.
+  static let splashEnded = "the splash ended first"
 
   /// Shows the first question, opening the terminal for it.
   private func begin() {
@@ -78,8 +84,7 @@ final class Questions: EventSource {
       do {
         terminal = try KeyboardTerminal(path)
       } catch {
-        log.error("ask: \(printable(path)): \(error.phrase); the question goes unanswered")
-        endAll()
+        endAll(because: "\(printable(path)): \(error.phrase)")
         return
       }
     }
@@ -88,7 +93,7 @@ final class Questions: EventSource {
 
   private func answerFirst(_ text: String) {
     let (_, answer) = asked.removeFirst()
-    answer.finish(text)
+    answer.finish(.success(text))
     begin()
   }
 

@@ -21,7 +21,23 @@ enum FuzzTargets {
     "cache-header": cacheHeader,
     "handover-state": handoverState,
     "typed-answers": typedAnswers,
+    "plymouth-command-line": plymouthCommandLine,
   ]
+
+  /// The bytes as the arguments splashd gets when it runs as `plymouth`
+  /// (words split at NUL, as the kernel hands argv over): whatever they
+  /// are, the control lines they become never hold a control character
+  /// (a line break would start a second command), and at most two are sent.
+  static func plymouthCommandLine(_ data: UnsafeRawBufferPointer) {
+    let words = Array(data).split(separator: 0, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    guard case .success(let translation) = PlymouthCommandLine.parse(words) else { return }
+    precondition(translation.lines.count <= 2, "\(translation.lines)")
+    for line in translation.lines {
+      precondition(!line.unicodeScalars.contains { $0.value < 0x20 }, "\(line.debugDescription)")
+    }
+  }
 
   /// The bytes as the reply of a splashd that hands its display over: a
   /// state that parses prints as a line that reads back as the same line.
