@@ -88,6 +88,9 @@ final class Questions: EventSource {
         return
       }
     }
+    // The boot's log says when the screen waits for a person (the prompt
+    // is shown; never what is typed).
+    log.info("ask: \"\(printable(first.editor.question.prompt))\", answered on \(printable(terminal?.path ?? ""))")
     show(first.editor.line)
   }
 

@@ -53,29 +53,17 @@ extension DisplayTests.BootPathTests {
       && screen.at(screen.width - 10, screen.height / 2) == Self.rightLeaf
   }
 
-  /// Debian's kernel and the initramfs update-initramfs made inside the
-  /// image (with splashd's initramfs-tools hook), an ext4 root that
-  /// initramfs mounts, systemd, splashd.service and the kiosk unit; every
-  /// boot ends in a reboot. Three boots start the splash in the initramfs,
-  /// three only from the root's unit (splashd.initramfs=0), one says
-  /// nosplash, one boots dracut's initramfs (90splashd's unit in a systemd
-  /// initramfs). The host keeps every new screen (~10 a second): from the
-  /// first splash frame to the kiosk program's there is nothing but the
-  /// splash, its doors and the kiosk's colour (no console, no black frame),
-  /// the root's splashd adopts the initramfs's, and the reboot shows the
-  /// shutdown picture. Prints the first pixel's time after the kernel's
-  /// start both ways, and what the hook adds to the initramfs.
-  @Test func theInitramfsShowsTheSplashUntilTheKioskProgramAndTheRebootItsOwn() throws {
-    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4", "/usr/bin/gcc"])
-    let dir = try TemporaryDirectory()
+  /// The overlay of the initramfs boots, in `dir`/tree: splashd installed
+  /// (make install-built) with its units, a config of red and green leaves
+  /// over blue held until the kiosk's unit reveals it, the display's driver
+  /// named for the initramfs, an ext4 root on /dev/vda with the work folder
+  /// at /run/rig, the shipped kiosk unit with the test's program, a unit
+  /// that keeps the card's framebuffers while the root's splash holds, and
+  /// one that saves the journal and reboots once the program has drawn.
+  func kioskBootTree(in dir: TemporaryDirectory) throws -> String {
     let tree = dir.path + "/tree"
     let fileManager = FileManager.default
-    func put(_ path: String, _ text: String) throws {
-      try fileManager.createDirectory(
-        atPath: tree + URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
-      writeFile(atPath: tree + path, contents: Data(text.utf8))
-      chmod(tree + path, 0o644)
-    }
+    func put(_ path: String, _ text: String) throws { try putFile(path, text, into: tree) }
     func link(_ unit: String, into target: String) throws {
       let folder = "\(tree)/etc/systemd/system/\(target)"
       try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -169,6 +157,61 @@ extension DisplayTests.BootPathTests {
     try link("/etc/systemd/system/kiosk-revealed-by-splashctl.service", into: "multi-user.target.wants")
     try link("/etc/systemd/system/rig-final.service", into: "multi-user.target.wants")
     try link("/usr/lib/systemd/system/splashd-shutdown.service", into: "reboot.target.wants")
+    return tree
+  }
+
+  /// Boots `image` with the kernel and `initrd` in `folder` (and more
+  /// kernel parameters, `words`), the rig's work in `work`, the screen
+  /// watched: what it showed and logged.
+  func boot(
+    _ image: String, kernelAndInitrd folder: String, initrd: String, words: String, work: String, rig: [String] = []
+  ) throws -> WatchedBoot {
+    let booted = try run(
+      "/usr/bin/env",
+      [
+        "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", folder + "/vmlinuz",
+        "--initrd", folder + "/" + initrd, "--size", "800x480", "--watch-screen", "0.1", "--append", words,
+      ] + rig, environment: ProcessInfo.processInfo.environment, timeout: 400)
+    let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
+    try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
+    let listing = (try? String(contentsOfFile: work + "/watch.txt", encoding: .utf8)) ?? ""
+    let frames = listing.split(separator: "\n").compactMap { line -> (Double, Screendump)? in
+      let fields = line.split(separator: " ")
+      guard fields.count == 2, let time = Double(fields[1]),
+        let screen = Screendump(path: "\(work)/watch/\(fields[0]).ppm")
+      else { return nil }
+      return (time, screen)
+    }
+    let journal = (try? String(contentsOfFile: work + "/journal.txt", encoding: .utf8)) ?? ""
+    let framebuffers = (try? String(contentsOfFile: work + "/framebuffers.txt", encoding: .utf8)) ?? ""
+    return WatchedBoot(frames: frames, journal: journal, console: console, framebuffers: framebuffers, work: work)
+  }
+
+  /// Writes `text` as `path` (an absolute path in the image) under `tree`.
+  func putFile(_ path: String, _ text: String, into tree: String) throws {
+    try FileManager.default.createDirectory(
+      atPath: tree + URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+    writeFile(atPath: tree + path, contents: Data(text.utf8))
+    chmod(tree + path, 0o644)
+  }
+
+  /// Debian's kernel and the initramfs update-initramfs made inside the
+  /// image (with splashd's initramfs-tools hook), an ext4 root that
+  /// initramfs mounts, systemd, splashd.service and the kiosk unit; every
+  /// boot ends in a reboot. Three boots start the splash in the initramfs,
+  /// three only from the root's unit (splashd.initramfs=0), one says
+  /// nosplash, one boots dracut's initramfs (90splashd's unit in a systemd
+  /// initramfs). The host keeps every new screen (~10 a second): from the
+  /// first splash frame to the kiosk program's there is nothing but the
+  /// splash, its doors and the kiosk's colour (no console, no black frame),
+  /// the root's splashd adopts the initramfs's, and the reboot shows the
+  /// shutdown picture. Prints the first pixel's time after the kernel's
+  /// start both ways, and what the hook adds to the initramfs.
+  @Test func theInitramfsShowsTheSplashUntilTheKioskProgramAndTheRebootItsOwn() throws {
+    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4", "/usr/bin/gcc"])
+    let dir = try TemporaryDirectory()
+    let tree = try kioskBootTree(in: dir)
+    let fileManager = FileManager.default
 
     let image = dir.path + "/root.img"
     let boot = dir.path + "/boot"
@@ -248,28 +291,7 @@ extension DisplayTests.BootPathTests {
 
     func bootOnce(_ words: String, _ name: String, initrd: String = "initrd.img", rig: [String] = []) throws
       -> WatchedBoot
-    {
-      let work = dir.path + "/" + name
-      let booted = try run(
-        "/usr/bin/env",
-        [
-          "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", boot + "/vmlinuz",
-          "--initrd", boot + "/" + initrd, "--size", "800x480", "--watch-screen", "0.1", "--append", words,
-        ] + rig, environment: ProcessInfo.processInfo.environment, timeout: 400)
-      let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
-      try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
-      let listing = (try? String(contentsOfFile: work + "/watch.txt", encoding: .utf8)) ?? ""
-      let frames = listing.split(separator: "\n").compactMap { line -> (Double, Screendump)? in
-        let fields = line.split(separator: " ")
-        guard fields.count == 2, let time = Double(fields[1]),
-          let screen = Screendump(path: "\(work)/watch/\(fields[0]).ppm")
-        else { return nil }
-        return (time, screen)
-      }
-      let journal = (try? String(contentsOfFile: work + "/journal.txt", encoding: .utf8)) ?? ""
-      let framebuffers = (try? String(contentsOfFile: work + "/framebuffers.txt", encoding: .utf8)) ?? ""
-      return WatchedBoot(frames: frames, journal: journal, console: console, framebuffers: framebuffers, work: work)
-    }
+    { try self.boot(image, kernelAndInitrd: boot, initrd: initrd, words: words, work: dir.path + "/" + name, rig: rig) }
 
     /// What every boot must show: from the first splash frame to the kiosk
     /// program's colour nothing foreign, then the shutdown picture, the

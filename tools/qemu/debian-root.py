@@ -3,7 +3,8 @@
 """Makes the ext4 root image for the QEMU rig's systemd tier (rig.py --root).
 
     debian-root.py --cache DIR --overlay TREE --out IMAGE [--libraries-of FILE]... [--boot DIR]
-                   [--deb PACKAGE --deb-report FILE] [--run COMMAND]...
+                   [--deb PACKAGE --deb-report FILE] [--run COMMAND]... [--luks PASSPHRASE]
+                   [--with PACKAGE]...
 
 The base is a minimal Debian bookworm (debootstrap --variant=minbase) with
 systemd, udev and the libraries splashd links, made once and kept in DIR as a
@@ -32,7 +33,15 @@ after apt-get remove and after apt-get purge, what systemctl is-enabled said
 of its units after the removal, and the links to its units left after the
 purge. --run runs a shell command in a chroot of the image after that, as an
 admin would (useradd, systemctl disable).
-Needs root, debootstrap and e2fsprogs (make test installs them).
+With --luks, the image is a LUKS2 volume holding that file system (encrypted
+in place by cryptsetup, offline: no device mapper needed), opened with
+PASSPHRASE (PBKDF2 at its fewest iterations, so that an emulated CPU opens
+it at once); with --boot only initrd.img is made (update-initramfs, with
+cryptsetup-initramfs's hook, which --with cryptsetup-initramfs brings, and
+the overlay's crypttab). --with PACKAGE puts more packages in the base (cage,
+say): a base of its own, made once and kept like the others.
+Needs root, debootstrap and e2fsprogs, and cryptsetup for --luks (make test
+installs them).
 """
 import argparse
 import contextlib
@@ -142,10 +151,11 @@ def replaced(root, path, text):
             os.replace(aside, original)
 
 
-def make_initramfs(root, boot):
+def make_initramfs(root, boot, only_kept=False):
     """update-initramfs and dracut in a chroot of `root`; the kernel and the
     initramfs images (and those made without splashd, or with a config it
-    refuses) copied to `boot`, each with its own log, NAME.log."""
+    refuses; not with `only_kept`) copied to `boot`, each with its own log,
+    NAME.log."""
     versions = sorted(name[len("vmlinuz-"):] for name in os.listdir(os.path.join(root, "boot")) if name.startswith("vmlinuz-"))
     if not versions:
         sys.exit("debian-root: no kernel in the image's /boot")
@@ -165,22 +175,43 @@ def make_initramfs(root, boot):
         made.append(name)
 
     # What each is made without or with (for that run); the last is the one the image keeps in /boot.
-    for name, path, text in (("initrd-without-splashd.img", SPLASHD_HOOK, None),
-                             ("initrd-without-config.img", SPLASHD_CONFIG, None),
-                             ("initrd-broken-config.img", SPLASHD_CONFIG, BROKEN_CONFIG),
-                             ("initrd.img", None, None)):
+    variants = (("initrd-without-splashd.img", SPLASHD_HOOK, None),
+                ("initrd-without-config.img", SPLASHD_CONFIG, None),
+                ("initrd-broken-config.img", SPLASHD_CONFIG, BROKEN_CONFIG))
+    for name, path, text in (() if only_kept else variants) + (("initrd.img", None, None),):
         with replaced(root, path, text):
             make(name, ["update-initramfs", "-c", "-k", version], os.path.join(root, "boot", "initrd.img-" + version),
                  keep=True)
-    for name, modules, text in (("initrd-dracut-without-splashd.img", DRACUT_MODULES, None),
-                                ("initrd-dracut-broken-config.img", DRACUT_MODULES + " splashd", BROKEN_CONFIG),
-                                ("initrd-dracut.img", DRACUT_MODULES + " splashd", None)):
+    dracut_images = (("initrd-dracut-without-splashd.img", DRACUT_MODULES, None),
+                     ("initrd-dracut-broken-config.img", DRACUT_MODULES + " splashd", BROKEN_CONFIG),
+                     ("initrd-dracut.img", DRACUT_MODULES + " splashd", None))
+    for name, modules, text in () if only_kept else dracut_images:
         inside = "/root/" + name
         with replaced(root, SPLASHD_CONFIG if text else None, text):
             make(name, ["dracut", "--force", "--kver", version, "--no-hostonly", "--no-early-microcode", "--modules",
                         modules, "--add-drivers", DRACUT_DRIVERS, inside], root + inside, keep=False)
     shutil.copy(os.path.join(root, "boot", "vmlinuz-" + version), os.path.join(boot, "vmlinuz"))
     return made
+
+
+# Room for the LUKS2 header, taken from the end of the image (the file
+# system is made that much smaller than the file).
+LUKS_HEADER_MIB = 16
+
+
+def encrypt(image, passphrase):
+    """Encrypts `image` in place as a LUKS2 volume (cryptsetup's offline
+    encryption: no device mapper, no loop device), its key slot opened by
+    `passphrase` with PBKDF2 at its fewest iterations."""
+    with open(image, "r+b") as f:
+        f.truncate(os.path.getsize(image) + (LUKS_HEADER_MIB << 20))
+    done = subprocess.run(
+        ["cryptsetup", "reencrypt", "--encrypt", "--type", "luks2", "--reduce-device-size", "%dM" % LUKS_HEADER_MIB,
+         "--force-offline-reencrypt", "--disable-locks", "--batch-mode", "--pbkdf", "pbkdf2",
+         "--pbkdf-force-iterations", "1000", "--key-file", "-", image],
+        input=passphrase.encode(), capture_output=True)
+    if done.returncode != 0:
+        sys.exit("debian-root: cryptsetup reencrypt --encrypt failed: %s" % done.stderr.decode(errors="replace"))
 
 
 def chroot(root, *command):
@@ -236,8 +267,11 @@ def main():
     parser.add_argument("--deb-report", metavar="FILE", help="what the removal and the purge left (JSON)")
     parser.add_argument("--run", action="append", default=[], metavar="COMMAND",
                         help="a shell command to run in a chroot of the image after the package's install")
+    parser.add_argument("--luks", metavar="PASSPHRASE", help="make the image a LUKS2 volume opened with PASSPHRASE")
+    parser.add_argument("--with", dest="with_packages", action="append", default=[], metavar="PACKAGE",
+                        help="a package the base has too (a base of its own, kept beside the others)")
     args = parser.parse_args()
-    packages = PACKAGES + (BOOT_PACKAGES if args.boot else [])
+    packages = PACKAGES + (BOOT_PACKAGES if args.boot else []) + args.with_packages
     mirror = args.mirror or machine_archive()
     tarball = base_tarball(os.path.abspath(args.cache), mirror, packages)
     root = os.path.abspath(args.out) + ".root"
@@ -260,11 +294,13 @@ def main():
         for command in args.run:
             chroot(root, "sh", "-c", command)
         if args.boot:
-            make_initramfs(root, os.path.abspath(args.boot))
+            make_initramfs(root, os.path.abspath(args.boot), only_kept=bool(args.luks))
         size = int(subprocess.run(["du", "-sm", root], capture_output=True, text=True, check=True).stdout.split()[0])
         if os.path.exists(args.out):
             os.unlink(args.out)
         subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", root, args.out, "%dM" % (size + 256)], check=True)
+        if args.luks:
+            encrypt(args.out, args.luks)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

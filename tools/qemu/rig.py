@@ -9,7 +9,8 @@ of what it draws.
     rig.py --work DIR --root IMAGE --kernel VMLINUZ --initrd INITRD [--watch-screen S] ...
 
 The guest's screen is QEMU's VGA (bochs-drm: /dev/dri/card0 and /dev/fb0) or,
-with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two). With --gpu
+with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two), or with --gpu
+qxl, qxl-vga (the qxl driver: the same two; wlroots 0.15 runs on it). With --gpu
 firmware it is virtio-vga with only the firmware's framebuffer (vesafb at
 1024x768, 16 bpp: vga=0x317) and no DRM driver, as early in a boot before the
 real display driver loads; the command may load it (modprobe virtio-gpu),
@@ -37,6 +38,10 @@ whole run and keeps each that differs from the one before as
 DIR/watch/NNNNN.ppm, listed in DIR/watch.txt as "NNNNN SECONDS" (since QEMU
 started): what the screen showed, frame by frame, through boot and shutdown.
 
+With --type TEXT=KEYS (repeatable, in order), the host types KEYS and Enter on
+the guest's keyboard once the console shows TEXT (a disk's passphrase, when
+the splash logs its prompt), and lists when in DIR/typed.txt.
+
 Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME
 [DEVICE]" on the guest's serial console (its standard output), the rig writes
 DIR/NAME.ppm (QMP screendump, of DEVICE's screen: video0, video1) and then
@@ -60,7 +65,7 @@ import time
 
 # vfb (a framebuffer in memory that can pan) registers only when the kernel
 # command line says vfb.vfb_enable=1; bochs loads first, so it is fb0.
-MODULES = ["bochs", "virtio-gpu", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput", "vfb"]
+MODULES = ["bochs", "virtio-gpu", "qxl", "9p", "9pnet_virtio", "virtio_pci", "evdev", "uinput", "vfb"]
 # For an ext4 root on virtio: busybox modprobe ignores softdeps, so
 # crc32c_generic comes before ext4 (crc32c-intel needs SSE4.2, which qemu64 lacks).
 ROOT_MODULES = ["virtio_blk", "crc32c_generic", "ext4"]
@@ -234,15 +239,32 @@ class ScreenWatch:
             self.listing.flush()
 
 
+def type_keys(qmp, keys):
+    """Types `keys` (letters, digits, spaces; capitals with Shift), then
+    Enter, on the guest's keyboard: one QMP send-key a key, which QEMU plays
+    in order."""
+    for key in list(keys) + ["\n"]:
+        if key == "\n":
+            codes = ["ret"]
+        elif key == " ":
+            codes = ["spc"]
+        elif key.isupper():
+            codes = ["shift", key.lower()]
+        else:
+            codes = [key]
+        qmp("send-key", {"keys": [{"type": "qcode", "data": code} for code in codes]})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", required=True)
     parser.add_argument("--size", default="800x480")
     parser.add_argument(
-        "--gpu", choices=["vga", "virtio", "vga+virtio", "firmware"], default="vga",
+        "--gpu", choices=["vga", "virtio", "vga+virtio", "firmware", "qxl"], default="vga",
         help="vga: QEMU's VGA, bochs-drm in the guest (fb0 at --size); virtio: virtio-gpu-pci (its own mode); "
         "vga+virtio: both, two cards (card0 bochs, card1 virtio-gpu) as QMP devices video0 and video1; "
-        "firmware: virtio-vga with vesafb only (1024x768), virtio-gpu left for the command to load")
+        "firmware: virtio-vga with vesafb only (1024x768), virtio-gpu left for the command to load; "
+        "qxl: QEMU's qxl-vga (the qxl driver), the card wlroots 0.15's DRM back end runs on")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
@@ -254,6 +276,11 @@ def main():
         "--until", metavar="TEXT",
         help="end the run 1 s after a console line holds TEXT, with status 0 (a guest that never powers off, such "
         "as one left in the initramfs's rescue shell)")
+    parser.add_argument(
+        "--type", action="append", default=[], metavar="TEXT=KEYS",
+        help="once the console shows TEXT (after what the --type before it waited for), type KEYS and Enter on the "
+        "guest's keyboard (QMP send-key: letters, digits, space); each typing is listed in DIR/typed.txt as "
+        "'SECONDS TEXT' (since QEMU started)")
     parser.add_argument(
         "--rescue-shell", action="store_true",
         help="leave panic=-1 off the kernel's command line, so that initramfs-tools opens its rescue shell")
@@ -267,6 +294,12 @@ def main():
         for pair in args.env:
             name, value = pair.split("=", 1)
             f.write("export %s='%s'\n" % (name, value.replace("'", "'\\''")))
+    typings = []
+    for pair in args.type:
+        text, equals, keys = pair.partition("=")
+        if not text or not equals or not all(c.isalnum() or c == " " for c in keys):
+            parser.error("--type %r: TEXT=KEYS, with letters, digits and spaces to type" % pair)
+        typings.append((text.encode(), keys))
     if bool(args.kernel) != bool(args.initrd) or (args.kernel and not args.root):
         parser.error("--kernel and --initrd go together, with --root")
     firmware = args.gpu == "firmware"
@@ -292,7 +325,7 @@ def main():
     ]
     devices = {
         "vga": ["VGA"], "virtio": ["virtio-gpu-pci"], "vga+virtio": ["VGA", "virtio-gpu-pci"],
-        "firmware": ["virtio-vga"],
+        "firmware": ["virtio-vga"], "qxl": ["qxl-vga"],
     }[args.gpu]
     for index, device in enumerate(devices):
         qemu += ["-device", "%s,id=video%d,xres=%s,yres=%s" % (device, index, width, height)]
@@ -312,6 +345,9 @@ def main():
         os.set_blocking(process.stdout.fileno(), False)
         pending = b""
         until_seen = None
+        # The console so far, from the end of what the last --type waited for.
+        unmatched = b""
+        typed = open(os.path.join(work, "typed.txt"), "w")
         while True:
             if time.time() > deadline:
                 timed_out = True
@@ -334,6 +370,13 @@ def main():
             # A prompt ends no line: TEXT may be in what is pending.
             if args.until and until_seen is None and args.until.encode() in pending:
                 until_seen = time.time()
+            unmatched += chunk
+            while typings and typings[0][0] in unmatched:
+                text, keys = typings.pop(0)
+                unmatched = unmatched[unmatched.index(text) + len(text):]
+                type_keys(qmp, keys)
+                typed.write("%.3f %s\n" % (time.time() - started, text.decode(errors="replace")))
+                typed.flush()
             *lines, pending = pending.split(b"\n")
             for raw in lines:
                 line = raw.decode(errors="replace").strip()
