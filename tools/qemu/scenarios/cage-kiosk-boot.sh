@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The guest side of the one-unit kiosk with a Wayland program as its own
+# user: kiosk-with-splash.service runs splashd --user kiosk -- cage -- foot.
+# Put in the image as /usr/local/lib/rig/cage-kiosk-boot.sh and run by
+# rig-final.service after the kiosk unit (cage-kiosk-boot.sh final): once
+# foot runs and has had a moment to draw, screendump final; who runs cage
+# and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the kiosk unit's
+# state (kiosk-state) and restarts (kiosk-restarts), the journal
+# (journal.txt); then RIG-STATUS 0 and the power off.
+# Takes no variables.
+case $1 in
+final)
+  i=0; while ! grep -qx foot /proc/[0-9]*/comm 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
+  sleep 4
+  echo RIG-SCREENDUMP final > /dev/ttyS0
+  while [ ! -e /run/rig/final.done ]; do sleep 0.1; done
+  # (minbase has no procps: the owners of /proc's cage and foot)
+  for comm in /proc/[0-9]*/comm; do
+    case $(cat "$comm" 2>/dev/null) in
+    cage | foot) echo "$(stat -c %U "${comm%/comm}") $(cat "$comm")" ;;
+    esac
+  done > /run/rig/kiosk-who
+  systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
+  systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
+  journalctl -b -o short-monotonic > /run/rig/journal.txt
+  echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
+  ;;
+*)
+  echo "$0: no step '$1': final" >&2
+  exit 2
+  ;;
+esac
