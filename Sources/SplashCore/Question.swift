@@ -86,7 +86,12 @@ public struct AnswerEditor: Sendable {
       return byte == 0x0D ? "\n" : key
     }
     switch byte {
-    case 0x0D, 0x0A: return String(decoding: typed, as: UTF8.self)
+    case 0x0D, 0x0A:
+      // Bytes that are not UTF-8 read as U+FFFD, three bytes each: the
+      // answer is cut back to its limit, a whole character at a time.
+      var answer = String(decoding: typed, as: UTF8.self)
+      while answer.utf8.count > Self.maxAnswerBytes { answer.removeLast() }
+      return answer
     case 0x08, 0x7F:
       // Back over continuation bytes to the character's first byte.
       while let last = typed.popLast(), last & 0xC0 == 0x80 {}

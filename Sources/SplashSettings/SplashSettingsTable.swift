@@ -12,21 +12,21 @@ enum SplashSettingsTable {
       SettingSpec(
         "image", .splash, .option(placeholder: "FILE"), .picture,
         help: "The splash picture: PNG, JPEG, BMP, GIF, ... at most 16384 pixels on a side.",
-        unset: "the bundled demo picture", \.splash.image, read: { try $0.path() }, print: { $0 }),
+        unset: "the bundled demo picture", \.splash.image, read: { try $0.path() }, print: { $0.map(quotedForFile) }),
       SettingSpec(
         "left", .splash, .option(placeholder: "FILE"), .picture,
         help: "The picture of the left door leaf, instead of --image; needs --right. Each leaf fills its half.",
-        \.splash.left, read: { try $0.path() }, print: { $0 }),
+        \.splash.left, read: { try $0.path() }, print: { $0.map(quotedForFile) }),
       SettingSpec(
         "right", .splash, .option(placeholder: "FILE"), .picture,
         help: "The picture of the right door leaf; needs --left.", \.splash.right, read: { try $0.path() },
-        print: { $0 }),
+        print: { $0.map(quotedForFile) }),
     ] + shapedPictures + [
       SettingSpec(
         "image-shutdown", .splash, .option(placeholder: "FILE"), .boot,
         help: "The picture of the shutdown splash (--boot shutdown, splashd-shutdown.service), instead of --image "
           + "and the leaves.", unset: "the boot's pictures", \.splash.imageShutdown, read: { try $0.path() },
-        print: { $0 }),
+        print: { $0.map(quotedForFile) }),
       SettingSpec(
         "without-splash-word", .splash, .option(placeholder: "show|hide"), .boot,
         help: "Whether a boot splash (--boot) shows when the kernel command line has neither splash nor nosplash. "
@@ -116,7 +116,7 @@ enum SplashSettingsTable {
         "device", .splash, .option(placeholder: "PATH"), .display,
         help: "The DRM card for kms and kmsdrm (/dev/dri/cardN or a link to one), or the framebuffer for fbdev.",
         unset: "kms, kmsdrm: the first card with a connected connector; fbdev: /dev/fb0", \.splash.device,
-        read: { try $0.path() }, print: { $0 }),
+        read: { try $0.path() }, print: { $0.map(quotedForFile) }),
       SettingSpec(
         "mode", .splash, .option(placeholder: "WxH[@HZ]"), .display,
         help: "The KMS mode to set, one the connector offers (the message lists them).",
@@ -186,7 +186,7 @@ enum SplashSettingsTable {
         help: "Renders offscreen as fast as it can and writes DIR/frame-00000.png, ... one frame every 1/fps "
           + "seconds from the first frame through the hold and the transition, the last exactly at its end, and "
           + "DIR/frames.csv (frame,time_s,phase,progress). The same command always writes the same bytes.",
-        \.splash.record, read: { try $0.path() }, print: { $0 }),
+        \.splash.record, read: { try $0.path() }, print: { $0.map(quotedForFile) }),
     ]
 
   /// `image-portrait`, `left-portrait`, …, `right-landscape`.
@@ -197,7 +197,7 @@ enum SplashSettingsTable {
       return SettingSpec(
         key, .splash, .option(placeholder: "FILE"), .picture,
         help: "Like --\(picture), taken when the logical canvas (the display's size turned by the angle) is \(tall).",
-        \.splash.shapedArtwork[key], read: { try $0.path() }, print: { $0 })
+        \.splash.shapedArtwork[key], read: { try $0.path() }, print: { $0.map(quotedForFile) })
     }
   }
 
@@ -223,11 +223,12 @@ enum SplashSettingsTable {
         + "user's ids and groups, HOME, USER, LOGNAME, SHELL, and XDG_RUNTIME_DIR=/run/user/UID (made when missing, "
         + "the user's, 0700), keeping the display's devices it opened. A user that cannot be found, or a runtime "
         + "directory that is not the user's, means the program is not run (exit 127): never as root by mistake.",
-      unset: "splashd's own", \.handoff.user, read: { try $0.word("a user name or number") }, print: { $0 }),
+      unset: "splashd's own", \.handoff.user, read: { try $0.word("a user name or number") },
+      print: { $0.map(quotedForFile) }),
     SettingSpec(
       "group", .handoff, .option(placeholder: "NAME"), .reveal,
       help: "The group the program runs as, instead of its user's own (with --user).", unset: "the user's",
-      \.handoff.group, read: { try $0.word("a group name or number") }, print: { $0 }),
+      \.handoff.group, read: { try $0.word("a group name or number") }, print: { $0.map(quotedForFile) }),
     SettingSpec(
       "ready", .handoff, .option(placeholder: "notify|exec"), .reveal,
       help: "notify: start the PROGRAM first, as splashd's child, with NOTIFY_SOCKET set, and reveal when it "
@@ -244,7 +245,7 @@ enum SplashSettingsTable {
     SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "
-        + "may appear later).", \.handoff.untilFile, read: { try $0.path() }, print: { $0 }),
+        + "may appear later).", \.handoff.untilFile, read: { try $0.path() }, print: { $0.map(quotedForFile) }),
     SettingSpec(
       "until-reveal", .handoff, .flag, .reveal,
       help: "After the hold, keep holding until `splashctl reveal` (on the control socket).", values: ["yes", "no"],
@@ -273,11 +274,11 @@ enum SplashSettingsTable {
     SettingSpec(
       "control", .handoff, .option(placeholder: "PATH"), .control, help: "Serves splashctl at this socket.",
       unset: "$RUNTIME_DIRECTORY/control under systemd, /run/splashd/control with --until-reveal, else none",
-      \.handoff.control, read: { try $0.path() }, print: { $0 }),
+      \.handoff.control, read: { try $0.path() }, print: { $0.map(quotedForFile) }),
     SettingSpec(
       "control-group", .handoff, .option(placeholder: "NAME"), .control,
       help: "Lets this group use the control socket too (mode 0660 instead of 0600).", \.handoff.controlGroup,
-      read: { try $0.word("a group name") }, print: { $0 }),
+      read: { try $0.word("a group name") }, print: { $0.map(quotedForFile) }),
     SettingSpec(
       "compat", .handoff, .option(placeholder: "CLIENTS"), .control,
       help: "Answers a peer's clients too, so that boot scripts written for it work unchanged: psplash (its FIFO, "
@@ -311,7 +312,7 @@ enum SplashSettingsTable {
           throw value.fail("an abstract socket name of at most 99 bytes")
         }
         settings.handoff.plymouthSocket = name
-      }, show: { $0.handoff.plymouthSocket }),
+      }, show: { quotedForFile($0.handoff.plymouthSocket) }),
     SettingSpec(
       "plymouth-pid-file", .handoff, .option(placeholder: "PATH|none"), .control,
       help: "Where splashd names itself, as plymouthd does, while it answers on Plymouth's socket: systemd's "
@@ -354,11 +355,11 @@ enum SplashSettingsTable {
     SettingSpec(
       "evdev", .orientation, .fileOnly(placeholder: "DEVICE"), .orientation, help: "The evdev accelerometer.",
       unset: "the first /dev/input/event* with INPUT_PROP_ACCELEROMETER", \.orientation.evdev, read: { try $0.path() },
-      print: { $0 }),
+      print: { $0.map(quotedForFile) }),
     SettingSpec(
       "switch", .orientation, .fileOnly(placeholder: "DEVICE"), .orientation,
       help: "The evdev device with the rotation switch or keys (see switch-map).", \.orientation.switchDevice,
-      read: { try $0.path() }, print: { $0 }),
+      read: { try $0.path() }, print: { $0.map(quotedForFile) }),
     SettingSpec(
       "switch-map", .orientation, .fileOnly(placeholder: "NAME=ANGLE, ..."), .orientation,
       help: "Which switch or key, when on, means which angle, such as SW_TABLET_MODE=90, KEY_F13=180 (names "
@@ -376,14 +377,16 @@ enum SplashSettingsTable {
       "iio", .orientation, .fileOnly(placeholder: "DIR"), .orientation,
       help: "The IIO accelerometer's sysfs directory.",
       unset: "the first under /sys/bus/iio/devices with in_accel_x_raw", \.orientation.iio, read: { try $0.path() },
-      print: { $0 }),
+      print: { $0.map(quotedForFile) }),
     SettingSpec(
       "panel", .orientation, .fileOnly(placeholder: "CARD"), .orientation,
       help: "The DRM card whose connected connectors' \"panel orientation\" is read.",
-      unset: "the first card with a connected connector", \.orientation.panel, read: { try $0.path() }, print: { $0 }),
+      unset: "the first card with a connected connector", \.orientation.panel, read: { try $0.path() },
+      print: { $0.map(quotedForFile) }),
     SettingSpec(
       "cmdline", .orientation, .fileOnly(placeholder: "FILE"), .orientation,
-      help: "Where the kernel command line is read.", \.orientation.cmdline, read: { try $0.path() }, print: { $0 }),
+      help: "Where the kernel command line is read.", \.orientation.cmdline, read: { try $0.path() },
+      print: { quotedForFile($0) }),
     SettingSpec(
       "mount-matrix", .orientation, .fileOnly(placeholder: "X, Y, Z; X, Y, Z; X, Y, Z"), .orientation,
       help: "Maps the accelerometer's axes onto the display's, overriding the device's own (udev's "

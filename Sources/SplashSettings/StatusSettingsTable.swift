@@ -49,7 +49,8 @@ enum StatusSettingsTable {
     SettingSpec(
       "progress-duration-file", .progress, .option(placeholder: "FILE"), .status, file: "duration-file",
       help: "Where source = time keeps how long the boot took (written at the reveal, atomically; a file that "
-        + "cannot be written costs a log line).", \.progress.durationFile, read: { try $0.path() }, print: { $0 }),
+        + "cannot be written costs a log line).", \.progress.durationFile, read: { try $0.path() },
+      print: { quotedForFile($0) }),
   ]
 
   private static let message: [SettingSpec] = [
@@ -67,7 +68,8 @@ enum StatusSettingsTable {
       }, show: { $0.message.text.map(quotedForFile) }),
     SettingSpec(
       "message-font", .message, .option(placeholder: "FILE"), .status, file: "font",
-      help: "The message's TrueType or OpenType font.", \.message.font, read: { try $0.path() }, print: { $0 }),
+      help: "The message's TrueType or OpenType font.", \.message.font, read: { try $0.path() },
+      print: { quotedForFile($0) }),
     SettingSpec(
       "message-size", .message, .option(placeholder: "FRACTION"), .status, file: "size",
       help: "The text's height as a fraction of the canvas's shorter side.", field: \.message.size,
@@ -97,7 +99,7 @@ enum StatusSettingsTable {
       help: "A picture that loops while the splash holds: an animated GIF, or a folder of numbered PNGs (1.png, "
         + "2.png, ... in the order of their numbers); at most \(AnimationSettings.maxFrames) frames and "
         + "\(AnimationSettings.maxDecodedBytes >> 20) MiB decoded.", \.animation.file, read: { try $0.path() },
-      print: { $0 }),
+      print: { $0.map(quotedForFile) }),
     SettingSpec(
       "animation-rect", .animation, .option(placeholder: "X,Y,W,H"), .status, file: "rect",
       help: "Where the animation plays, as fractions of the logical canvas; it keeps its aspect inside.",

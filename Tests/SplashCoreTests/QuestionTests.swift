@@ -41,6 +41,14 @@ import Testing
     #expect(editor.take(typed + [0x0D])?.utf8.count == AnswerEditor.maxAnswerBytes)
   }
 
+  /// Bytes that are not UTF-8 (each read as U+FFFD, three bytes) never
+  /// make an answer longer than its limit (found by the fuzzer).
+  @Test func anAnswerOfBytesThatAreNotUTF8StaysWithinItsLimit() {
+    var editor = AnswerEditor(Question(.password, prompt: ""))
+    let answer = editor.take([UInt8](repeating: 0xFF, count: AnswerEditor.maxAnswerBytes) + [0x0D])
+    #expect(answer.map { $0.utf8.count <= AnswerEditor.maxAnswerBytes && $0.unicodeScalars.count == 341 } == true)
+  }
+
   @Test func aKeystrokeIsTheFirstKeyAmongThoseWatched() {
     var yesNo = AnswerEditor(Question(.keystroke(keys: "yYnN"), prompt: ""))
     #expect(yesNo.take(Array("xq".utf8)) == nil)

@@ -403,3 +403,19 @@ import Testing
     }
   }
 }
+
+/// What --check and a written config print reads back as the same value,
+/// quotes and all (found by the fuzzer: a group named '' printed bare read
+/// back as nothing).
+@Suite struct PrintedValueTests {
+  @Test func aValueThatLooksQuotedIsPrintedQuoted() throws {
+    var settings = Settings()
+    try settings.apply(key: "control-group", value: "\"''\"", from: .commandLine)
+    #expect(settings.handoff.controlGroup == "''")
+    let spec = try #require(SettingsTable.all.first { $0.key == "control-group" })
+    let printed = try #require(spec.text(in: settings))
+    var again = Settings()
+    try again.apply(key: "control-group", value: printed, from: .commandLine)
+    #expect(again.handoff.controlGroup == "''", "printed \(printed)")
+  }
+}
