@@ -26,6 +26,8 @@ final class Session {
   private var signals: SignalSource?
   /// The program of `--ready notify`.
   private(set) var spawned: SpawnedProgram?
+  /// The program of host mode, the client of splashd's compositor.
+  private(set) var hosted: HostedProgram?
   /// The control transports that opened (the control socket, …).
   private var transports: [ControlTransport] = []
   /// The questions asked of the person at the screen.
@@ -61,7 +63,18 @@ final class Session {
   /// Starts the spawned program, opens the display and the control
   /// transports, starts watching, and prepares the pictures.
   func open() throws(Failure) {
-    if settings.handoff.readyNotify, let program = plan.program {
+    if settings.handoff.host == .wayland, let program = plan.program {
+      let hosted = HostedProgram(
+        program: program, settings: settings, searchPath: dependencies.environment["PATH"], controller: controller,
+        stage: stage, log: log)
+      runLoop.add(hosted)
+      self.hosted = hosted
+      // The compositor loads, and the program starts, behind the first frame.
+      controller.observe { [weak self] event in
+        guard event == .appeared else { return }
+        self?.startHostedProgram()
+      }
+    } else if settings.handoff.startsProgramFirst, let program = plan.program {
       let spawned: SpawnedProgram
       do {
         spawned = try SpawnedProgram(
@@ -136,6 +149,38 @@ final class Session {
     case .time: runLoop.add(TimedProgress(settings, controller: controller, log: log))
     case .systemd: runLoop.add(SystemdProgress(controller: controller, log: log))
     }
+  }
+
+  /// Host mode: the compositor and the program, once the splash is on the
+  /// screen; the program's window is the first screen's canvas.
+  private func startHostedProgram() {
+    guard let hosted, let output = stage.output else { return }
+    do {
+      try hosted.start(windowSize: controller.rotation.logicalSize(ofPhysical: output.size))
+    } catch {
+      log.error(error.message)
+      _ = controller.execute(.stop, because: "the program cannot run")
+      return
+    }
+    if let child = hosted.spawned?.child {
+      signals?.passOn = { child.send($0) }
+      // The program runs: a crash of splashd must not start it again.
+      if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
+    }
+  }
+
+  /// Host mode, after the splash: splashd goes on as the program's
+  /// compositor, its frames drawn as they come, signals passed on to it,
+  /// until it ends; returns its exit status (128 + the signal when a signal
+  /// ended it).
+  func keepHosting() -> Int32 {
+    guard let hosted, let spawned = hosted.spawned else { return ExitStatus.cannotRun }
+    // A splash stopped before its transition shows the program from now on too.
+    stage.showTransitionEnd()
+    runLoop.run(until: .infinity) { hosted.ended }
+    guard let exited = try? spawned.child.wait() else { return ExitStatus.runtimeFailure }
+    log.info("\(spawned.path) ended with status \(exited.status)")
+    return exited.status
   }
 
   /// The display: the one a splashd of the initramfs hands over (`--boot
