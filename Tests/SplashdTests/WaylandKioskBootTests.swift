@@ -116,6 +116,13 @@ extension DisplayTests.BootPathTests {
       restarts: text("kiosk-restarts"))
   }
 
+  /// What the Wayland kiosks' image has besides the base (one image base for
+  /// both: cage brings wlroots, which host mode needs too). Debian's cage
+  /// 0.1.4 exits at once without Xwayland ("Cannot create XWayland
+  /// server"): apt installs it with cage (Recommends); debootstrap takes only
+  /// what cage depends on.
+  static let waylandKioskPackages = ["cage", "xwayland", "foot", "seatd"]
+
   /// The ExecStart= line kiosk-with-splash.service's comment gives for a
   /// pattern (the one holding `text`), foot in the kiosk's colour.
   func exampleLine(_ example: String, containing text: String) throws -> String {
@@ -139,15 +146,13 @@ extension DisplayTests.BootPathTests {
   @Test func theOneUnitKioskRunsCageAndFootAsTheKioskUser() throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
     let dir = try TemporaryDirectory()
-    // Debian's cage 0.1.4 exits at once without Xwayland ("Cannot create XWayland server"): apt installs it
-    // with cage (Recommends); debootstrap takes only what cage depends on.
     let boot = try bootWaylandKiosk(
       in: dir,
       // The line the example's comment gives for cage.
       execStart: { try exampleLine($0, containing: "/usr/bin/cage") },
       // What the example's comment says to add for a compositor, and wlroots' software renderer: qxl has no 3D.
       dropIn: "[Unit]\nWants=seatd.service\nAfter=seatd.service\n[Service]\nEnvironment=WLR_RENDERER=pixman\n",
-      packages: ["cage", "xwayland", "foot", "seatd"], gpu: "qxl")
+      packages: Self.waylandKioskPackages, gpu: "qxl")
     let splash = boot.frames.first { isSplash($0.screen) }
     splash?.screen.keep(as: "cage-kiosk-splash")
     #expect(splash != nil, "no splash on qxl's screen; \(boot.note)")
@@ -173,7 +178,7 @@ extension DisplayTests.BootPathTests {
       in: dir,
       // The line the example's comment gives for host mode.
       execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "",
-      packages: ["libwlroots10", "foot"], gpu: "vga")
+      packages: Self.waylandKioskPackages, gpu: "vga")
     let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
     // Below foot's first line of text: the samples of a screen.
     func below(_ screen: Screendump) -> [UInt32] {
