@@ -127,6 +127,33 @@ import Testing
     #expect(middles.allSatisfy { !$0.contains(Self.blue) }, "the background shows between the doors")
   }
 
+  /// The cross-fade blends the picture into the program, not into the
+  /// background: mid-fade, the left leaf's red is mixed with foot's colour
+  /// (its green and blue rise), never with the blue background alone (no
+  /// green).
+  @Test func theCrossFadeBlendsThePictureIntoTheProgram() throws {
+    var fading: [Screendump] = []
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--until-reveal", "--transition", "crossfade", "--duration", "2", "--", "foot",
+        "--override=colors.background=2080c0",
+      ], in: dir,
+      whileRunning: { splashd in
+        guard waitForTheProgram() else { return }
+        fading = snapshotsOfTheTransition()
+        kill(splashd.pid, SIGTERM)
+      })
+    // Well into the fade (the red down by a sixteenth or more), short of its end.
+    let middles = fading.map { $0.at(80, 120) }.filter { $0 >> 16 < 0xF0 && $0 != Self.foot }
+    #expect(!middles.isEmpty, "no snapshot mid-fade among \(fading.count); \(outcome.stderr)")
+    for pixel in middles {
+      let (green, blue) = ((pixel >> 8) & 0xFF, pixel & 0xFF)
+      // Over foot (0x2080C0) green and blue rise together; over the blue background green would stay 0.
+      #expect(green > 0 && blue > green, "mid-fade pixel \(String(pixel, radix: 16))")
+    }
+    fading.first { middles.contains($0.at(80, 120)) }?.keep(as: "host-mode-crossfade")
+  }
+
   /// A program that ends before its first frame: the splash ends with its
   /// picture, without opening the doors onto nothing, and splashd exits
   /// with the program's status.
