@@ -28,6 +28,8 @@ final class HostedProgram: EventSource {
   private(set) var spawned: SpawnedProgram?
   /// Whether the program's window has shown a frame.
   private(set) var showedAFrame = false
+  /// How many of the program's buffers have been shown.
+  private(set) var buffersShown = 0
 
   init(program: [String], settings: Settings, searchPath: String?, controller: Controller, stage: Stage, log: Log) {
     self.program = program
@@ -115,7 +117,9 @@ final class HostedProgram: EventSource {
       }
       return true
     }
-    guard shown == true, !showedAFrame else { return }
+    guard shown == true else { return }
+    buffersShown += 1
+    guard !showedAFrame else { return }
     showedAFrame = true
     log.info("host mode: the program's first frame")
     controller.programShowedItsFirstFrame()

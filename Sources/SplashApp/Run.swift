@@ -174,12 +174,13 @@ final class Run {
   /// when it was spawned.
   func finish() -> Ending {
     if let ending { return ending }
-    // Host mode: splashd stays the program's compositor until it ends, then lets go of the screen.
+    // Host mode: splashd stays the program's compositor until it ends, then
+    // lets go of the screen (a recording's program ended with the recording).
     if let session, session.hosted?.spawned != nil {
       lifecycle.finish(status: outcome)
-      let status = session.keepHosting()
+      let ended = session.plan.settings.splash.record == nil ? session.keepHosting() : status
       session.finish(keepingLastFrame: false)
-      return .exit(status)
+      return .exit(ended)
     }
     // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
     // The shutdown splash stays until the machine goes down, even when

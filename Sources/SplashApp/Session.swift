@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashDevices
 import SplashRender
@@ -263,7 +264,35 @@ final class Session {
   /// Records the splash into `directory` instead of playing it.
   func record(into directory: String) throws(Failure) {
     guard stage.output != nil else { return }
-    try Recorder(settings: settings, clock: clock, log: log).record(on: stage, into: directory)
+    var recorder = Recorder(settings: settings, clock: clock, log: log)
+    if let hosted {
+      // The program's frames are recorded as they come: it starts first,
+      // and each recorded frame waits a moment for its next one.
+      startHostedProgram()
+      let clock = dependencies.clock
+      let timeout = settings.handoff.timeout > 0 ? settings.handoff.timeout : Self.recordedProgramWait
+      runLoop.run(until: clock.now() + timeout) { hosted.showedAFrame || hosted.ended }
+      recorder.beforeEachFrame = { [runLoop] in
+        let shown = hosted.buffersShown
+        runLoop.run(until: clock.now() + Self.recordedFrameWait) { hosted.buffersShown != shown || hosted.ended }
+      }
+    }
+    defer { endHostedProgram() }
+    try recorder.record(on: stage, into: directory)
+  }
+
+  /// The longest a recording waits for the program's first frame without a timeout.
+  static let recordedProgramWait = 30.0
+  /// The longest a recorded frame waits for the program's next one.
+  static let recordedFrameWait = 0.05
+
+  /// A recording's program ends with it: SIGTERM, then SIGKILL after 5 s.
+  private func endHostedProgram() {
+    guard let spawned = hosted?.spawned, !spawned.ended else { return }
+    spawned.child.send(SIGTERM)
+    let clock = dependencies.clock
+    if !runLoop.run(until: clock.now() + 5, stopWhen: { spawned.ended }) { spawned.child.send(SIGKILL) }
+    _ = try? spawned.child.wait()
   }
 
   /// Lets go of the display (keeping the last frame on it when a program

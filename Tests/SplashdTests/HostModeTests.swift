@@ -231,3 +231,32 @@ extension DisplayTests.WindowTests {
     #expect(splash.wait(seconds: 30))
   }
 }
+
+extension HostModeTests {
+  /// `--record` in host mode writes the frames of the doors opening onto
+  /// the real program: the closed doors first, foot's pixels in the gap
+  /// mid-way, foot alone at the end; the program is ended with the
+  /// recording.
+  @Test func recordWritesTheDoorsOpeningOntoTheProgram() throws {
+    let frames = dir.path + "/frames"
+    let outcome = try splashd(
+      ["--size", "320x240"] + Array(splash.drop { $0 != "--left" }) + [
+        "--duration", "1", "--fps", "10", "--record", frames, "--", "foot", "--override=colors.background=2080c0",
+      ], in: dir, timeout: 60)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    func frame(_ index: Int) -> Screendump? {
+      let name = "\(frames)/frame-" + String(format: "%05d", index)
+      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
+      return Screendump(path: name + ".ppm")
+    }
+    let first = try #require(frame(0), "\(outcome.stderr)")
+    #expect(gap(first).isEmpty, "the first frame is not the closed doors")
+    let middle = try #require(frame(5), "\(outcome.stderr)")
+    let open = gap(middle)
+    #expect(open.count > 40 && open.allSatisfy { middle.at($0, 120) == Self.foot }, "gap \(open)")
+    let count = ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }
+      .count
+    let last = try #require(frame(count - 1), "\(count) frames; \(outcome.stderr)")
+    #expect((0..<16).allSatisfy { last.at($0 * 20, 200) == Self.foot }, "foot is not alone at the end")
+  }
+}
