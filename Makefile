@@ -22,7 +22,8 @@ RUNTIME_PACKAGES := libsdl2-ttf-2.0-0 fonts-dejavu-core
 SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev libxrandr-dev libxcursor-dev \
   libxi-dev libxfixes-dev libxss-dev libwayland-dev libxkbcommon-dev libdecor-0-dev libegl-dev libgles-dev \
   libgbm-dev libjpeg-dev libtiff-dev libwebp-dev
-BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev $(SDL_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
+# wlroots for host mode's Wayland compositor (a shared object of its own).
+BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libwlroots-dev $(SDL_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
 SDL_DIR := .build/sdl
 # Every build finds that SDL through the pkg-config files it comes with
 # (Package.swift's CSDL2 and CSDL2Image).
@@ -34,16 +35,29 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_C
 # gdk-pixbuf-csource to build psplash, the peer the boot figures compare with
 # (tools/qemu/build-psplash.sh); groff and man to check the manual pages;
 # fakeroot and lintian for the Debian package; cryptsetup-bin to encrypt the
-# LUKS boot's root image (tools/qemu/debian-root.py --luks).
+# LUKS boot's root image (tools/qemu/debian-root.py --luks); Wayland programs
+# for host mode (weston's clients, foot).
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
-  groff-base man-db fakeroot lintian cryptsetup-bin
+  groff-base man-db fakeroot lintian cryptsetup-bin weston foot
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deb docs run check test systest figures bench fuzz sanitize format lint install install-built uninstall \
   clean deps test-deps
+
+# Host mode's Wayland compositor (wayland-host/host.c): wlroots' glue as a
+# shared object of its own, which splashd loads with dlopen only in host
+# mode, built with the C compiler beside a build's binaries ($(1)): SwiftPM's
+# linker driver would tie it to the Swift runtime.
+HOST_LIBRARY := libsplashd-wayland-host.so
+HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wl,-z,defs -Wl,--as-needed \
+  -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
+define host_library
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server) wayland-host/host.c \
+	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server)
+endef
 
 all: build
 
@@ -72,6 +86,7 @@ test-deps:
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
+	$(call host_library,$(BUILD_DIR))
 
 # The Debian package, out/splashd_VERSION_ARCH.deb (tools/make-deb.sh: the
 # install layout, Depends from dpkg-shlibdeps, splashd.service enabled by
@@ -107,6 +122,9 @@ format:
 # black-box tests of the real binaries are SplashdTests but those two.
 IN_PROCESS_TESTS := SplashCoreTests|SplashSettingsTests|SplashRenderTests|SplashDevicesTests|SplashAppTests
 QEMU_TESTS := BootPathTests
+# The black-box tier: the real binaries, and host mode's compositor with
+# real Wayland programs (the test tools' packages).
+BLACK_BOX_TESTS := SplashdTests|SplashHostTests
 FIGURE_TESTS := BootFigureTests
 # Each test run has a deadline (tools/deadline.sh): a hang fails it with the
 # stacks of what still runs.
@@ -117,6 +135,7 @@ TEST_DEADLINE ?= 1800
 # (only the build's packages are needed).
 check: deps lint
 	$(SWIFT) build --build-tests
+	$(call host_library,.build/debug)
 	tools/deadline.sh $(CHECK_DEADLINE) $(SWIFT) test --skip-build --filter '$(IN_PROCESS_TESTS)'
 
 # Every test, the fastest first so that a failure shows early: `check`; the
@@ -126,7 +145,7 @@ check: deps lint
 # it ships (tools/check-release.sh); then the figures (`figures`).
 test: check
 	$(MAKE) test-deps build
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter SplashdTests \
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(BLACK_BOX_TESTS)' \
 	  --skip '$(QEMU_TESTS)|$(FIGURE_TESTS)'
 	$(MAKE) systest
 	$(MAKE) fuzz FUZZ_SECONDS=10
@@ -148,9 +167,11 @@ SANITIZED_TESTS := $(IN_PROCESS_TESTS)
 THREADED_TESTS := SplashRenderTests|SplashAppTests
 sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
+	$(call host_library,.build/asan/debug)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp ASAN_OPTIONS=detect_leaks=1 \
 	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
+	$(call host_library,.build/tsan/debug)
 	TSAN_OPTIONS=halt_on_error=1 \
 	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
 
@@ -159,6 +180,7 @@ sanitize: test-deps
 # screendumps stay in .build/systest/.
 systest: test-deps build
 	$(SWIFT) build --build-tests
+	$(call host_library,.build/debug)
 	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)'
 
 # The figures (make test ends with them): the QEMU boots that time each back
@@ -166,6 +188,7 @@ systest: test-deps build
 # `name: value`, with their ratios from the same run.
 figures: test-deps build
 	$(SWIFT) build --build-tests
+	$(call host_library,.build/debug)
 	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(FIGURE_TESTS)'
 	$(MAKE) bench
 
@@ -181,7 +204,8 @@ install: build install-built
 # What make install puts where; make uninstall removes exactly these (and
 # the config file only while it is still the sample's copy). The kiosk units
 # are examples to adapt (docs: which lines), not live units.
-INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splashd/splashd-demo.png \
+INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/lib/splashd/$(HOST_LIBRARY) \
+  $(PREFIX)/share/splashd/splashd-demo.png \
   $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
   $(UNITDIR)/splashd-ask-password.path $(UNITDIR)/splashd-ask-password.service \
   $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd $(INITRAMFSDIR)/scripts/panic/splashd \
@@ -193,6 +217,7 @@ INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/share/splas
 install-built:
 	install -D -s -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
 	install -D -s -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
+	install -D -s -m 644 $(BUILD_DIR)/$(HOST_LIBRARY) $(DESTDIR)$(PREFIX)/lib/splashd/$(HOST_LIBRARY)
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \
@@ -225,7 +250,8 @@ uninstall:
 	else \
 	  [ ! -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ] || echo "keeping $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf (changed)"; \
 	fi
-	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/share/splashd $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/lib/splashd $(DESTDIR)$(PREFIX)/share/splashd \
+	  $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
 	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
 	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount \
 	  $(DESTDIR)$(INITRAMFSDIR)/scripts/panic $(DESTDIR)$(INITRAMFSDIR)/scripts \

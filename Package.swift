@@ -41,8 +41,16 @@ let package = Package(
     .target(name: "CSDLWindow", dependencies: ["CSDL2"]),
     .target(name: "CTTF", dependencies: ["CSDL2"]),
     .target(name: "CSystemdProgress"),
+    // Host mode: the table of the Wayland host's functions and its loader
+    // (dlopen). The host itself, wlroots' glue, is a shared object of its
+    // own (wayland-host/, built by make: libsplashd-wayland-host.so beside
+    // the binaries), loaded only in host mode: a plain splash never maps
+    // wlroots.
+    .target(name: "CWaylandHostLoader"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
+    // Host mode: the kiosk program's Wayland compositor, loaded when used.
+    .target(name: "SplashHost", dependencies: ["CWaylandHostLoader", "SplashCore", "SplashSystem"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSettings", "SplashSystem"]),
     // Devices: orientation sources (evdev and IIO accelerometers, rotation
@@ -63,7 +71,7 @@ let package = Package(
       name: "SplashApp",
       dependencies: [
         "SplashCore", "SplashSettings", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender",
-        "CSystemdProgress",
+        "SplashHost", "CSystemdProgress",
       ]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
@@ -90,6 +98,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
+    // Host mode's compositor with real Wayland programs (weston's clients, foot).
+    .testTarget(
+      name: "SplashHostTests", dependencies: ["SplashCore", "SplashSystem", "SplashHost", "SplashTestSupport"]),
     // The app in process: sessions on a test clock, with stand-in outputs.
     .testTarget(
       name: "SplashAppTests",

@@ -3,7 +3,9 @@
 # Checks the release build (make build) as it ships: it starts, neither
 # binary carries a RUNPATH (the loader would look beside the binary for every
 # library at every start; nothing is installed there), SDL is linked in
-# (tools/build-sdl.sh), and a running splash maps only what it draws with.
+# (tools/build-sdl.sh), host mode's compositor is a shared object of its own
+# (wlroots, no Swift runtime), and a running splash maps only what it draws
+# with (no Wayland library).
 #
 #     tools/check-release.sh [BUILD_DIR]
 set -eu
@@ -20,6 +22,14 @@ if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libSDL2'; then
   exit 1
 fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
+# Host mode's compositor: its own shared object, linked with wlroots and
+# nothing of Swift's, loaded only in host mode.
+host="$dir/libsplashd-wayland-host.so"
+if [ ! -f "$host" ] || ! readelf -d "$host" | grep -q 'NEEDED.*libwlroots' \
+  || readelf -d "$host" | grep -q -E 'NEEDED.*libswift|RUNPATH|RPATH'; then
+  echo "check-release: $host is missing, or does not link wlroots alone: $(readelf -d "$host" 2>&1 | grep -E 'NEEDED|PATH')" >&2
+  exit 1
+fi
 
 # A splash showing its first frame (offscreen, the demo picture) maps at most
 # 12 shared libraries, and no GL, X11, Wayland, audio or shared SDL one.

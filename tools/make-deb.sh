@@ -38,6 +38,11 @@ echo "activate-noawait update-initramfs" >"$root/DEBIAN/triggers"
 # dpkg-shlibdeps reads debian/control for the package's name.
 printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')
+# Host mode's compositor (loaded only in host mode) needs wlroots, which
+# brings ~48 libraries: recommended, not required, so that a plain splash
+# installs without them.
+host=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host.so" \
+  | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF
 Package: splashd
@@ -46,7 +51,7 @@ Architecture: $arch
 Maintainer: splashd developers <dev@splashd.invalid>
 Installed-Size: $size
 Depends: $depends
-Recommends: libsdl2-ttf-2.0-0, fonts-dejavu-core
+Recommends: libsdl2-ttf-2.0-0, fonts-dejavu-core, $host
 Section: admin
 Priority: optional
 Homepage: https://splashd.invalid/

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Remakes docs/images/doors-strip.png, crossfade-strip.png and
-# status-strip.png, the README's pictures: frames that splashd itself
-# recorded, side by side. Needs ImageMagick (apt-get install imagemagick),
-# Pillow (python3-pil) for the spinner's frames, and a built splashd.
+# Remakes docs/images/doors-strip.png, crossfade-strip.png,
+# status-strip.png and host-mode-strip.png, the README's pictures: frames
+# that splashd itself recorded, side by side. Needs ImageMagick (apt-get
+# install imagemagick), Pillow (python3-pil) for the spinner's frames, foot
+# for host mode's, and a built splashd (make build: its Wayland host beside it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 splashd=${1:-.build/release/splashd}
@@ -38,3 +39,11 @@ PY
 frames=()
 for index in 00000 00004 00008 00011 00013; do frames+=("$work/status/frame-$index.png"); done
 convert "${frames[@]}" -bordercolor white -border 4 +append docs/images/status-strip.png
+# Host mode: the doors opening onto a real program (foot, as splashd's
+# Wayland client), recorded by splashd itself.
+"$splashd" --config /dev/null --record "$work/host" --size 480x270 --fps 10 --duration 1.2 --host wayland \
+  -- foot --override=colors.background=1d3557 --override=colors.foreground=f1faee \
+  sh -c 'echo "kiosk ready: the program itself, live behind the doors"; exec sleep 60' 2>/dev/null
+frames=()
+for index in 00000 00004 00007 00009 00012; do frames+=("$work/host/frame-$index.png"); done
+convert "${frames[@]}" -bordercolor white -border 4 +append docs/images/host-mode-strip.png

@@ -26,7 +26,16 @@ enum Check {
         throw Failure.badInput(
           "\(plan.programOrigin): cannot run \(printable(program[0])): \(Program.whyNotFound(program[0]))")
       }
-      let mode = settings.handoff.readyNotify ? "spawned first (ready = notify)" : "run after the splash"
+      let mode: String
+      if settings.handoff.host == .wayland {
+        let window = plan.rotation.logicalSize(ofPhysical: settings.splash.effectiveSize)
+        mode =
+          "spawned once the splash shows, as the client of splashd's Wayland compositor (host = wayland: "
+          + "WAYLAND_SOCKET, its window full screen, \(window.description) at this size), revealed at its first "
+          + (settings.handoff.ready == .notify ? "frame and READY=1" : "frame")
+      } else {
+        mode = settings.handoff.ready == .notify ? "spawned first (ready = notify)" : "run after the splash"
+      }
       lines.append("; program: \(path), \(mode) (\(plan.programOrigin))")
       if let name = settings.handoff.user {
         // Looked up as the hand-off will, the runtime directory left alone.

@@ -62,8 +62,17 @@ struct Plan {
       program = settings.handoff.program
       programOrigin = settings.origin(of: \.handoff.program)
     }
-    if settings.handoff.readyNotify && program == nil {
-      throw Failure.badInput("--ready notify needs a program: -- PROGRAM, or exec = in [handoff]")
+    if settings.handoff.startsProgramFirst && program == nil {
+      let what =
+        settings.handoff.host != .none
+        ? "\(settings.origin(of: \.handoff.host)) \(settings.handoff.host.rawValue)"
+        : "\(settings.origin(of: \.handoff.ready)) \(settings.handoff.ready.rawValue)"
+      throw Failure.badInput("\(what) needs a program: -- PROGRAM, or exec = in [handoff]")
+    }
+    if settings.handoff.ready == .firstFrame && settings.handoff.host == .none {
+      throw Failure.badInput(
+        "\(settings.origin(of: \.handoff.ready)) first-frame needs host mode (host = wayland): only splashd's own "
+          + "compositor sees the program's frames")
     }
     switch settings.splash.rotate {
     case .fixed(let angle):
@@ -91,7 +100,8 @@ struct Plan {
     switch stage {
     case .initramfs:
       settings.handoff.untilReveal = true
-      settings.handoff.readyNotify = false
+      settings.handoff.ready = .exec
+      settings.handoff.host = .none
       settings.handoff.program = nil
       settings.splash.cache = []
     case .shutdown:
@@ -103,7 +113,8 @@ struct Plan {
       }
       settings.handoff.untilReveal = true
       settings.handoff.timeout = 0
-      settings.handoff.readyNotify = false
+      settings.handoff.ready = .exec
+      settings.handoff.host = .none
       settings.handoff.program = nil
     case .root, nil: break
     }

@@ -11,6 +11,8 @@ struct Recorder {
   /// Checked before each frame: a stop signal ends the recording.
   let clock: SessionClock
   let log: Log
+  /// Called before each frame (host mode: the program draws its next one).
+  var beforeEachFrame: () -> Void = {}
 
   func record(on stage: Stage, into directory: String) throws(Failure) {
     do {
@@ -29,6 +31,7 @@ struct Recorder {
       } catch {
         throw Failure.runtime("--record \(directory): \(error)")
       }
+      beforeEachFrame()
       let progress = timeline.progress(at: time)
       let name = "frame-" + zeroPadded(index, width: 5) + ".png"
       // The first write that fails (a full disk, say) ends the recording.

@@ -118,8 +118,10 @@ final class Run {
       // The angle the program gets (in the environment too, for a crash hand-off).
       dependencies.onRotation(plan.rotation)
       if restartedInALoop(plan) { return }
-      if plan.settings.handoff.readyNotify {
+      if plan.settings.handoff.startsProgramFirst && plan.settings.handoff.host == .none {
         // Spawn mode: the program starts with the session, as splashd's child.
+        // (Host mode keeps the hand-off until the program is started: a
+        // splash that never showed still runs the program.)
         handOff = nil
         if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
       }
@@ -172,6 +174,14 @@ final class Run {
   /// when it was spawned.
   func finish() -> Ending {
     if let ending { return ending }
+    // Host mode: splashd stays the program's compositor until it ends, then
+    // lets go of the screen (a recording's program ended with the recording).
+    if let session, session.hosted?.spawned != nil {
+      lifecycle.finish(status: outcome)
+      let ended = session.plan.settings.splash.record == nil ? session.keepHosting() : status
+      session.finish(keepingLastFrame: false)
+      return .exit(ended)
+    }
     // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
     // The shutdown splash stays until the machine goes down, even when
     // stopped; keep-last-frame leaves it for the kiosk's own unit.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashDevices
 import SplashRender
@@ -26,6 +27,8 @@ final class Session {
   private var signals: SignalSource?
   /// The program of `--ready notify`.
   private(set) var spawned: SpawnedProgram?
+  /// The program of host mode, the client of splashd's compositor.
+  private(set) var hosted: HostedProgram?
   /// The control transports that opened (the control socket, …).
   private var transports: [ControlTransport] = []
   /// The questions asked of the person at the screen.
@@ -61,7 +64,18 @@ final class Session {
   /// Starts the spawned program, opens the display and the control
   /// transports, starts watching, and prepares the pictures.
   func open() throws(Failure) {
-    if settings.handoff.readyNotify, let program = plan.program {
+    if settings.handoff.host == .wayland, let program = plan.program {
+      let hosted = HostedProgram(
+        program: program, settings: settings, searchPath: dependencies.environment["PATH"], controller: controller,
+        stage: stage, log: log)
+      runLoop.add(hosted)
+      self.hosted = hosted
+      // The compositor loads, and the program starts, behind the first frame.
+      controller.observe { [weak self] event in
+        guard event == .appeared else { return }
+        self?.startHostedProgram()
+      }
+    } else if settings.handoff.startsProgramFirst, let program = plan.program {
       let spawned: SpawnedProgram
       do {
         spawned = try SpawnedProgram(
@@ -136,6 +150,38 @@ final class Session {
     case .time: runLoop.add(TimedProgress(settings, controller: controller, log: log))
     case .systemd: runLoop.add(SystemdProgress(controller: controller, log: log))
     }
+  }
+
+  /// Host mode: the compositor and the program, once the splash is on the
+  /// screen; the program's window is the first screen's canvas.
+  private func startHostedProgram() {
+    guard let hosted, let output = stage.output else { return }
+    do {
+      try hosted.start(windowSize: controller.rotation.logicalSize(ofPhysical: output.size))
+    } catch {
+      log.error(error.message)
+      _ = controller.execute(.stop, because: "the program cannot run")
+      return
+    }
+    if let child = hosted.spawned?.child {
+      signals?.passOn = { child.send($0) }
+      // The program runs: a crash of splashd must not start it again.
+      if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
+    }
+  }
+
+  /// Host mode, after the splash: splashd goes on as the program's
+  /// compositor, its frames drawn as they come, signals passed on to it,
+  /// until it ends; returns its exit status (128 + the signal when a signal
+  /// ended it).
+  func keepHosting() -> Int32 {
+    guard let hosted, let spawned = hosted.spawned else { return ExitStatus.cannotRun }
+    // A splash stopped before its transition shows the program from now on too.
+    stage.showTransitionEnd()
+    runLoop.run(until: .infinity) { hosted.ended }
+    guard let exited = try? spawned.child.wait() else { return ExitStatus.runtimeFailure }
+    log.info("\(spawned.path) ended with status \(exited.status)")
+    return exited.status
   }
 
   /// The display: the one a splashd of the initramfs hands over (`--boot
@@ -218,7 +264,35 @@ final class Session {
   /// Records the splash into `directory` instead of playing it.
   func record(into directory: String) throws(Failure) {
     guard stage.output != nil else { return }
-    try Recorder(settings: settings, clock: clock, log: log).record(on: stage, into: directory)
+    var recorder = Recorder(settings: settings, clock: clock, log: log)
+    if let hosted {
+      // The program's frames are recorded as they come: it starts first,
+      // and each recorded frame waits a moment for its next one.
+      startHostedProgram()
+      let clock = dependencies.clock
+      let timeout = settings.handoff.timeout > 0 ? settings.handoff.timeout : Self.recordedProgramWait
+      runLoop.run(until: clock.now() + timeout) { hosted.showedAFrame || hosted.ended }
+      recorder.beforeEachFrame = { [runLoop] in
+        let shown = hosted.buffersShown
+        runLoop.run(until: clock.now() + Self.recordedFrameWait) { hosted.buffersShown != shown || hosted.ended }
+      }
+    }
+    defer { endHostedProgram() }
+    try recorder.record(on: stage, into: directory)
+  }
+
+  /// The longest a recording waits for the program's first frame without a timeout.
+  static let recordedProgramWait = 30.0
+  /// The longest a recorded frame waits for the program's next one.
+  static let recordedFrameWait = 0.05
+
+  /// A recording's program ends with it: SIGTERM, then SIGKILL after 5 s.
+  private func endHostedProgram() {
+    guard let spawned = hosted?.spawned, !spawned.ended else { return }
+    spawned.child.send(SIGTERM)
+    let clock = dependencies.clock
+    if !runLoop.run(until: clock.now() + 5, stopWhen: { spawned.ended }) { spawned.child.send(SIGKILL) }
+    _ = try? spawned.child.wait()
   }
 
   /// Lets go of the display (keeping the last frame on it when a program

@@ -17,12 +17,17 @@ final class SpawnedProgram: EventSource {
   /// The program has ended (its exit descriptor was readable).
   private(set) var ended = false
 
+  /// What its end asks of the splash (a reveal, unless told otherwise).
+  private let whenEnded: () -> ControlCommand
+
   /// Starts `program` (PATH lookup like a shell, in `searchPath`), as
-  /// `user` (and `group`) when given: a user that cannot be had means the
-  /// program does not run.
+  /// `user` (and `group`) when given, with `additions` to the environment:
+  /// a user that cannot be had means the program does not run. Its end asks
+  /// the splash for `whenEnded()`; `revealsWhen` says what else reveals it.
   init(
-    program: [String], searchPath: String?, user: String? = nil, group: String? = nil, controller: Controller,
-    log: Log
+    program: [String], searchPath: String?, user: String? = nil, group: String? = nil,
+    additions extra: [String: String] = [:], controller: Controller, log: Log,
+    whenEnded: @escaping () -> ControlCommand = { .reveal }, revealsWhen: String = "it sends READY=1"
   ) throws {
     guard let path = Program.locate(program[0], searchPath: searchPath) else {
       throw Failure(
@@ -31,9 +36,10 @@ final class SpawnedProgram: EventSource {
     self.path = path
     self.controller = controller
     self.log = log
+    self.whenEnded = whenEnded
     do {
       notify = try NotifyListener()
-      var additions = ["NOTIFY_SOCKET": notify.name]
+      var additions = extra.merging(["NOTIFY_SOCKET": notify.name]) { _, ours in ours }
       var found: ProgramUser?
       if let user {
         let looked = try ProgramUser.lookUp(user, group: group)
@@ -49,7 +55,7 @@ final class SpawnedProgram: EventSource {
           "cannot run \(path)\(user.map { " as \($0)" } ?? ""): \(error.call.hasPrefix("user ") || error.call.hasPrefix("group ") ? error.reason : error.phrase)"
       )
     }
-    log.info("started \(path) (pid \(child.pid)); revealing when it sends READY=1")
+    log.info("started \(path) (pid \(child.pid)); revealing when \(revealsWhen)")
   }
 
   var descriptors: [FileDescriptor] { ended ? [notify.descriptor] : [notify.descriptor, exit] }
@@ -57,7 +63,7 @@ final class SpawnedProgram: EventSource {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == exit {
       ended = true
-      _ = controller.execute(.reveal, because: "\(path) ended")
+      _ = controller.execute(whenEnded(), because: "\(path) ended")
       return
     }
     for line in notify.received() {

@@ -29,6 +29,9 @@ final class Stage: EventSource, FrameSink {
   private(set) var isPaused = false
   /// Called when the output's user closed it (a window).
   var onClosed: () -> Void = {}
+  /// Told when each frame reached the screen (its vsync time): host mode's
+  /// program draws its next frame then.
+  var onPresented: (Double) -> Void = { _ in }
   private let maker: SceneMaker
   private let clock: EventClock
   private let log: Log
@@ -211,6 +214,7 @@ final class Stage: EventSource, FrameSink {
     lastTime = frame.time
     let vsync = try output.present { scenes[$0].draw(progress: frame.progress, time: frame.time, status: status) }
     drawn()
+    onPresented(vsync ?? clock.now())
     return vsync
   }
 
@@ -290,14 +294,39 @@ final class Stage: EventSource, FrameSink {
     lastTime = time
     var clip: Rect?
     if case .area(let area) = damage, output.screens.count == 1, output.screens[0].retainsFrame { clip = area.rect }
+    var vsync: Double?
     do {
-      _ = try output.present {
+      vsync = try output.present {
         scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
       }
     } catch {
       log.error("\(output.name): cannot redraw: \(error)")
     }
     drawn()
+    onPresented(vsync ?? clock.now())
+  }
+
+  /// Host mode: the program's new frame lies behind the splash on every
+  /// screen from now on (`frame` makes it for a screen's canvas), drawn at
+  /// the next frame.
+  func showBehind(_ frame: (PixelSize) throws(RenderError) -> Pixels) {
+    for scene in scenes {
+      do {
+        try scene.showBehind(frame(scene.layout.canvas))
+      } catch {
+        log.error("host mode: the program's frame cannot be shown: \(error)")
+      }
+    }
+    damage(.whole)
+  }
+
+  /// Host mode, after the splash: the transition's end (the program alone)
+  /// is what the stage draws from now on, even when the splash was stopped
+  /// before its transition.
+  func showTransitionEnd() {
+    guard lastProgress < 1 else { return }
+    lastProgress = 1
+    damage(.whole)
   }
 
   /// The frame on the screen shows every change: the replies waiting for it go.

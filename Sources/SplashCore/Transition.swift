@@ -33,9 +33,9 @@ public struct SplashLayout: Equatable, Sendable {
   public let canvas: PixelSize
   /// The column where the doors part: left leaves end here, right leaves begin.
   public let split: Int
-  public let placements: [AssetID: Placement]
+  public private(set) var placements: [AssetID: Placement]
   public let opaque: Set<AssetID>
-  public let backdrop: Backdrop
+  public private(set) var backdrop: Backdrop
 
   /// Lays out `artwork` with `fit` on a logical canvas of `canvas`; a
   /// background picture always covers the canvas.
@@ -63,6 +63,19 @@ public struct SplashLayout: Equatable, Sendable {
     }
     self.placements = placements
     self.opaque = opaque
+  }
+
+  /// The same layout over `backdrop` instead (host mode: the program's
+  /// frame, a picture of the canvas's size).
+  public func over(_ backdrop: Backdrop) -> SplashLayout {
+    var layout = self
+    layout.backdrop = backdrop
+    layout.placements[.background] = nil
+    if case .image(let info) = backdrop {
+      let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+      layout.placements[.background] = Fit.cover.placement(of: info.size, in: whole)
+    }
+    return layout
   }
 
   /// The prepared size of each asset (its destination on the canvas).

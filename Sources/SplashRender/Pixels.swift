@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
+import SplashCore
 import SplashSystem
 
 /// Pixels in an SDL surface together with the memory behind them; both are
@@ -65,4 +66,34 @@ public final class Pixels {
   public var width: Int { Int(surface.pointee.w) }
   public var height: Int { Int(surface.pointee.h) }
   public var format: UInt32 { surface.pointee.format.pointee.format }
+}
+
+extension Pixels {
+  /// An opaque picture of `canvas`, filled with `fill`, with `size` pixels
+  /// of `source` (32-bit, 0xXXRRGGBB as a native UInt32, `stride` bytes a
+  /// row: a Wayland program's buffer) centred on it; what does not fit is
+  /// cut, the alpha ignored.
+  public static func centred(
+    _ source: UnsafeRawPointer, size: PixelSize, stride: Int, on canvas: PixelSize, fill: Color
+  ) throws(RenderError) -> Pixels {
+    let picture = try Pixels(width: canvas.width, height: canvas.height, format: opaqueFormat)
+    let target = picture.surface.pointee
+    let pitch = Int(target.pitch)
+    let (left, top) = ((canvas.width - size.width) / 2, (canvas.height - size.height) / 2)
+    let columns = max(left, 0)..<min(left + size.width, canvas.width)
+    let rows = max(top, 0)..<min(top + size.height, canvas.height)
+    let background = UInt32(fill.red) << 16 | UInt32(fill.green) << 8 | UInt32(fill.blue)
+    for y in 0..<canvas.height {
+      let row = (target.pixels! + y * pitch).assumingMemoryBound(to: UInt32.self)
+      guard rows.contains(y), !columns.isEmpty else {
+        row.update(repeating: background, count: canvas.width)
+        continue
+      }
+      row.update(repeating: background, count: columns.lowerBound)
+      (row + columns.upperBound).update(repeating: background, count: canvas.width - columns.upperBound)
+      let from = source + (y - top) * stride + (columns.lowerBound - left) * 4
+      UnsafeMutableRawPointer(row + columns.lowerBound).copyMemory(from: from, byteCount: columns.count * 4)
+    }
+    return picture
+  }
 }

@@ -9,9 +9,9 @@ import SplashSettings
 /// cross-fade, one blend).
 public final class SceneRenderer {
   public let painter: LayerPainter
-  public let layout: SplashLayout
+  public private(set) var layout: SplashLayout
   public let rotation: Rotation
-  public let composer: SceneComposer
+  public private(set) var composer: SceneComposer
   /// The progress bar, message and animation drawn over the splash; nil for none.
   public var status: StatusLayers?
   /// The logical sizes of the assets adopted after load (the message, the
@@ -73,6 +73,17 @@ public final class SceneRenderer {
     let prepared = try prepare(pixels, source: whole, size: size, opaque: opaque)
     try painter.adopt(prepared, as: asset, opaque: opaque)
     adoptedSizes[asset] = size
+  }
+
+  /// Host mode: `pixels` (upright, the canvas's size: the program's frame)
+  /// are what lies behind the splash from now on, in place of the
+  /// background colour or picture.
+  public func showBehind(_ pixels: Pixels) throws(RenderError) {
+    if case .color = layout.backdrop {
+      layout = layout.over(.image(ImageInfo(size: layout.canvas, opaque: true)))
+      composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
+    }
+    try adopt(pixels, as: .background, size: layout.canvas, opaque: true)
   }
 
   /// Scales the placed part of `image` to its destination size and turns it

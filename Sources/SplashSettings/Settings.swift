@@ -29,6 +29,29 @@ public enum OrientationSource: String, CaseIterable, Equatable, Sendable {
   case cmdline
 }
 
+/// When the program is ready for the splash to reveal it.
+public enum ReadySource: String, CaseIterable, Equatable, Sendable {
+  /// The program is started after the transition (splashd becomes it);
+  /// in host mode, as `firstFrame`.
+  case exec
+  /// The program starts first and sends READY=1 (sd_notify); in host mode,
+  /// with its first frame.
+  case notify
+  /// The program starts first, as the client of splashd's compositor, and
+  /// its first frame is what it waits for (host mode).
+  case firstFrame = "first-frame"
+}
+
+/// Whose display server the program talks to.
+public enum HostMode: String, CaseIterable, Equatable, Sendable {
+  /// The program takes the display itself after the splash (exec, or
+  /// spawned with `ready = notify`).
+  case none
+  /// splashd is the program's Wayland compositor: the doors open onto the
+  /// program's live frames, and splashd stays its compositor after.
+  case wayland
+}
+
 /// A peer's client protocol splashd answers too, so that scripts written
 /// for that peer work unchanged.
 public enum CompatClient: String, CaseIterable, Equatable, Sendable {
@@ -122,9 +145,12 @@ public struct SplashSettings: Equatable, Sendable {
 public struct HandoffSettings: Equatable, Sendable {
   /// The program (and its arguments) to hand off to after the transition.
   public var program: [String]?
-  /// `ready = notify`: start the program first, as splashd's child, and
-  /// reveal when it sends READY=1.
-  public var readyNotify = false
+  /// When the program is ready: after the transition (exec), at its
+  /// READY=1 (notify), at its first frame (first-frame, host mode).
+  public var ready = ReadySource.exec
+  /// Whose display server the program talks to: its own (none) or
+  /// splashd's Wayland compositor (wayland).
+  public var host = HostMode.none
   /// The transition waits (after the hold) until this file exists.
   public var untilFile: String?
   /// The transition waits (after the hold) for `splashctl reveal`.
@@ -164,7 +190,11 @@ public struct HandoffSettings: Equatable, Sendable {
   public init() {}
 
   /// Whether anything holds the splash after the hold.
-  public var hasGate: Bool { untilFile != nil || untilReveal || readyNotify }
+  public var hasGate: Bool { untilFile != nil || untilReveal || startsProgramFirst }
+
+  /// Whether the program starts before the splash ends, as splashd's
+  /// child: `ready = notify` or `first-frame`, and host mode.
+  public var startsProgramFirst: Bool { ready != .exec || host != .none }
 
   /// Where the control socket goes: `control` when set, else
   /// `$RUNTIME_DIRECTORY/control` under systemd, else /run/splashd/control

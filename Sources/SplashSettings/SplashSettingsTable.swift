@@ -230,18 +230,35 @@ enum SplashSettingsTable {
       help: "The group the program runs as, instead of its user's own (with --user).", unset: "the user's",
       \.handoff.group, read: { try $0.word("a group name or number") }, print: { $0.map(quotedForFile) }),
     SettingSpec(
-      "ready", .handoff, .option(placeholder: "notify|exec"), .reveal,
-      help: "notify: start the PROGRAM first, as splashd's child, with NOTIFY_SOCKET set, and reveal when it "
-        + "sends READY=1 (or ends); splashd then stays its parent, passes SIGTERM, SIGINT and SIGHUP on, and "
-        + "exits with its status (128+signal if a signal ended it). exec: become the program after the "
-        + "transition.", values: ["notify", "exec"], field: \.handoff.readyNotify,
+      "ready", .handoff, .option(placeholder: "exec|notify|first-frame"), .reveal,
+      help: "exec: become the program after the transition (in host mode: as first-frame). notify: start the "
+        + "PROGRAM first, as splashd's child, with NOTIFY_SOCKET set, and reveal when it sends READY=1 (or ends; in "
+        + "host mode, READY=1 and its first frame, for a web view whose first frame is blank); splashd then stays "
+        + "its parent, passes SIGTERM, SIGINT and SIGHUP on, and exits with its status (128+signal if a signal "
+        + "ended it). first-frame (host mode): reveal when the program's window shows its first frame.",
+      values: ReadySource.allCases.map(\.rawValue), field: \.handoff.ready,
       parse: { settings, value in
-        switch value.text {
-        case "notify": settings.handoff.readyNotify = true
-        case "exec": settings.handoff.readyNotify = false
-        default: throw value.fail("notify (start the program first, reveal on its READY=1) or exec")
+        guard let ready = ReadySource(rawValue: value.text) else {
+          throw value.fail(
+            "exec, notify (start the program first, reveal on its READY=1) or first-frame (host mode: on its first "
+              + "frame)")
         }
-      }, show: { $0.handoff.readyNotify ? "notify" : "exec" }),
+        settings.handoff.ready = ready
+      }, show: { $0.handoff.ready.rawValue }),
+    SettingSpec(
+      "host", .handoff, .option(placeholder: "none|wayland"), .reveal,
+      help: "wayland: splashd is the PROGRAM's Wayland compositor (host mode): the program starts once the splash "
+        + "is on the screen, as splashd's child, draws under the splash, and the transition plays over its live "
+        + "frames; splashd then stays its compositor until it ends, and exits with its status. A reveal asked "
+        + "before the program's first frame waits for that frame (at most timeout). Needs wlroots 0.15 "
+        + "(libwlroots10). none: the program takes the display itself.",
+      values: HostMode.allCases.map(\.rawValue), field: \.handoff.host,
+      parse: { settings, value in
+        guard let host = HostMode(rawValue: value.text) else {
+          throw value.fail("none or wayland (splashd as the program's Wayland compositor)")
+        }
+        settings.handoff.host = host
+      }, show: { $0.handoff.host.rawValue }),
     SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "

@@ -38,7 +38,8 @@ import Testing
     let handoff = lines.drop { $0 != "[handoff]" }.dropFirst().prefix { !$0.isEmpty }
     #expect(
       Array(handoff) == [
-        "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "ready = notify", "; until-file: not set",
+        "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "ready = notify", "host = none",
+        "; until-file: not set",
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",

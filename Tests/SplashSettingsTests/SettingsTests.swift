@@ -41,7 +41,7 @@ import Testing
     #expect(s.duration == 0.75 && s.hold == 3 && s.rotate == .fixed(.threeQuarters) && s.fit == .contain)
     #expect(s.easing == .cubicBezier(CubicBezier(0.1, -0.5, 0.9, 1.5)))
     #expect(s.size == PixelSize(width: 800, height: 480) && s.fps == 29.97 && s.record == "out")
-    #expect(all.handoff.untilReveal && all.handoff.timeout == 0 && all.handoff.readyNotify)
+    #expect(all.handoff.untilReveal && all.handoff.timeout == 0 && all.handoff.ready == .notify)
     #expect(try settings([("rotate", "auto")]).splash.rotate == .auto)
   }
 

@@ -29,7 +29,8 @@ import Testing
     #expect(
       files == [
         "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
-        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/systemd/system/splashd-ask-password.path",
+        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/splashd/libsplashd-wayland-host.so",
+        "usr/lib/systemd/system/splashd-ask-password.path",
         "usr/lib/systemd/system/splashd-ask-password.service", "usr/lib/systemd/system/splashd-initrd.service",
         "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
         "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",
@@ -48,6 +49,9 @@ import Testing
       #expect(depends.contains(library), "\(depends)")
     }
     #expect(!depends.contains("sdl") && !depends.contains("swift"), "\(depends)")
+    // Host mode's wlroots is recommended, not required: a plain splash installs without it.
+    let recommends = control.split(separator: "\n").first { $0.hasPrefix("Recommends: ") } ?? ""
+    #expect(!depends.contains("wlroots") && recommends.contains("libwlroots10"), "\(control)")
     let info = try run("/usr/bin/dpkg-deb", ["-I", deb, "conffiles"])
     #expect(info.stdout == "/etc/splashd/splashd.conf\n")
     let postinst = try run("/usr/bin/dpkg-deb", ["-I", deb, "postinst"]).stdout

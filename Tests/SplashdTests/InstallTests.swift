@@ -9,7 +9,8 @@ import Testing
 @Suite struct InstallTests {
   let expected = [
     "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
-    "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/systemd/system/splashd-ask-password.path",
+    "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/splashd/libsplashd-wayland-host.so",
+    "usr/lib/systemd/system/splashd-ask-password.path",
     "usr/lib/systemd/system/splashd-ask-password.service", "usr/lib/systemd/system/splashd-initrd.service",
     "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",
     "usr/share/bash-completion/completions/splashctl", "usr/share/bash-completion/completions/splashd",

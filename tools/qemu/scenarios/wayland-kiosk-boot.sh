@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The guest side of the one-unit kiosk with a Wayland program as its own
-# user: kiosk-with-splash.service runs splashd --user kiosk -- cage -- foot.
-# Put in the image as /usr/local/lib/rig/cage-kiosk-boot.sh and run by
-# rig-final.service after the kiosk unit (cage-kiosk-boot.sh final): once
+# The guest side of the one-unit kiosk with a Wayland program (foot) as its
+# own user: kiosk-with-splash.service runs splashd --user kiosk -- cage --
+# foot, or splashd --host wayland --user kiosk -- foot. Put in the image as
+# /usr/local/lib/rig/wayland-kiosk-boot.sh and run by rig-final.service after
+# the kiosk unit (wayland-kiosk-boot.sh final): once
 # foot runs and has had a moment to draw, screendump final; who runs cage
 # and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the kiosk unit's
 # state (kiosk-state) and restarts (kiosk-restarts), the journal

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+/* Host mode's Wayland compositor: wlroots 0.15's headless back end as the
+   protocol server of one kiosk program (wl_compositor, wl_subcompositor,
+   wl_shm, xdg-shell, xdg-decoration, xdg-output, viewporter,
+   presentation-time, a seat), whose current buffer splashd paints into its
+   own frames. It lives in its own shared object (libsplashd-wayland-host.so,
+   which links wlroots), loaded with dlopen only in host mode, so that a
+   plain splash never maps wlroots. Every call comes from the thread that
+   made the host. Decisions (when to reveal, what to show, when a frame is
+   done) are splashd's; this is only glue. */
+
+/* What the program's first toplevel shows now: its current buffer, read
+   between begin_read and end_read. */
+struct splashd_host_buffer {
+  /* 32-bit pixels, 0xAARRGGBB in memory order of a uint32 (DRM's
+     ARGB8888 or XRGB8888: only these two are offered). */
+  const void *pixels;
+  int32_t width;
+  int32_t height;
+  int32_t stride;
+  /* 1 for XRGB8888 (no alpha), 0 for ARGB8888. */
+  int32_t opaque;
+};
+
+/* What happened since the last dispatch (a bit set). */
+enum {
+  /* The first toplevel committed a new buffer. */
+  SPLASHD_HOST_NEW_BUFFER = 1,
+  /* The program's connection closed (it exited or was cut off). */
+  SPLASHD_HOST_CLIENT_GONE = 2,
+};
+
+struct splashd_host;
+
+/* Told each line wlroots logs: its importance (1 error, 2 info, 3 debug). */
+typedef void (*splashd_host_log_fn)(void *context, int importance, const char *line);
+
+/* The functions of the shared object, in one table (its only symbol,
+   splashd_wayland_host_api). */
+struct splashd_host_api {
+  /* SPLASHD_HOST_API_VERSION of the object. */
+  int version;
+  /* A compositor whose one output is `width` x `height`; NULL with the
+     reason in `error`. `log` gets wlroots' errors (and more, with
+     `verbose`). */
+  struct splashd_host *(*create)(int32_t width, int32_t height, int verbose, splashd_host_log_fn log,
+                                 void *log_context, char *error, size_t capacity);
+  /* The descriptor to poll for readability (the event loop's). */
+  int (*event_fd)(struct splashd_host *host);
+  /* Serves what the clients sent, without blocking, and sends what is
+     queued; returns what happened (SPLASHD_HOST_* bits). */
+  int (*dispatch)(struct splashd_host *host);
+  /* A connection for the program: the descriptor its WAYLAND_SOCKET names
+     (not close-on-exec; the caller closes it once the program has it), or
+     -1 with errno. One program at a time. */
+  int (*connect_client)(struct splashd_host *host);
+  /* 1 with `buffer` filled when the first toplevel has a buffer; 0 if
+     not. Pair with end_read before anything else is called. */
+  int (*begin_read)(struct splashd_host *host, struct splashd_host_buffer *buffer);
+  void (*end_read)(struct splashd_host *host);
+  /* The frame with the program's current buffer was presented at
+     `monotonic_ns` (CLOCK_MONOTONIC): frame callbacks and presentation
+     feedback go out. */
+  void (*frame_done)(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
+  /* The program's window is to be `width` x `height` (a configure). */
+  void (*resize)(struct splashd_host *host, int32_t width, int32_t height);
+  /* Disconnects the program and frees everything. */
+  void (*destroy)(struct splashd_host *host);
+};
+
+#define SPLASHD_HOST_API_VERSION 1
+
+/* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
+   table; NULL with the reason in `error`. */
+const struct splashd_host_api *splashd_host_load(const char *path, char *error, size_t capacity);

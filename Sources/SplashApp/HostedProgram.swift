@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashHost
+import SplashRender
+import SplashSettings
+import SplashSystem
+
+/// Host mode (`host = wayland`): the program as the client of splashd's
+/// own Wayland compositor. Once the splash is on the screen, the compositor
+/// is loaded (wlroots, only now) and the program started as splashd's child
+/// with WAYLAND_SOCKET, its window configured full screen at the canvas's
+/// size; each buffer it commits becomes what lies behind the splash on the
+/// stage (drawn at the next frame, the doors opening onto it), and each
+/// frame on the screen sends its frame callbacks. Its first frame lets the
+/// reveal go ahead (`Controller.revealWaitsForProgram`); a program that
+/// ends before its first frame ends the splash without its transition, the
+/// picture kept. After the transition splashd goes on as its compositor
+/// until it ends (`Session.keepHosting`).
+final class HostedProgram: EventSource {
+  private let program: [String]
+  private let settings: Settings
+  private let searchPath: String?
+  private let controller: Controller
+  private let stage: Stage
+  private let log: Log
+  private var host: WaylandHost?
+  /// The program, once started.
+  private(set) var spawned: SpawnedProgram?
+  /// Whether the program's window has shown a frame.
+  private(set) var showedAFrame = false
+  /// How many of the program's buffers have been shown.
+  private(set) var buffersShown = 0
+
+  init(program: [String], settings: Settings, searchPath: String?, controller: Controller, stage: Stage, log: Log) {
+    self.program = program
+    self.settings = settings
+    self.searchPath = searchPath
+    self.controller = controller
+    self.stage = stage
+    self.log = log
+    controller.revealWaitsForProgram = true
+  }
+
+  /// Loads the compositor and starts the program, its window `size`. A
+  /// compositor that cannot be had is one line, and the splash goes on as
+  /// without host mode: revealed now, the program run after it (never
+  /// lost).
+  func start(windowSize size: PixelSize) throws(Failure) {
+    let host: WaylandHost
+    let connection: FileDescriptor
+    do {
+      host = try WaylandHost(size: size) { [log] in log.info("wayland: \(printable($0))") }
+      connection = try host.connectClient()
+    } catch {
+      log.error(
+        "\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase); the program runs after the splash instead")
+      controller.stopWaitingForProgram()
+      _ = controller.execute(.reveal, because: "host mode is not available")
+      return
+    }
+    defer { try? connection.close() }
+    do {
+      spawned = try SpawnedProgram(
+        program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
+        additions: ["WAYLAND_SOCKET": String(connection.rawValue)], controller: controller, log: log,
+        whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+    } catch let failure as Failure {
+      throw failure
+    } catch {
+      throw Failure.runtime("\(error)")
+    }
+    self.host = host
+    stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
+    log.info("host mode: the program's window is \(size.description)")
+  }
+
+  /// Whether the program's first frame reveals the splash by itself:
+  /// `ready = first-frame`, or no other gate (`exec`, no until-file or
+  /// until-reveal). Otherwise those reveal, once the first frame is there.
+  private var revealsOnFirstFrame: Bool {
+    let handoff = settings.handoff
+    return handoff.ready == .firstFrame || (handoff.ready == .exec && handoff.untilFile == nil && !handoff.untilReveal)
+  }
+
+  /// What reveals the splash, as the log says it.
+  private var revealsWhen: String {
+    if revealsOnFirstFrame { return "it shows its first frame" }
+    let gate = settings.handoff.ready == .notify ? "it sends READY=1" : "the splash is revealed"
+    return gate + ", once it has shown its first frame"
+  }
+
+  /// Whether the program has ended (or never started).
+  var ended: Bool { spawned?.ended ?? true }
+
+  var descriptors: [FileDescriptor] { (host.map { [$0.descriptor] } ?? []) + (spawned?.descriptors ?? []) }
+
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
+    guard let host, descriptor == host.descriptor else {
+      spawned?.handle(descriptor, events: events)
+      return
+    }
+    let happened = host.dispatch()
+    if happened.contains(.newBuffer) { showProgramFrame(host) }
+    if happened.contains(.clientGone), !showedAFrame {
+      log.info("host mode: the program closed its Wayland connection before its first frame")
+    }
+  }
+
+  /// The program's current buffer behind the splash, centred on each
+  /// screen's canvas over the background colour.
+  private func showProgramFrame(_ host: WaylandHost) {
+    let fill: Color
+    if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
+    let shown: Bool? = host.withCurrentBuffer { buffer in
+      stage.showBehind { canvas throws(RenderError) in
+        try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+      }
+      return true
+    }
+    guard shown == true else { return }
+    buffersShown += 1
+    guard !showedAFrame else { return }
+    showedAFrame = true
+    log.info("host mode: the program's first frame")
+    controller.programShowedItsFirstFrame()
+    if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
+  }
+}

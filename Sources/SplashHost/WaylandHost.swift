@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+import CWaylandHostLoader
+import Glibc
+import SplashCore
+import SplashSystem
+
+/// Host mode's Wayland compositor: one kiosk program's display server
+/// (wlroots' headless back end, in libsplashd-wayland-host.so, loaded the
+/// first time a host is made), whose current buffer splashd paints into
+/// its own frames. Not thread-safe: every call comes from the run loop's
+/// thread.
+public final class WaylandHost {
+  /// What the shared object is called, beside splashd or in its library
+  /// folder (`PREFIX/lib/splashd`).
+  public static let libraryName = "libsplashd-wayland-host.so"
+
+  private let api: splashd_host_api
+  private let host: OpaquePointer
+  private let log: LogSink
+  /// The descriptor to poll: readable when a client sent something.
+  public let descriptor: FileDescriptor
+  /// The size the program's window is configured to.
+  public private(set) var size: PixelSize
+
+  /// What a dispatch found.
+  public struct Events: OptionSet, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The program's window has a new buffer.
+    public static let newBuffer = Events(rawValue: Int32(SPLASHD_HOST_NEW_BUFFER))
+    /// The program's connection closed.
+    public static let clientGone = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_GONE))
+  }
+
+  /// Where wlroots' log lines go (its errors; everything with `verbose`).
+  private final class LogSink {
+    let write: (String) -> Void
+    init(_ write: @escaping (String) -> Void) { self.write = write }
+  }
+
+  /// A compositor whose screen is `size`, its wlroots found by
+  /// `libraryPaths` (the first that loads); `log` is told wlroots' errors.
+  public init(
+    size: PixelSize, libraryPaths: [String] = WaylandHost.libraryPaths(), verbose: Bool = false,
+    log: @escaping (String) -> Void
+  ) throws(SystemError) {
+    var reasons: [String] = []
+    var loaded: splashd_host_api?
+    for path in libraryPaths {
+      var error = [CChar](repeating: 0, count: 512)
+      if let table = splashd_host_load(path, &error, error.count) {
+        loaded = table.pointee
+        break
+      }
+      reasons.append(Self.text(of: error))
+    }
+    guard let loaded else {
+      throw SystemError(
+        "host mode", code: ENOENT,
+        reason: "cannot load \(Self.libraryName) (wlroots 0.15: libwlroots10): " + reasons.joined(separator: "; "))
+    }
+    api = loaded
+    let sink = LogSink(log)
+    self.log = sink
+    var error = [CChar](repeating: 0, count: 512)
+    let context = Unmanaged.passUnretained(sink).toOpaque()
+    guard
+      let made = api.create(
+        Int32(size.width), Int32(size.height), verbose ? 1 : 0,
+        { context, _, line in
+          guard let context, let line else { return }
+          Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue().write(String(cString: line))
+        }, context, &error, error.count)
+    else {
+      throw SystemError("host mode", code: EINVAL, reason: "the Wayland compositor: " + Self.text(of: error))
+    }
+    host = made
+    descriptor = FileDescriptor(rawValue: api.event_fd(made))
+    self.size = size
+  }
+
+  deinit { api.destroy(host) }
+
+  /// The text a C call left in `buffer`, up to its NUL.
+  private static func text(of buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Where the shared object is looked for: beside the running binary
+  /// (a build's folder), then in `../lib/splashd` from it (an install's).
+  public static func libraryPaths(executable: String? = Files.executablePath()) -> [String] {
+    guard let executable else { return [] }
+    let folder = Files.directory(of: executable)
+    return [folder + "/" + libraryName, Files.directory(of: folder) + "/lib/splashd/" + libraryName]
+  }
+
+  /// Serves what clients sent, without blocking; what happened.
+  public func dispatch() -> Events { Events(rawValue: api.dispatch(host)) }
+
+  /// A connection for the program, to pass it as WAYLAND_SOCKET: a
+  /// descriptor it inherits (close it once the program has started).
+  public func connectClient() throws(SystemError) -> FileDescriptor {
+    let fd = api.connect_client(host)
+    guard fd >= 0 else { throw SystemError("host mode: a connection for the program", code: errno) }
+    return FileDescriptor(rawValue: fd)
+  }
+
+  /// The program window's current pixels, while `body` runs; nil when it
+  /// has shown nothing yet.
+  public func withCurrentBuffer<Result>(_ body: (HostedBuffer) -> Result) -> Result? {
+    var buffer = splashd_host_buffer()
+    guard api.begin_read(host, &buffer) == 1, let pixels = buffer.pixels else { return nil }
+    defer { api.end_read(host) }
+    return body(
+      HostedBuffer(
+        pixels: pixels, size: PixelSize(width: Int(buffer.width), height: Int(buffer.height)),
+        stride: Int(buffer.stride), opaque: buffer.opaque != 0))
+  }
+
+  /// The frame that showed the program's buffer was presented at
+  /// `monotonic` seconds: its frame callbacks go out.
+  public func frameDone(at monotonic: Double, refreshPeriod: Double) {
+    api.frame_done(host, Int64(monotonic * 1e9), Int64(refreshPeriod * 1e9))
+  }
+
+  /// The program's window is to be `size` from now on.
+  public func resize(to size: PixelSize) {
+    self.size = size
+    api.resize(host, Int32(size.width), Int32(size.height))
+  }
+}
+
+/// A program's buffer as it is in the program's memory: 32-bit pixels,
+/// 0xAARRGGBB as a native UInt32 (the alpha ignored when `opaque`).
+public struct HostedBuffer {
+  public let pixels: UnsafeRawPointer
+  public let size: PixelSize
+  /// Bytes from one row to the next.
+  public let stride: Int
+  public let opaque: Bool
+}

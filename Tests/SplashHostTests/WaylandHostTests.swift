@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Glibc
+import SplashCore
+import SplashHost
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+/// Host mode's compositor (libsplashd-wayland-host.so, built by make beside
+/// the test binary) serving real Wayland programs from Debian: foot and
+/// weston's simple-shm, connected through WAYLAND_SOCKET.
+@Suite struct WaylandHostTests {
+  /// A compositor of `size` and a program started as its client.
+  final class Hosted {
+    let host: WaylandHost
+    let child: ChildProcess
+    var events: WaylandHost.Events = []
+    var lines: [String] = []
+    let clock = MonotonicClock()
+
+    init(size: PixelSize, program: [String]) throws {
+      var said: [String] = []
+      host = try WaylandHost(size: size) { said.append($0) }
+      lines = said
+      let connection = try host.connectClient()
+      defer { try? connection.close() }
+      let path = try #require(Program.locate(program[0], searchPath: "/usr/bin:/bin"), "\(program[0]) is missing")
+      child = try ChildProcess.spawn(path, program, additions: ["WAYLAND_SOCKET": "\(connection.rawValue)"])
+    }
+
+    deinit {
+      child.send(SIGKILL)
+      _ = try? child.wait()
+    }
+
+    /// Serves the client until `event` happens (true) or 20 s pass (false).
+    func wait(for event: WaylandHost.Events) -> Bool {
+      let deadline = clock.now() + 20
+      while clock.now() < deadline {
+        events.formUnion(host.dispatch())
+        if events.contains(event) {
+          events.remove(event)
+          return true
+        }
+        var poll = pollfd(fd: host.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        _ = Glibc.poll(&poll, 1, 100)
+      }
+      return false
+    }
+
+    /// The client's current pixels, row by row as 0xRRGGBB.
+    func pixels() -> (size: PixelSize, rgb: [UInt32])? {
+      host.withCurrentBuffer { buffer in
+        var rgb: [UInt32] = []
+        rgb.reserveCapacity(buffer.size.width * buffer.size.height)
+        for y in 0..<buffer.size.height {
+          let row = buffer.pixels.advanced(by: y * buffer.stride).assumingMemoryBound(to: UInt32.self)
+          for x in 0..<buffer.size.width { rgb.append(row[x] & 0xFF_FFFF) }
+        }
+        return (buffer.size, rgb)
+      }
+    }
+  }
+
+  /// foot's window is configured to the screen's size before its first
+  /// buffer, and that buffer (its background colour, as asked) is read.
+  @Test func footIsConfiguredToTheScreenAndItsPixelsAreRead() throws {
+    let hosted = try Hosted(
+      size: PixelSize(width: 320, height: 240), program: ["foot", "--override=colors.background=2080c0"])
+    try #require(hosted.wait(for: .newBuffer), "foot never showed a buffer: \(hosted.lines)")
+    let shown = try #require(hosted.pixels())
+    #expect(shown.size == PixelSize(width: 320, height: 240))
+    let background = shown.rgb.filter { $0 == 0x2080C0 }.count
+    #expect(background > shown.rgb.count * 9 / 10, "\(background) of \(shown.rgb.count) pixels are foot's background")
+  }
+
+  /// An animating client (weston-simple-shm) draws a new frame after each
+  /// frame callback: its pixels change from one buffer to the next.
+  @Test func anAnimatingClientDrawsAfterEachFrameDone() throws {
+    let hosted = try Hosted(size: PixelSize(width: 320, height: 240), program: ["weston-simple-shm"])
+    var frames: [[UInt32]] = []
+    // Presented a refresh period apart, as a 60 Hz screen would (the client
+    // animates by the frame callbacks' times).
+    let start = hosted.clock.now()
+    for frame in 0..<3 {
+      try #require(hosted.wait(for: .newBuffer), "no new buffer after \(frames.count) frames")
+      frames.append(try #require(hosted.pixels()).rgb)
+      hosted.host.frameDone(at: start + Double(frame) / 60, refreshPeriod: 1.0 / 60)
+    }
+    #expect(frames[0] != frames[1] && frames[1] != frames[2], "the client's pixels did not change")
+    // Nothing was drawn but what the client drew: not one colour all over.
+    #expect(Set(frames[2]).count > 10)
+  }
+
+  /// A program that ends closes its connection: the host says so.
+  @Test func aProgramThatEndsIsGone() throws {
+    let hosted = try Hosted(
+      size: PixelSize(width: 160, height: 120), program: ["foot", "--", "/bin/sh", "-c", "sleep 0.2"])
+    #expect(hosted.wait(for: .clientGone))
+  }
+
+  /// A library that is not there is an error naming it, not a crash.
+  @Test func aMissingLibraryIsAnError() {
+    #expect(throws: SystemError.self) {
+      _ = try WaylandHost(size: PixelSize(width: 8, height: 8), libraryPaths: ["/nonexistent/lib.so"]) { _ in }
+    }
+  }
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+/// Host mode (`--host wayland`): splashd as the program's Wayland
+/// compositor, the doors opening onto the program's live frames, with real
+/// programs from Debian (foot, weston-simple-shm), on the offscreen display,
+/// read back with `splashctl snapshot`.
+@Suite struct HostModeTests {
+  let dir: TemporaryDirectory
+  var socketPath: String { dir.path + "/control" }
+  /// The leaves (red, green) over blue, on a 320x240 screen.
+  var splash: [String] {
+    [
+      "--display", "offscreen", "--size", "320x240", "--left",
+      dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0)), "--right",
+      dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0)), "--background", "#0000FF",
+      "--control", socketPath, "--host", "wayland",
+    ]
+  }
+  static let (red, green, blue, foot): (UInt32, UInt32, UInt32, UInt32) = (0xFF0000, 0x00FF00, 0x0000FF, 0x2080C0)
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  func splashctl(_ arguments: [String]) -> Outcome? {
+    try? run(splashctlPath, ["--control", socketPath] + arguments, environment: [:])
+  }
+
+  /// What the screen shows now (`splashctl snapshot`), with the phase it
+  /// was taken in; nil when there is no snapshot.
+  func snapshot(_ name: String) -> (phase: String, screen: Screendump)? {
+    let phase = splashctl(["status"])?.stdout.split(separator: " ").first.map(String.init) ?? ""
+    let png = dir.path + "/\(name).png"
+    guard splashctl(["snapshot", png])?.status == 0,
+      (try? run(packageRoot + "/tools/png-to-ppm.py", [png, dir.path + "/\(name).ppm"], environment: [:]))?.status
+        == 0,
+      let screen = Screendump(path: dir.path + "/\(name).ppm")
+    else { return nil }
+    return (phase, screen)
+  }
+
+  /// Waits until `status` says the program has shown its first frame.
+  func waitForTheProgram() -> Bool {
+    waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+    return waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=shown") == true }
+  }
+
+  /// The snapshots taken from `splashctl reveal` until the transition is done.
+  func snapshotsOfTheTransition() -> [Screendump] {
+    _ = splashctl(["reveal"])
+    var shots: [Screendump] = []
+    var index = 0
+    while let shot = snapshot("transition-\(index)"), index < 200 {
+      index += 1
+      if shot.phase == "phase=done" { break }
+      if shot.phase == "phase=transition" { shots.append(shot.screen) }
+    }
+    return shots
+  }
+
+  /// Along the middle row: where the left leaf ends and the right leaf
+  /// begins (the gap the doors leave open between them).
+  func gap(_ screen: Screendump) -> Range<Int> {
+    let y = screen.height / 2
+    let leftEnd = (0..<screen.width).first { screen.at($0, y) != Self.red } ?? screen.width
+    let rightStart = (leftEnd..<screen.width).first { screen.at($0, y) == Self.green } ?? screen.width
+    return leftEnd..<rightStart
+  }
+
+  /// The doors open onto foot itself: held, the closed doors (foot
+  /// already drawing under them); mid-transition, foot's own pixels in the
+  /// gap between the leaves, never the background; after, foot alone, and
+  /// splashd still its compositor, until SIGTERM ends both.
+  @Test func theDoorsOpenOntoTheProgramItself() throws {
+    var held: Screendump?
+    var opening: [Screendump] = []
+    var after: Screendump?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "2", "--", "foot", "--override=colors.background=2080c0"], in: dir,
+      whileRunning: { splashd in
+        guard waitForTheProgram() else { return }
+        held = snapshot("held")?.screen
+        opening = snapshotsOfTheTransition()
+        after = snapshot("after")?.screen
+        kill(splashd.pid, SIGTERM)
+      })
+    let note = outcome.stderr
+    let closed = try #require(held, "no snapshot of the held splash: \(note)")
+    #expect(closed.at(0, 120) == Self.red && closed.at(159, 120) == Self.red && closed.at(160, 120) == Self.green)
+    let parted = opening.filter { gap($0).count >= 40 && gap($0).count < 300 }
+    #expect(!parted.isEmpty, "no snapshot with the doors part open among \(opening.count): \(note)")
+    for screen in parted {
+      let open = gap(screen)
+      let shown = open.map { screen.at($0, 120) }
+      #expect(!shown.contains(Self.blue), "the background shows between the doors")
+      #expect(shown.filter { $0 == Self.foot }.count > open.count * 9 / 10, "foot's pixels are not in the gap")
+    }
+    parted.first?.keep(as: "host-mode-doors-opening")
+    let program = try #require(after, "no snapshot after the transition: \(note)")
+    program.keep(as: "host-mode-after")
+    let grid = stride(from: 0, to: 240, by: 15).flatMap { y in
+      stride(from: 0, to: 320, by: 20).map { program.at($0, y) }
+    }
+    #expect(grid.filter { $0 == Self.foot }.count > grid.count * 9 / 10, "foot does not fill the screen: \(note)")
+    // SIGTERM went on to foot, which it ended; splashd exits with foot's status, as it says.
+    #expect(outcome.status != 0 && note.contains("/foot ended with status \(outcome.status)\n"), "\(note)")
+  }
+
+  /// An animating program keeps animating while the doors open: the
+  /// program's pixels between the leaves change from frame to frame.
+  @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {
+    var opening: [Screendump] = []
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "2", "--", "weston-simple-shm"], in: dir,
+      whileRunning: { splashd in
+        guard waitForTheProgram() else { return }
+        opening = snapshotsOfTheTransition()
+        kill(splashd.pid, SIGTERM)
+      })
+    // simple-shm's 250x250 window, centred: the columns of the middle where the doors have parted.
+    let centre = opening.filter { gap($0).contains(150) && gap($0).contains(170) }
+    let middles = centre.map { screen in (150..<170).flatMap { x in (100..<140).map { screen.at(x, $0) } } }
+    let changes = zip(middles, middles.dropFirst()).filter { $0 != $1 }.count
+    #expect(centre.count >= 2, "too few snapshots with the middle open: \(centre.count); \(outcome.stderr)")
+    #expect(changes >= 1, "the program's pixels between the doors never changed in \(centre.count) snapshots")
+    #expect(middles.allSatisfy { !$0.contains(Self.blue) }, "the background shows between the doors")
+  }
+
+  /// The cross-fade blends the picture into the program, not into the
+  /// background: mid-fade, the left leaf's red is mixed with foot's colour
+  /// (its green and blue rise), never with the blue background alone (no
+  /// green).
+  @Test func theCrossFadeBlendsThePictureIntoTheProgram() throws {
+    var fading: [Screendump] = []
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--until-reveal", "--transition", "crossfade", "--duration", "2", "--", "foot",
+        "--override=colors.background=2080c0",
+      ], in: dir,
+      whileRunning: { splashd in
+        guard waitForTheProgram() else { return }
+        fading = snapshotsOfTheTransition()
+        kill(splashd.pid, SIGTERM)
+      })
+    // Well into the fade (the red down by a sixteenth or more), short of its end.
+    let middles = fading.map { $0.at(80, 120) }.filter { $0 >> 16 < 0xF0 && $0 != Self.foot }
+    #expect(!middles.isEmpty, "no snapshot mid-fade among \(fading.count); \(outcome.stderr)")
+    for pixel in middles {
+      let (green, blue) = ((pixel >> 8) & 0xFF, pixel & 0xFF)
+      // Over foot (0x2080C0) green and blue rise together; over the blue background green would stay 0.
+      #expect(green > 0 && blue > green, "mid-fade pixel \(String(pixel, radix: 16))")
+    }
+    fading.first { middles.contains($0.at(80, 120)) }?.keep(as: "host-mode-crossfade")
+  }
+
+  /// A program that ends before its first frame: the splash ends with its
+  /// picture, without opening the doors onto nothing, and splashd exits
+  /// with the program's status.
+  @Test func aProgramThatEndsBeforeItsFirstFrameEndsTheSplash() throws {
+    let outcome = try splashd(
+      splash + ["--until-reveal", "--timeout", "20", "--", "/bin/sh", "-c", "exit 3"], in: dir, timeout: 20)
+    #expect(outcome.status == 3, "\(outcome.stderr)")
+    #expect(!outcome.stderr.contains("will-disappear"), "the doors opened: \(outcome.stderr)")
+  }
+
+  /// Without its compositor (the shared object not beside splashd), host
+  /// mode is one line, and the splash goes on without it: revealed, the
+  /// program run after it, as without host mode.
+  @Test func withoutItsCompositorTheProgramRunsAfterTheSplash() throws {
+    let alone = dir.path + "/alone/splashd"
+    try FileManager.default.createDirectory(atPath: dir.path + "/alone", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: splashdPath, toPath: alone)
+    let outcome = try run(
+      alone, ["--config", dir.testConfig] + splash + ["--", "/bin/sh", "-c", "echo ran; exit 4"], environment: [:])
+    #expect(outcome.status == 4 && outcome.stdout == "ran\n", "\(outcome.stderr)")
+    let said = outcome.stderr.split(separator: "\n").filter { $0.contains("libsplashd-wayland-host.so") }
+    #expect(said.count == 1 && said[0].hasPrefix("splashd: --host wayland: cannot load"), "\(outcome.stderr)")
+  }
+
+  /// `--check` says what the program gets in host mode; first-frame
+  /// without host mode is refused, naming the option.
+  @Test func checkSaysWhatTheProgramGets() throws {
+    let checked = try splashd(splash + ["--check", "--", "foot"], in: dir)
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(
+      checked.stdout.contains("as the client of splashd's Wayland compositor (host = wayland: WAYLAND_SOCKET"),
+      "\(checked.stdout)")
+    #expect(checked.stdout.contains("host = wayland"), "\(checked.stdout)")
+    // (A refused setting still runs the program, as every bad input does.)
+    let refused = try splashd(
+      ["--display", "offscreen", "--ready", "first-frame", "--", "/bin/sh", "-c", "exit 5"], in: dir)
+    #expect(
+      refused.status == 5 && refused.stderr.hasPrefix("splashd: --ready first-frame needs host mode (host = wayland)"),
+      "\(refused.stderr)")
+  }
+}
+
+extension DisplayTests.WindowTests {
+  /// `--display window --host wayland -- foot` previews the doors opening
+  /// onto the real program in a desktop window (Xvfb): foot between the
+  /// parting leaves, then foot filling splashd's window.
+  @Test func hostModePreviewsTheDoorsOpeningOntoTheProgramInAWindow() throws {
+    let screen = try VirtualScreen()
+    let dir = try TemporaryDirectory()
+    let control = dir.path + "/control"
+    let splash = try screen.launchSplashd(
+      [
+        "--left", dir.solidPNG("red.png", width: 160, height: 240, rgb: (255, 0, 0)), "--right",
+        dir.solidPNG("green.png", width: 160, height: 240, rgb: (0, 255, 0)), "--background", "#0000FF",
+        "--until-reveal", "--duration", "3", "--control", control, "--host", "wayland", "--", "foot",
+        "--override=colors.background=2080c0",
+      ], in: dir)
+    func splashctl(_ arguments: [String]) -> Outcome? {
+      try? run(splashctlPath, ["--control", control] + arguments, environment: screen.environment)
+    }
+    waitUntil { FileManager.default.fileExists(atPath: control) }
+    #expect(waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=shown") == true })
+    _ = splashctl(["reveal"])
+    // Foot's colour between the leaves, on the middle row.
+    let parted = screen.splashdWindow { dump in
+      let row = (0..<320).map { dump.at($0, 120) }
+      return row.first == 0xFF0000 && row.last == 0x00FF00 && row.contains(0x2080C0) && !row.contains(0x0000FF)
+    }
+    #expect(parted != nil, "no window dump with foot between the doors; \(screen.failures)")
+    let alone = screen.splashdWindow { dump in
+      (0..<16).allSatisfy { i in dump.at(i * 20, 200) == 0x2080C0 }
+    }
+    #expect(alone != nil, "foot never filled splashd's window; \(screen.failures)")
+    splash.send(SIGTERM)
+    #expect(splash.wait(seconds: 30))
+  }
+}
+
+extension HostModeTests {
+  /// `--record` in host mode writes the frames of the doors opening onto
+  /// the real program: the closed doors first, foot's pixels in the gap
+  /// mid-way, foot alone at the end; the program is ended with the
+  /// recording.
+  @Test func recordWritesTheDoorsOpeningOntoTheProgram() throws {
+    let frames = dir.path + "/frames"
+    let outcome = try splashd(
+      ["--size", "320x240"] + Array(splash.drop { $0 != "--left" }) + [
+        "--duration", "1", "--fps", "10", "--record", frames, "--", "foot", "--override=colors.background=2080c0",
+      ], in: dir, timeout: 60)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    func frame(_ index: Int) -> Screendump? {
+      let name = "\(frames)/frame-" + String(format: "%05d", index)
+      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
+      return Screendump(path: name + ".ppm")
+    }
+    let first = try #require(frame(0), "\(outcome.stderr)")
+    #expect(gap(first).isEmpty, "the first frame is not the closed doors")
+    let middle = try #require(frame(5), "\(outcome.stderr)")
+    let open = gap(middle)
+    #expect(open.count > 40 && open.allSatisfy { middle.at($0, 120) == Self.foot }, "gap \(open)")
+    let count = ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }
+      .count
+    let last = try #require(frame(count - 1), "\(count) frames; \(outcome.stderr)")
+    #expect((0..<16).allSatisfy { last.at($0 * 20, 200) == Self.foot }, "foot is not alone at the end")
+  }
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashTestSupport
+import Testing
+
+extension DisplayTests.BootPathTests {
+  /// What one boot of a Wayland kiosk (kiosk-with-splash.service running
+  /// foot as the kiosk user) showed and left.
+  struct WaylandKioskBoot {
+    var work: String
+    /// The screens the host saw, in order, with their time since QEMU started.
+    var frames: [(time: Double, screen: Screendump)]
+    /// The screen once foot had run a few seconds.
+    var final: Screendump?
+    var journal: String
+    /// Who ran cage and foot: sorted "USER COMMAND" pairs.
+    var who: Set<[Substring]>
+    var unitState: String
+    var restarts: String
+
+    /// The journal's lines about splashd, cage and the program, for failure notes.
+    var note: String {
+      journal.split(separator: "\n").filter { $0.contains("splashd") || $0.contains("cage") }.joined(separator: "\n")
+    }
+  }
+
+  /// Boots a Debian image (the base with `packages` too) whose
+  /// kiosk-with-splash.service runs `execStart` as shipped otherwise, with
+  /// `dropIn` as its drop-in, on QEMU's `gpu`, the screen watched; the
+  /// splash shows red and green leaves over blue, and foot draws in the
+  /// kiosk's colour.
+  func bootWaylandKiosk(
+    in dir: TemporaryDirectory, execStart: (_ example: String) throws -> String, dropIn: String,
+    packages: [String], gpu: String
+  ) throws -> WaylandKioskBoot {
+    let tree = dir.path + "/tree"
+    let install = try run(
+      "/usr/bin/make",
+      [
+        "-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(installedBuildDirectory)", "DESTDIR=\(tree)",
+        "PREFIX=/usr",
+      ])
+    try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
+    for (name, color) in [("left", (UInt8(255), UInt8(0), UInt8(0))), ("right", (0, 255, 0))] {
+      writeFile(
+        atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
+    }
+    try putFile(
+      "/etc/splashd/splashd.conf",
+      """
+      [splash]
+      left = /usr/share/splashd/left.png
+      right = /usr/share/splashd/right.png
+      background = #0000FF
+      hold = 1
+      duration = 1.5
+
+      """, into: tree)
+    let example = try String(
+      contentsOfFile: tree + "/usr/share/doc/splashd/examples/kiosk-with-splash.service", encoding: .utf8)
+    let line = try execStart(example)
+    let unit = example.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.hasPrefix("ExecStart=") ? Substring(line) : $0
+    }.joined(separator: "\n")
+    try putFile("/etc/systemd/system/kiosk-with-splash.service", unit, into: tree)
+    try putFile("/etc/systemd/system/kiosk-with-splash.service.d/rig.conf", dropIn, into: tree)
+    try putScript("wayland-kiosk-boot", into: tree, as: "/usr/local/lib/rig/wayland-kiosk-boot.sh")
+    try putFile(
+      "/etc/systemd/system/rig-final.service",
+      """
+      [Unit]
+      Description=QEMU rig: screendump of the kiosk, who runs it, the journal, power off
+      After=kiosk-with-splash.service
+      [Service]
+      Type=oneshot
+      ExecStart=/usr/local/lib/rig/wayland-kiosk-boot.sh final
+
+      """, into: tree)
+    let wants = tree + "/etc/systemd/system/multi-user.target.wants"
+    try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
+    for unit in ["kiosk-with-splash.service", "rig-final.service"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: wants + "/" + unit, withDestinationPath: "/etc/systemd/system/" + unit)
+    }
+    let image = dir.path + "/root.img"
+    let made = try run(
+      "/usr/bin/env",
+      [
+        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "--overlay", tree, "--out", image, "--libraries-of", tree + "/usr/bin/splashd",
+        "--run", "useradd --create-home --groups video kiosk",
+      ] + packages.flatMap { ["--with", $0] }, timeout: 1500)
+    try #require(made.status == 0, "\(made.stdout) \(made.stderr)")
+
+    let work = dir.path + "/work"
+    let booted = try run(
+      "/usr/bin/env",
+      [
+        "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
+        "800x480", "--watch-screen", "0.1", "--timeout", "300",
+      ], environment: ProcessInfo.processInfo.environment, timeout: 400)
+    let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
+    try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
+    func text(_ name: String) -> String { (try? String(contentsOfFile: work + "/" + name, encoding: .utf8)) ?? "" }
+    let frames = text("watch.txt").split(separator: "\n").compactMap { line -> (Double, Screendump)? in
+      let fields = line.split(separator: " ")
+      guard fields.count == 2, let time = Double(fields[1]),
+        let screen = Screendump(path: "\(work)/watch/\(fields[0]).ppm")
+      else { return nil }
+      return (time, screen)
+    }
+    return WaylandKioskBoot(
+      work: work, frames: frames, final: Screendump(path: work + "/final.ppm"), journal: text("journal.txt"),
+      who: Set(text("kiosk-who").split(separator: "\n").map { $0.split(separator: " ") }),
+      unitState: text("kiosk-state"),
+      restarts: text("kiosk-restarts"))
+  }
+
+  /// What the Wayland kiosks' image has besides the base (one image base for
+  /// both: cage brings wlroots, which host mode needs too). Debian's cage
+  /// 0.1.4 exits at once without Xwayland ("Cannot create XWayland
+  /// server"): apt installs it with cage (Recommends); debootstrap takes only
+  /// what cage depends on.
+  static let waylandKioskPackages = ["cage", "xwayland", "foot", "seatd"]
+
+  /// The ExecStart= line kiosk-with-splash.service's comment gives for a
+  /// pattern (the one holding `text`), foot in the kiosk's colour.
+  func exampleLine(_ example: String, containing text: String) throws -> String {
+    let line = try #require(
+      example.split(separator: "\n").first { $0.hasPrefix("#   ExecStart=") && $0.contains(text) },
+      "kiosk-with-splash.service gives no ExecStart= line with \(text)")
+    return line.dropFirst("#   ".count) + " --override=colors.background=2080c0"
+  }
+
+  /// Whether foot fills `screen` in the kiosk's colour (its prompt and cursor aside).
+  func footFills(_ screen: Screendump) -> Bool {
+    samples(screen).filter { $0 == Self.kiosk }.count >= samples(screen).count * 9 / 10
+  }
+
+  /// The one-unit kiosk with a Wayland program that must not run as root,
+  /// as kiosk-with-splash.service says to write it: splashd --user kiosk --
+  /// cage -- foot, with seatd for the seat, on QEMU's qxl card (the one
+  /// wlroots 0.15's DRM back end runs on). The splash shows and opens its
+  /// doors, then cage and foot run as the kiosk user and foot fills the
+  /// screen; the unit stays active, never restarted.
+  @Test func theOneUnitKioskRunsCageAndFootAsTheKioskUser() throws {
+    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
+    let dir = try TemporaryDirectory()
+    let boot = try bootWaylandKiosk(
+      in: dir,
+      // The line the example's comment gives for cage.
+      execStart: { try exampleLine($0, containing: "/usr/bin/cage") },
+      // What the example's comment says to add for a compositor, and wlroots' software renderer: qxl has no 3D.
+      dropIn: "[Unit]\nWants=seatd.service\nAfter=seatd.service\n[Service]\nEnvironment=WLR_RENDERER=pixman\n",
+      packages: Self.waylandKioskPackages, gpu: "qxl")
+    let splash = boot.frames.first { isSplash($0.screen) }
+    splash?.screen.keep(as: "cage-kiosk-splash")
+    #expect(splash != nil, "no splash on qxl's screen; \(boot.note)")
+    let final = try #require(boot.final, "no screendump of the kiosk; \(boot.note)")
+    final.keep(as: "cage-kiosk-final")
+    #expect(footFills(final), "foot does not fill the screen; \(boot.note)")
+    #expect(boot.who == [["kiosk", "cage"], ["kiosk", "foot"]], "\(boot.who); \(boot.note)")
+    #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
+    #expect(boot.journal.contains("splashd: handing off to /usr/bin/cage"), "\(boot.note)")
+  }
+
+  /// Host mode on a real kernel: the one-unit kiosk with splashd as foot's
+  /// compositor (--host wayland --user kiosk -- foot), on QEMU's VGA (bochs:
+  /// a card wlroots' DRM back end refuses; splashd composes). From the first
+  /// splash frame to foot's full screen, the screen shows only the leaves,
+  /// foot between them as the doors open, then foot: never the background,
+  /// black or the console. Prints when the program's first frame came and
+  /// when the doors began to open.
+  @Test func hostModeOpensTheDoorsOntoTheProgramOnARealKernel() throws {
+    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
+    let dir = try TemporaryDirectory()
+    let boot = try bootWaylandKiosk(
+      in: dir,
+      // The line the example's comment gives for host mode.
+      execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "",
+      packages: Self.waylandKioskPackages, gpu: "vga")
+    let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
+    // Below foot's first line of text: the samples of a screen.
+    func below(_ screen: Screendump) -> [UInt32] {
+      stride(from: 40, to: screen.height, by: screen.height / 16).flatMap { y in
+        stride(from: 0, to: screen.width, by: screen.width / 16).map { screen.at($0, y) }
+      }
+    }
+    let full = try #require(
+      boot.frames[first...].firstIndex { below($0.screen).allSatisfy { $0 == Self.kiosk } },
+      "foot never had the screen to itself; \(boot.note)")
+    // Between them, every sample is a leaf's colour or foot's.
+    let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.kiosk]
+    let foreign = boot.frames[first...full].filter { !below($0.screen).allSatisfy(allowed.contains) }
+    if let frame = foreign.first {
+      frame.screen.keep(as: "host-mode-boot-foreign-frame")
+      Issue.record("\(foreign.count) foreign frames, the first at \(frame.time) s; \(boot.note)")
+    }
+    // The doors part over foot: a leaf's colour at both edges, foot's between.
+    let opening = boot.frames[first...full].first { frame in
+      let row = (0..<frame.screen.width).map { frame.screen.at($0, 300) }
+      return row.first == Self.leftLeaf && row.last == Self.rightLeaf && row.contains(Self.kiosk)
+    }
+    opening?.screen.keep(as: "host-mode-boot-doors-opening")
+    #expect(opening != nil, "no frame showed foot between the opening doors; \(boot.note)")
+    boot.frames[full].screen.keep(as: "host-mode-boot-program")
+    #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
+    #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
+    // When, on the guest's clock (the journal's monotonic stamps).
+    func stamp(_ text: String) -> Double? {
+      boot.journal.split(separator: "\n").first { $0.contains(text) }.flatMap {
+        Double($0.dropFirst().prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces))
+      }
+    }
+    let appeared = stamp("splashd: appeared:")
+    let programFrame = stamp("splashd: host mode: the program's first frame")
+    let doors = stamp("splashd: will-disappear:")
+    #expect(appeared != nil && programFrame != nil && doors != nil, "\(boot.note)")
+    if let appeared, let programFrame, let doors {
+      print("host_mode_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
+      print("host_mode_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
+    }
+  }
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: Apache-2.0
+// splashd's Wayland host (splashd_wayland_host.h): wlroots 0.15's headless
+// back end serving the protocols of one kiosk program; splashd reads the
+// program's current buffer and paints it itself. Only glue: what wlroots'
+// listener macros and wl_container_of need, which Swift cannot call.
+#define _GNU_SOURCE
+#include "splashd_wayland_host.h"
+
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_output.h>
+#include <wlr/render/pixman.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+
+struct splashd_host {
+  struct wl_display *display;
+  struct wl_event_loop *loop;
+  struct wlr_backend *backend;
+  struct wlr_renderer *renderer;
+  struct wlr_output_layout *layout;
+  struct wlr_output *output;
+  struct wlr_presentation *presentation;
+  struct wlr_seat *seat;
+  int32_t width, height;
+  /* The program's connection, and its first toplevel (the one shown). */
+  struct wl_client *client;
+  struct wlr_xdg_surface *toplevel;
+  /* The buffer being read (begin_read), locked until end_read. */
+  struct wlr_buffer *reading;
+  /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
+  int events;
+  /* Presentation feedback of the buffer last read, sent at frame_done. */
+  struct wlr_presentation_feedback *feedback;
+  uint32_t frames;
+  struct wl_listener new_xdg_surface, new_decoration, client_destroy;
+  struct wl_listener toplevel_commit, toplevel_destroy;
+};
+
+/* wlroots' log goes to one host's callback: there is one host a process.
+   wlroots hands a callback every line; those past `log_limit` are dropped. */
+static splashd_host_log_fn log_function;
+static void *log_context;
+static enum wlr_log_importance log_limit = WLR_ERROR;
+
+static void log_line(enum wlr_log_importance importance, const char *format, va_list arguments) {
+  if (log_function == NULL || importance > log_limit) return;
+  char line[1024];
+  vsnprintf(line, sizeof line, format, arguments);
+  log_function(log_context, (int)importance, line);
+}
+
+static void send_configure(struct splashd_host *host) {
+  if (host->toplevel == NULL) return;
+  wlr_xdg_toplevel_set_size(host->toplevel, (uint32_t)host->width, (uint32_t)host->height);
+  wlr_xdg_toplevel_set_fullscreen(host->toplevel, true);
+  wlr_xdg_toplevel_set_activated(host->toplevel, true);
+}
+
+static void handle_toplevel_commit(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, toplevel_commit);
+  struct wlr_surface *surface = data;
+  if (surface->buffer != NULL) host->events |= SPLASHD_HOST_NEW_BUFFER;
+}
+
+static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, toplevel_destroy);
+  (void)data;
+  wl_list_remove(&host->toplevel_commit.link);
+  wl_list_remove(&host->toplevel_destroy.link);
+  host->toplevel = NULL;
+}
+
+/* The first toplevel is the program's window: configured full screen at
+   the output's size before its first buffer. Later toplevels and popups
+   are left to the kiosk shell (not shown yet). */
+static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_xdg_surface);
+  struct wlr_xdg_surface *surface = data;
+  if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || host->toplevel != NULL) return;
+  host->toplevel = surface;
+  host->toplevel_commit.notify = handle_toplevel_commit;
+  wl_signal_add(&surface->surface->events.commit, &host->toplevel_commit);
+  host->toplevel_destroy.notify = handle_toplevel_destroy;
+  wl_signal_add(&surface->events.destroy, &host->toplevel_destroy);
+  send_configure(host);
+}
+
+/* No decorations are drawn: the program's window is the whole screen. */
+static void handle_new_decoration(struct wl_listener *listener, void *data) {
+  (void)listener;
+  wlr_xdg_toplevel_decoration_v1_set_mode(data, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, client_destroy);
+  (void)data;
+  wl_list_remove(&host->client_destroy.link);
+  host->client = NULL;
+  host->events |= SPLASHD_HOST_CLIENT_GONE;
+}
+
+/* Sends what was queued outside a dispatch (configures, frame callbacks). */
+static void flush(struct splashd_host *host) {
+  wl_event_loop_dispatch_idle(host->loop);
+  wl_display_flush_clients(host->display);
+}
+
+static struct splashd_host *create(int32_t width, int32_t height, int verbose, splashd_host_log_fn log,
+                                   void *context, char *error, size_t capacity) {
+  log_function = log;
+  log_context = context;
+  log_limit = verbose ? WLR_DEBUG : WLR_ERROR;
+  wlr_log_init(log_limit, log_line);
+  struct splashd_host *host = calloc(1, sizeof *host);
+  if (host == NULL) {
+    snprintf(error, capacity, "out of memory");
+    return NULL;
+  }
+  host->width = width;
+  host->height = height;
+  const char *failed = NULL;
+  if ((host->display = wl_display_create()) == NULL) {
+    failed = "wl_display_create";
+  } else if ((host->backend = wlr_headless_backend_create(host->display)) == NULL) {
+    failed = "wlr_headless_backend_create";
+  } else if ((host->renderer = wlr_pixman_renderer_create()) == NULL) {
+    failed = "wlr_pixman_renderer_create";
+  } else if (wl_display_init_shm(host->display) != 0) {
+    // wl_shm with ARGB8888 and XRGB8888 alone: what splashd paints.
+    failed = "wl_display_init_shm";
+  } else if (wlr_compositor_create(host->display, host->renderer) == NULL) {
+    failed = "wlr_compositor_create";
+  } else if ((host->layout = wlr_output_layout_create()) == NULL) {
+    failed = "wlr_output_layout_create";
+  } else if ((host->output = wlr_headless_add_output(host->backend, (unsigned)width, (unsigned)height)) == NULL) {
+    failed = "wlr_headless_add_output";
+  } else if ((host->presentation = wlr_presentation_create(host->display, host->backend)) == NULL) {
+    failed = "wlr_presentation_create";
+  } else if ((host->seat = wlr_seat_create(host->display, "seat0")) == NULL) {
+    failed = "wlr_seat_create";
+  }
+  struct wlr_xdg_shell *shell = NULL;
+  struct wlr_xdg_decoration_manager_v1 *decorations = NULL;
+  if (failed == NULL) {
+    wlr_output_layout_add_auto(host->layout, host->output);
+    wlr_data_device_manager_create(host->display);
+    wlr_xdg_output_manager_v1_create(host->display, host->layout);
+    wlr_viewporter_create(host->display);
+    if ((shell = wlr_xdg_shell_create(host->display)) == NULL) {
+      failed = "wlr_xdg_shell_create";
+    } else if ((decorations = wlr_xdg_decoration_manager_v1_create(host->display)) == NULL) {
+      failed = "wlr_xdg_decoration_manager_v1_create";
+    }
+  }
+  if (failed != NULL) {
+    snprintf(error, capacity, "%s failed", failed);
+    if (host->display != NULL) wl_display_destroy(host->display);
+    if (host->layout != NULL) wlr_output_layout_destroy(host->layout);
+    if (host->renderer != NULL) wlr_renderer_destroy(host->renderer);
+    free(host);
+    return NULL;
+  }
+  // The headless back end is not started: started, it wakes 60 times a
+  // second for frames nobody draws. splashd's own output paces frames.
+  wlr_seat_set_capabilities(host->seat, 0);
+  host->loop = wl_display_get_event_loop(host->display);
+  host->new_xdg_surface.notify = handle_new_xdg_surface;
+  wl_signal_add(&shell->events.new_surface, &host->new_xdg_surface);
+  host->new_decoration.notify = handle_new_decoration;
+  wl_signal_add(&decorations->events.new_toplevel_decoration, &host->new_decoration);
+  return host;
+}
+
+static int event_fd(struct splashd_host *host) { return wl_event_loop_get_fd(host->loop); }
+
+static int dispatch(struct splashd_host *host) {
+  wl_event_loop_dispatch(host->loop, 0);
+  wl_display_flush_clients(host->display);
+  int events = host->events;
+  host->events = 0;
+  return events;
+}
+
+static int connect_client(struct splashd_host *host) {
+  if (host->client != NULL) {
+    errno = EBUSY;
+    return -1;
+  }
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return -1;
+  host->client = wl_client_create(host->display, ends[0]);
+  if (host->client == NULL) {
+    int saved = errno;
+    close(ends[0]);
+    close(ends[1]);
+    errno = saved;
+    return -1;
+  }
+  host->client_destroy.notify = handle_client_destroy;
+  wl_client_add_destroy_listener(host->client, &host->client_destroy);
+  // The program's end, inherited across exec.
+  int theirs = dup(ends[1]);
+  int saved = errno;
+  close(ends[1]);
+  errno = saved;
+  return theirs;
+}
+
+static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buffer) {
+  if (host->toplevel == NULL || host->reading != NULL) return 0;
+  struct wlr_surface *surface = host->toplevel->surface;
+  // The shm buffer itself (the client buffer wrapping it has no pixels of
+  // its own under pixman), kept by its texture until the next commit.
+  if (surface->buffer == NULL || surface->buffer->source == NULL) return 0;
+  struct wlr_buffer *source = surface->buffer->source;
+  void *data;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
+  if (format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) {
+    wlr_buffer_end_data_ptr_access(source);
+    return 0;
+  }
+  host->reading = wlr_buffer_lock(source);
+  buffer->pixels = data;
+  buffer->width = source->width;
+  buffer->height = source->height;
+  buffer->stride = (int32_t)stride;
+  buffer->opaque = format == DRM_FORMAT_XRGB8888;
+  // What is read now is what the next frame shows: its feedback then.
+  struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
+  if (feedback != NULL) {
+    if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
+    host->feedback = feedback;
+  }
+  return 1;
+}
+
+static void end_read(struct splashd_host *host) {
+  if (host->reading == NULL) return;
+  wlr_buffer_end_data_ptr_access(host->reading);
+  wlr_buffer_unlock(host->reading);
+  host->reading = NULL;
+}
+
+static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *data) {
+  (void)sx;
+  (void)sy;
+  wlr_surface_send_frame_done(surface, data);
+}
+
+static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns) {
+  struct timespec when = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
+  if (host->toplevel != NULL) wlr_xdg_surface_for_each_surface(host->toplevel, send_frame_done, &when);
+  if (host->feedback != NULL) {
+    struct wlr_presentation_event event = {
+        .output = host->output,
+        .tv_sec = (uint64_t)when.tv_sec,
+        .tv_nsec = (uint32_t)when.tv_nsec,
+        .refresh = (uint32_t)refresh_ns,
+        .seq = ++host->frames,
+        // No kind flags: whether the frame met a vblank is the output's to say.
+        .flags = 0,
+    };
+    wlr_presentation_feedback_send_presented(host->feedback, &event);
+    wlr_presentation_feedback_destroy(host->feedback);
+    host->feedback = NULL;
+  }
+  flush(host);
+}
+
+static void resize(struct splashd_host *host, int32_t width, int32_t height) {
+  host->width = width;
+  host->height = height;
+  wlr_output_update_custom_mode(host->output, width, height, 60000);
+  send_configure(host);
+  flush(host);
+}
+
+static void destroy(struct splashd_host *host) {
+  end_read(host);
+  if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
+  wl_display_destroy_clients(host->display);
+  wlr_backend_destroy(host->backend);
+  wl_display_destroy(host->display);
+  wlr_output_layout_destroy(host->layout);
+  wlr_renderer_destroy(host->renderer);
+  free(host);
+  log_function = NULL;
+}
+
+__attribute__((visibility("default"))) const struct splashd_host_api splashd_wayland_host_api = {
+    .version = SPLASHD_HOST_API_VERSION,
+    .create = create,
+    .event_fd = event_fd,
+    .dispatch = dispatch,
+    .connect_client = connect_client,
+    .begin_read = begin_read,
+    .end_read = end_read,
+    .frame_done = frame_done,
+    .resize = resize,
+    .destroy = destroy,
+};
