@@ -17,6 +17,9 @@ extension DisplayTests.BootPathTests {
     var who: Set<[Substring]>
     var unitState: String
     var restarts: String
+    /// The compositor's (the unit's main process) peak RSS in MiB, and the
+    /// CPU seconds it took in 10 s with foot idle.
+    var compositor: (peakMiB: Double, idleCPUPer10s: Double)?
 
     /// The journal's lines about splashd, cage and the program, for failure notes.
     var note: String {
@@ -113,7 +116,14 @@ extension DisplayTests.BootPathTests {
       work: work, frames: frames, final: Screendump(path: work + "/final.ppm"), journal: text("journal.txt"),
       who: Set(text("kiosk-who").split(separator: "\n").map { $0.split(separator: " ") }),
       unitState: text("kiosk-state"),
-      restarts: text("kiosk-restarts"))
+      restarts: text("kiosk-restarts"), compositor: usage(text("compositor-usage")))
+  }
+
+  /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND" as (MiB, CPU seconds in 10 s).
+  private func usage(_ line: String) -> (peakMiB: Double, idleCPUPer10s: Double)? {
+    let fields = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard fields.count == 3, fields[2] > 0 else { return nil }
+    return (fields[0] / 1024, fields[1] / fields[2] * 2)
   }
 
   /// What the Wayland kiosks' image has besides the base (one image base for
@@ -130,6 +140,18 @@ extension DisplayTests.BootPathTests {
       example.split(separator: "\n").first { $0.hasPrefix("#   ExecStart=") && $0.contains(text) },
       "kiosk-with-splash.service gives no ExecStart= line with \(text)")
     return line.dropFirst("#   ".count) + " --override=colors.background=2080c0"
+  }
+
+  /// Prints the compositor's figures (foot idle; the same image, screen size
+  /// and program for cage and host mode): `NAME_compositor_peak_rss_mib`,
+  /// `NAME_compositor_idle_cpu_s_per_10s`.
+  func printUsage(_ boot: WaylandKioskBoot, as name: String) {
+    guard let usage = boot.compositor else {
+      Issue.record("no figures of the compositor; \(boot.note)")
+      return
+    }
+    print("\(name)_compositor_peak_rss_mib: \(String(format: "%.1f", usage.peakMiB))")
+    print("\(name)_compositor_idle_cpu_s_per_10s: \(String(format: "%.2f", usage.idleCPUPer10s))")
   }
 
   /// Whether foot fills `screen` in the kiosk's colour (its prompt and cursor aside).
@@ -162,6 +184,7 @@ extension DisplayTests.BootPathTests {
     #expect(boot.who == [["kiosk", "cage"], ["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
     #expect(boot.journal.contains("splashd: handing off to /usr/bin/cage"), "\(boot.note)")
+    printUsage(boot, as: "cage")
   }
 
   /// Host mode on a real kernel: the one-unit kiosk with splashd as foot's
@@ -206,6 +229,7 @@ extension DisplayTests.BootPathTests {
     boot.frames[full].screen.keep(as: "host-mode-boot-program")
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
+    printUsage(boot, as: "host_mode")
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {
       boot.journal.split(separator: "\n").first { $0.contains(text) }.flatMap {

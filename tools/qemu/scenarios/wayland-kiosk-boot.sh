@@ -6,8 +6,10 @@
 # /usr/local/lib/rig/wayland-kiosk-boot.sh and run by rig-final.service after
 # the kiosk unit (wayland-kiosk-boot.sh final): once
 # foot runs and has had a moment to draw, screendump final; who runs cage
-# and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the kiosk unit's
-# state (kiosk-state) and restarts (kiosk-restarts), the journal
+# and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the compositor's
+# peak RSS in KiB, its CPU ticks in 5 s with foot idle and the ticks a
+# second (compositor-usage), the kiosk unit's state (kiosk-state) and
+# restarts (kiosk-restarts), the journal
 # (journal.txt); then RIG-STATUS 0 and the power off.
 # Takes no variables.
 case $1 in
@@ -22,6 +24,13 @@ final)
     cage | foot) echo "$(stat -c %U "${comm%/comm}") $(cat "$comm")" ;;
     esac
   done > /run/rig/kiosk-who
+  # The compositor (the unit's main process: cage, or splashd in host mode)
+  # with foot idle: its peak RSS, and the CPU it takes in 5 s.
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  ticks() { awk '{print $14 + $15}' "/proc/$main/stat"; }
+  before=$(ticks); sleep 5; after=$(ticks)
+  echo "$(awk '/^VmHWM:/ {print $2}' "/proc/$main/status") $((after - before)) $(getconf CLK_TCK)" \
+    > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
   journalctl -b -o short-monotonic > /run/rig/journal.txt
