@@ -19,7 +19,6 @@
 #include <wayland-server-protocol.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
-#include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
@@ -60,14 +59,13 @@ struct splashd_host {
   struct wl_listener toplevel_commit, toplevel_destroy;
 };
 
-/* wlroots' log goes to one host's callback: there is one host a process.
-   wlroots hands a callback every line; those past `log_limit` are dropped. */
+/* wlroots' errors go to one host's callback: there is one host a process.
+   wlroots hands a callback every line; those past errors are dropped. */
 static splashd_host_log_fn log_function;
 static void *log_context;
-static enum wlr_log_importance log_limit = WLR_ERROR;
 
 static void log_line(enum wlr_log_importance importance, const char *format, va_list arguments) {
-  if (log_function == NULL || importance > log_limit) return;
+  if (log_function == NULL || importance > WLR_ERROR) return;
   char line[1024];
   vsnprintf(line, sizeof line, format, arguments);
   log_function(log_context, (int)importance, line);
@@ -129,12 +127,11 @@ static void flush(struct splashd_host *host) {
   wl_display_flush_clients(host->display);
 }
 
-static struct splashd_host *create(int32_t width, int32_t height, int verbose, splashd_host_log_fn log,
-                                   void *context, char *error, size_t capacity) {
+static struct splashd_host *create(int32_t width, int32_t height, splashd_host_log_fn log, void *context,
+                                   char *error, size_t capacity) {
   log_function = log;
   log_context = context;
-  log_limit = verbose ? WLR_DEBUG : WLR_ERROR;
-  wlr_log_init(log_limit, log_line);
+  wlr_log_init(WLR_ERROR, log_line);
   struct splashd_host *host = calloc(1, sizeof *host);
   if (host == NULL) {
     snprintf(error, capacity, "out of memory");
@@ -250,7 +247,6 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
   buffer->width = source->width;
   buffer->height = source->height;
   buffer->stride = (int32_t)stride;
-  buffer->opaque = format == DRM_FORMAT_XRGB8888;
   // What is read now is what the next frame shows: its feedback then.
   struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
   if (feedback != NULL) {
@@ -293,14 +289,6 @@ static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t 
   flush(host);
 }
 
-static void resize(struct splashd_host *host, int32_t width, int32_t height) {
-  host->width = width;
-  host->height = height;
-  wlr_output_update_custom_mode(host->output, width, height, 60000);
-  send_configure(host);
-  flush(host);
-}
-
 static void destroy(struct splashd_host *host) {
   end_read(host);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
@@ -322,6 +310,5 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .begin_read = begin_read,
     .end_read = end_read,
     .frame_done = frame_done,
-    .resize = resize,
     .destroy = destroy,
 };

@@ -78,18 +78,15 @@ final class Controller {
   /// Plymouth's `quit --retain-splash`: the last frame stays on the display
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
-  /// Host mode, until the program's first frame: a reveal waits for it (the
-  /// doors open onto the program, never onto nothing; the gate's timeout
-  /// still ends the wait).
-  var revealWaitsForProgram = false {
-    didSet { if revealWaitsForProgram { hostedProgram = .starting } }
-  }
-  /// The reveal that waits for the program's first frame.
-  private var waitingReveal: String?
   /// Host mode: whether the program has shown its first frame (`status`
   /// says program=starting, then program=shown); nil outside host mode.
+  /// While it is starting, a reveal waits for its first frame (the doors
+  /// open onto the program, never onto nothing; the gate's timeout still
+  /// ends the wait).
   enum HostedProgramState: String { case starting, shown }
   private(set) var hostedProgram: HostedProgramState?
+  /// The reveal that waits for the program's first frame.
+  private var waitingReveal: String?
   /// `step-aside`: the screen goes back to the console, nothing kept on it.
   private(set) var stepsAside = false
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
@@ -211,7 +208,7 @@ final class Controller {
   /// Lets the held splash start its transition, once its hold is over.
   /// The first reason is kept.
   private func reveal(because reason: String) {
-    if revealWaitsForProgram {
+    if hostedProgram == .starting {
       if waitingReveal == nil {
         waitingReveal = reason
         log.info("reveal: \(reason); waiting for the program's first frame")
@@ -221,18 +218,17 @@ final class Controller {
     if revealReason == nil { revealReason = reason }
   }
 
+  /// Host mode: the program is starting; reveals wait for its first frame.
+  func hostsProgram() { hostedProgram = .starting }
+
   /// Host mode: the program's first frame is drawn; a reveal that waited
   /// for it goes ahead.
-  func programShowedItsFirstFrame() {
-    stopWaitingForProgram()
-    hostedProgram = .shown
-  }
+  func programShowedItsFirstFrame() { stopWaitingForProgram(.shown) }
 
-  /// Host mode without its compositor: a reveal no longer waits for a
-  /// frame that will not come.
-  func stopWaitingForProgram() {
-    revealWaitsForProgram = false
-    hostedProgram = nil
+  /// Host mode without its compositor (`state` nil): a reveal no longer
+  /// waits for a frame that will not come.
+  func stopWaitingForProgram(_ state: HostedProgramState? = nil) {
+    hostedProgram = state
     if let waitingReveal { reveal(because: waitingReveal) }
   }
 

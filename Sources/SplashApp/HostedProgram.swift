@@ -12,7 +12,7 @@ import SplashSystem
 /// size; each buffer it commits becomes what lies behind the splash on the
 /// stage (drawn at the next frame, the doors opening onto it), and each
 /// frame on the screen sends its frame callbacks. Its first frame lets the
-/// reveal go ahead (`Controller.revealWaitsForProgram`); a program that
+/// reveal go ahead (`Controller.hostedProgram`); a program that
 /// ends before its first frame ends the splash without its transition, the
 /// picture kept. After the transition splashd goes on as its compositor
 /// until it ends (`Session.keepHosting`).
@@ -38,7 +38,7 @@ final class HostedProgram: EventSource {
     self.controller = controller
     self.stage = stage
     self.log = log
-    controller.revealWaitsForProgram = true
+    controller.hostsProgram()
   }
 
   /// Loads the compositor and starts the program, its window `size`. A
@@ -59,16 +59,10 @@ final class HostedProgram: EventSource {
       return
     }
     defer { try? connection.close() }
-    do {
-      spawned = try SpawnedProgram(
-        program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
-        additions: ["WAYLAND_SOCKET": String(connection.rawValue)], controller: controller, log: log,
-        whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
-    } catch let failure as Failure {
-      throw failure
-    } catch {
-      throw Failure.runtime("\(error)")
-    }
+    spawned = try SpawnedProgram(
+      program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
+      additions: ["WAYLAND_SOCKET": String(connection.rawValue)], controller: controller, log: log,
+      whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
     self.host = host
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")

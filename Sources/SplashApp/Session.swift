@@ -76,16 +76,9 @@ final class Session {
         self?.startHostedProgram()
       }
     } else if settings.handoff.startsProgramFirst, let program = plan.program {
-      let spawned: SpawnedProgram
-      do {
-        spawned = try SpawnedProgram(
-          program: program, searchPath: dependencies.environment["PATH"], user: settings.handoff.user,
-          group: settings.handoff.group, controller: controller, log: log)
-      } catch let failure as Failure {
-        throw failure
-      } catch {
-        throw Failure.runtime("\(error)")
-      }
+      let spawned = try SpawnedProgram(
+        program: program, searchPath: dependencies.environment["PATH"], user: settings.handoff.user,
+        group: settings.handoff.group, controller: controller, log: log)
       runLoop.add(spawned)
       signals?.passOn = { spawned.child.send($0) }
       self.spawned = spawned

@@ -19,8 +19,6 @@ public final class WaylandHost {
   private let log: LogSink
   /// The descriptor to poll: readable when a client sent something.
   public let descriptor: FileDescriptor
-  /// The size the program's window is configured to.
-  public private(set) var size: PixelSize
 
   /// What a dispatch found.
   public struct Events: OptionSet, Sendable {
@@ -32,7 +30,7 @@ public final class WaylandHost {
     public static let clientGone = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_GONE))
   }
 
-  /// Where wlroots' log lines go (its errors; everything with `verbose`).
+  /// Where wlroots' log lines go (its errors).
   private final class LogSink {
     let write: (String) -> Void
     init(_ write: @escaping (String) -> Void) { self.write = write }
@@ -41,8 +39,7 @@ public final class WaylandHost {
   /// A compositor whose screen is `size`, its wlroots found by
   /// `libraryPaths` (the first that loads); `log` is told wlroots' errors.
   public init(
-    size: PixelSize, libraryPaths: [String] = WaylandHost.libraryPaths(), verbose: Bool = false,
-    log: @escaping (String) -> Void
+    size: PixelSize, libraryPaths: [String] = WaylandHost.libraryPaths(), log: @escaping (String) -> Void
   ) throws(SystemError) {
     var reasons: [String] = []
     var loaded: splashd_host_api?
@@ -66,7 +63,7 @@ public final class WaylandHost {
     let context = Unmanaged.passUnretained(sink).toOpaque()
     guard
       let made = api.create(
-        Int32(size.width), Int32(size.height), verbose ? 1 : 0,
+        Int32(size.width), Int32(size.height),
         { context, _, line in
           guard let context, let line else { return }
           Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue().write(String(cString: line))
@@ -76,7 +73,6 @@ public final class WaylandHost {
     }
     host = made
     descriptor = FileDescriptor(rawValue: api.event_fd(made))
-    self.size = size
   }
 
   deinit { api.destroy(host) }
@@ -114,7 +110,7 @@ public final class WaylandHost {
     return body(
       HostedBuffer(
         pixels: pixels, size: PixelSize(width: Int(buffer.width), height: Int(buffer.height)),
-        stride: Int(buffer.stride), opaque: buffer.opaque != 0))
+        stride: Int(buffer.stride)))
   }
 
   /// The frame that showed the program's buffer was presented at
@@ -122,20 +118,13 @@ public final class WaylandHost {
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {
     api.frame_done(host, Int64(monotonic * 1e9), Int64(refreshPeriod * 1e9))
   }
-
-  /// The program's window is to be `size` from now on.
-  public func resize(to size: PixelSize) {
-    self.size = size
-    api.resize(host, Int32(size.width), Int32(size.height))
-  }
 }
 
 /// A program's buffer as it is in the program's memory: 32-bit pixels,
-/// 0xAARRGGBB as a native UInt32 (the alpha ignored when `opaque`).
+/// 0xAARRGGBB as a native UInt32 (shown opaque: the window is the screen).
 public struct HostedBuffer {
   public let pixels: UnsafeRawPointer
   public let size: PixelSize
   /// Bytes from one row to the next.
   public let stride: Int
-  public let opaque: Bool
 }

@@ -236,15 +236,8 @@ enum SplashSettingsTable {
         + "host mode, READY=1 and its first frame, for a web view whose first frame is blank); splashd then stays "
         + "its parent, passes SIGTERM, SIGINT and SIGHUP on, and exits with its status (128+signal if a signal "
         + "ended it). first-frame (host mode): reveal when the program's window shows its first frame.",
-      values: ReadySource.allCases.map(\.rawValue), field: \.handoff.ready,
-      parse: { settings, value in
-        guard let ready = ReadySource(rawValue: value.text) else {
-          throw value.fail(
-            "exec, notify (start the program first, reveal on its READY=1) or first-frame (host mode: on its first "
-              + "frame)")
-        }
-        settings.handoff.ready = ready
-      }, show: { $0.handoff.ready.rawValue }),
+      values: ReadySource.allCases.map(\.rawValue), \.handoff.ready, read: { try $0.choice(ReadySource.self) },
+      print: { $0.rawValue }),
     SettingSpec(
       "host", .handoff, .option(placeholder: "none|wayland"), .reveal,
       help: "wayland: splashd is the PROGRAM's Wayland compositor (host mode): the program starts once the splash "
@@ -252,13 +245,8 @@ enum SplashSettingsTable {
         + "frames; splashd then stays its compositor until it ends, and exits with its status. A reveal asked "
         + "before the program's first frame waits for that frame (at most timeout). Needs wlroots 0.15 "
         + "(libwlroots10). none: the program takes the display itself.",
-      values: HostMode.allCases.map(\.rawValue), field: \.handoff.host,
-      parse: { settings, value in
-        guard let host = HostMode(rawValue: value.text) else {
-          throw value.fail("none or wayland (splashd as the program's Wayland compositor)")
-        }
-        settings.handoff.host = host
-      }, show: { $0.handoff.host.rawValue }),
+      values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
+      print: { $0.rawValue }),
     SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "

@@ -17,13 +17,12 @@
    between begin_read and end_read. */
 struct splashd_host_buffer {
   /* 32-bit pixels, 0xAARRGGBB in memory order of a uint32 (DRM's
-     ARGB8888 or XRGB8888: only these two are offered). */
+     ARGB8888 or XRGB8888: only these two are offered; splashd shows them
+     opaque, the program's window being the whole screen). */
   const void *pixels;
   int32_t width;
   int32_t height;
   int32_t stride;
-  /* 1 for XRGB8888 (no alpha), 0 for ARGB8888. */
-  int32_t opaque;
 };
 
 /* What happened since the last dispatch (a bit set). */
@@ -45,10 +44,9 @@ struct splashd_host_api {
   /* SPLASHD_HOST_API_VERSION of the object. */
   int version;
   /* A compositor whose one output is `width` x `height`; NULL with the
-     reason in `error`. `log` gets wlroots' errors (and more, with
-     `verbose`). */
-  struct splashd_host *(*create)(int32_t width, int32_t height, int verbose, splashd_host_log_fn log,
-                                 void *log_context, char *error, size_t capacity);
+     reason in `error`. `log` gets wlroots' errors. */
+  struct splashd_host *(*create)(int32_t width, int32_t height, splashd_host_log_fn log, void *log_context,
+                                 char *error, size_t capacity);
   /* The descriptor to poll for readability (the event loop's). */
   int (*event_fd)(struct splashd_host *host);
   /* Serves what the clients sent, without blocking, and sends what is
@@ -66,8 +64,6 @@ struct splashd_host_api {
      `monotonic_ns` (CLOCK_MONOTONIC): frame callbacks and presentation
      feedback go out. */
   void (*frame_done)(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
-  /* The program's window is to be `width` x `height` (a configure). */
-  void (*resize)(struct splashd_host *host, int32_t width, int32_t height);
   /* Disconnects the program and frees everything. */
   void (*destroy)(struct splashd_host *host);
 };
