@@ -70,14 +70,8 @@ extension DisplayTests.BootPathTests {
       try fileManager.createSymbolicLink(
         atPath: folder + "/" + URL(fileURLWithPath: unit).lastPathComponent, withDestinationPath: unit)
     }
-    try fileManager.createDirectory(atPath: tree + "/usr/share/splashd", withIntermediateDirectories: true)
-    let pictures: [(String, (UInt8, UInt8, UInt8))] = [
-      ("left", (255, 0, 0)), ("right", (0, 255, 0)), ("shutdown", (255, 0, 255)),
-    ]
-    for (name, color) in pictures {
-      writeFile(
-        atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
-    }
+    try installSplashd(
+      into: tree, pictures: [("left", (255, 0, 0)), ("right", (0, 255, 0)), ("shutdown", (255, 0, 255))])
     try put(
       "/etc/splashd/splashd.conf",
       """
@@ -102,13 +96,6 @@ extension DisplayTests.BootPathTests {
       "/etc/fstab",
       "/dev/vda / ext4 defaults 0 1\nrig0 /run/rig 9p trans=virtio,version=9p2000.L,nofail 0 0\n")
     try put("/etc/modules-load.d/rig.conf", "9pnet_virtio\n9p\n")
-    let install = try run(
-      "/usr/bin/make",
-      [
-        "-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(installedBuildDirectory)", "DESTDIR=\(tree)",
-        "PREFIX=/usr",
-      ])
-    try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
     try fileManager.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
     let compile = try run(
       "/usr/bin/gcc",

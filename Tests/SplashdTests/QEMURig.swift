@@ -108,3 +108,23 @@ func putScript(_ name: String, into tree: String, as path: String) throws {
   try FileManager.default.copyItem(atPath: scenarioFolder + "/" + name + ".sh", toPath: tree + path)
   chmod(tree + path, 0o755)
 }
+
+/// splashd installed into the image tree `tree` as `make install-built`
+/// puts it (PREFIX=/usr), from the build the boot tests install, with
+/// `pictures` (name and colour) as 160x240 PNGs in /usr/share/splashd: by
+/// default the red left and green right leaves the boots' configs name.
+func installSplashd(
+  into tree: String, pictures: [(String, (UInt8, UInt8, UInt8))] = [("left", (255, 0, 0)), ("right", (0, 255, 0))]
+) throws {
+  let install = try run(
+    "/usr/bin/make",
+    [
+      "-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(installedBuildDirectory)", "DESTDIR=\(tree)",
+      "PREFIX=/usr",
+    ])
+  try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
+  for (name, color) in pictures {
+    writeFile(
+      atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
+  }
+}

@@ -37,17 +37,7 @@ extension DisplayTests.BootPathTests {
     packages: [String], gpu: String
   ) throws -> WaylandKioskBoot {
     let tree = dir.path + "/tree"
-    let install = try run(
-      "/usr/bin/make",
-      [
-        "-s", "-C", packageRoot, "install-built", "BUILD_DIR=\(installedBuildDirectory)", "DESTDIR=\(tree)",
-        "PREFIX=/usr",
-      ])
-    try #require(install.status == 0, "\(install.stdout) \(install.stderr)")
-    for (name, color) in [("left", (UInt8(255), UInt8(0), UInt8(0))), ("right", (0, 255, 0))] {
-      writeFile(
-        atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
-    }
+    try installSplashd(into: tree)
     try putFile(
       "/etc/splashd/splashd.conf",
       """
