@@ -65,9 +65,13 @@ final class VirtualScreen {
     }
     // -displayfd: Xvfb takes the first free display number from 90 up and
     // writes it once it accepts clients, so no number is raced for and no
-    // client comes too early.
+    // client comes too early. -noreset: an X server resets when its last
+    // client leaves and refuses connections meanwhile, so the client after
+    // the xdpyinfo below (splashd's XOpenDisplay) could find it closed (CI saw
+    // "x11 not available"; here 16 of 200 back-to-back xdpyinfo failed
+    // without it, none with it).
     process = try SpawnedChild(
-      xvfb, ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+      xvfb, ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset"],
       environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
     var text = ""
     let deadline = Date().addingTimeInterval(15)
@@ -81,9 +85,7 @@ final class VirtualScreen {
     }
     self.number = number
     display = ":\(number)"
-    // A client's connection is the proof that it takes clients (a window
-    // test once saw SDL's XOpenDisplay fail under load right after the
-    // number came).
+    // A client's connection is the proof that it takes clients.
     guard waitUntil(15, { answers }) else {
       throw TestFailure("Xvfb \(display) announced itself but takes no client: \(state)")
     }
