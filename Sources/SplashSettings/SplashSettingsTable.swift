@@ -327,7 +327,7 @@ enum SplashSettingsTable {
       field: \.handoff.plymouthPIDFile,
       parse: { settings, value in
         settings.handoff.plymouthPIDFile = value.text == "none" ? nil : try value.path()
-      }, show: { $0.handoff.plymouthPIDFile ?? "none" }),
+      }, show: { $0.handoff.plymouthPIDFile.map(quotedForFile) ?? "none" }),
     SettingSpec(
       "prompt-tty", .handoff, .option(placeholder: "PATH|auto"), .control,
       help: "The terminal whose keys answer a question asked on the splash (Plymouth's ask-for-password, "
@@ -337,7 +337,7 @@ enum SplashSettingsTable {
       field: \.handoff.promptTerminal,
       parse: { settings, value in
         settings.handoff.promptTerminal = value.text == "auto" ? nil : try value.path()
-      }, show: { $0.handoff.promptTerminal ?? "auto" }),
+      }, show: { $0.handoff.promptTerminal.map(quotedForFile) ?? "auto" }),
   ]
 
   private static let orientation: [SettingSpec] = [
