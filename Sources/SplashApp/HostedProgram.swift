@@ -20,6 +20,8 @@ final class HostedProgram: EventSource {
   private let program: [String]
   private let settings: Settings
   private let searchPath: String?
+  /// splashd's own XDG_RUNTIME_DIR, which the program inherits.
+  private let runtimeDirectory: String?
   private let controller: Controller
   private let stage: Stage
   private let log: Log
@@ -31,10 +33,14 @@ final class HostedProgram: EventSource {
   /// How many of the program's buffers have been shown.
   private(set) var buffersShown = 0
 
-  init(program: [String], settings: Settings, searchPath: String?, controller: Controller, stage: Stage, log: Log) {
+  init(
+    program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
+    log: Log
+  ) {
     self.program = program
     self.settings = settings
-    self.searchPath = searchPath
+    searchPath = environment["PATH"]
+    runtimeDirectory = environment["XDG_RUNTIME_DIR"]
     self.controller = controller
     self.stage = stage
     self.log = log
@@ -59,13 +65,31 @@ final class HostedProgram: EventSource {
       return
     }
     defer { try? connection.close() }
+    var additions = ["WAYLAND_SOCKET": String(connection.rawValue)]
+    if settings.handoff.user == nil, runtimeDirectory == nil {
+      additions["XDG_RUNTIME_DIR"] = madeRuntimeDirectory()
+    }
     spawned = try SpawnedProgram(
       program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
-      additions: ["WAYLAND_SOCKET": String(connection.rawValue)], controller: controller, log: log,
+      additions: additions, controller: controller, log: log,
       whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
     self.host = host
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
+  }
+
+  /// A runtime directory for a program that runs as splashd's own user
+  /// and has none (a system service has no XDG_RUNTIME_DIR, and GTK will
+  /// not open a Wayland display without one): /run/user/UID, as logind
+  /// makes it; nil, said once, when it cannot be had (foot and most
+  /// programs do without).
+  private func madeRuntimeDirectory() -> String? {
+    do {
+      return try ProgramUser.running().runtimeDirectory()
+    } catch {
+      log.error("host mode: the program gets no XDG_RUNTIME_DIR: \(error.phrase)")
+      return nil
+    }
   }
 
   /// Whether the program's first frame reveals the splash by itself:

@@ -66,7 +66,7 @@ final class Session {
   func open() throws(Failure) {
     if settings.handoff.host == .wayland, let program = plan.program {
       let hosted = HostedProgram(
-        program: program, settings: settings, searchPath: dependencies.environment["PATH"], controller: controller,
+        program: program, settings: settings, environment: dependencies.environment, controller: controller,
         stage: stage, log: log)
       runLoop.add(hosted)
       self.hosted = hosted

@@ -39,6 +39,19 @@ public struct ProgramUser: Equatable, Sendable {
       home: String(cString: user.pw_dir), shell: String(cString: user.pw_shell))
   }
 
+  /// The user splashd runs as: from the user database, or its bare ids
+  /// where the database does not know it (an initramfs has none).
+  public static func running() -> ProgramUser {
+    let (uid, gid) = (getuid(), getgid())
+    guard let entry = getpwuid(uid) else {
+      return ProgramUser(name: String(uid), uid: uid, gid: gid, groups: [], home: "/", shell: "/bin/sh")
+    }
+    let user = entry.pointee
+    return ProgramUser(
+      name: String(cString: user.pw_name), uid: uid, gid: gid, groups: [], home: String(cString: user.pw_dir),
+      shell: String(cString: user.pw_shell))
+  }
+
   /// The user's runtime directory, /run/user/UID, as logind makes it: made
   /// when missing (0700, the user's); one there that is not the user's own
   /// directory, or that others may enter, is refused.

@@ -5,8 +5,8 @@ import Testing
 
 /// Host mode (`--host wayland`): splashd as the program's Wayland
 /// compositor, the doors opening onto the program's live frames, with real
-/// programs from Debian (foot, weston-simple-shm), on the offscreen display,
-/// read back with `splashctl snapshot`.
+/// programs from Debian (foot, weston-simple-shm, GTK's widget factory), on
+/// the offscreen display, read back with `splashctl snapshot` or recorded.
 @Suite struct HostModeTests {
   let dir: TemporaryDirectory
   var socketPath: String { dir.path + "/control" }
@@ -244,19 +244,55 @@ extension HostModeTests {
         "--duration", "1", "--fps", "10", "--record", frames, "--", "foot", "--override=colors.background=2080c0",
       ], in: dir, timeout: 60)
     #expect(outcome.status == 0, "\(outcome.stderr)")
-    func frame(_ index: Int) -> Screendump? {
-      let name = "\(frames)/frame-" + String(format: "%05d", index)
-      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
-      return Screendump(path: name + ".ppm")
-    }
-    let first = try #require(frame(0), "\(outcome.stderr)")
+    let first = try #require(recordedFrame(frames, 0), "\(outcome.stderr)")
     #expect(gap(first).isEmpty, "the first frame is not the closed doors")
-    let middle = try #require(frame(5), "\(outcome.stderr)")
+    let middle = try #require(recordedFrame(frames, 5), "\(outcome.stderr)")
     let open = gap(middle)
     #expect(open.count > 40 && open.allSatisfy { middle.at($0, 120) == Self.foot }, "gap \(open)")
-    let count = ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }
-      .count
-    let last = try #require(frame(count - 1), "\(count) frames; \(outcome.stderr)")
+    let last = try #require(recordedFrame(frames, recordedCount(frames) - 1), "\(outcome.stderr)")
     #expect((0..<16).allSatisfy { last.at($0 * 20, 200) == Self.foot }, "foot is not alone at the end")
+  }
+
+  /// A GTK3 program (gtk3-widget-factory) under a splashd that has no
+  /// XDG_RUNTIME_DIR, as a system service has none (GTK opens no Wayland
+  /// display without one): splashd gives it /run/user/UID, and the recorded
+  /// doors open onto GTK's own pixels: mid-way the gap between the leaves
+  /// shows what GTK's window shows at the end (Adwaita's window colour
+  /// among it), never the background.
+  @Test func theDoorsOpenOntoAGTKProgramThatHadNoRuntimeDirectory() throws {
+    var environment = ProcessInfo.processInfo.environment
+    for name in ["XDG_RUNTIME_DIR", "DISPLAY", "WAYLAND_DISPLAY"] { environment[name] = nil }
+    let frames = dir.path + "/frames"
+    let outcome = try splashd(
+      [
+        "--display", "offscreen", "--size", "640x480", "--left",
+        dir.solidPNG("red.png", width: 320, height: 480, rgb: (255, 0, 0)), "--right",
+        dir.solidPNG("green.png", width: 320, height: 480, rgb: (0, 255, 0)), "--background", "#0000FF", "--host",
+        "wayland", "--duration", "1", "--fps", "10", "--record", frames, "--", "gtk3-widget-factory",
+      ], in: dir, environment: environment, timeout: 90)
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let first = try #require(recordedFrame(frames, 0), "\(outcome.stderr)")
+    #expect(gap(first).isEmpty, "the first frame is not the closed doors")
+    let last = try #require(recordedFrame(frames, recordedCount(frames) - 1), "\(outcome.stderr)")
+    let adwaita: UInt32 = 0xF6F5F4
+    let row = (0..<last.width).map { last.at($0, 240) }
+    #expect(row.filter { $0 == adwaita }.count > last.width / 4, "GTK's window is not at the end: \(Set(row))")
+    let middle = try #require(recordedFrame(frames, 5), "\(outcome.stderr)")
+    let open = gap(middle)
+    #expect(
+      open.count > 80 && open.allSatisfy { middle.at($0, 240) == row[$0] && row[$0] != Self.blue },
+      "gap \(open): \(open.map { middle.at($0, 240) })")
+  }
+
+  /// Frame `index` of the recording in `frames`.
+  func recordedFrame(_ frames: String, _ index: Int) -> Screendump? {
+    let name = "\(frames)/frame-" + String(format: "%05d", index)
+    _ = try? run(packageRoot + "/tools/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
+    return Screendump(path: name + ".ppm")
+  }
+
+  /// How many frames the recording in `frames` holds.
+  func recordedCount(_ frames: String) -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }.count
   }
 }
