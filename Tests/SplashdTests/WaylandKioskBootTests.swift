@@ -134,7 +134,9 @@ extension DisplayTests.BootPathTests {
 
   /// Prints the compositor's figures (foot idle; the same image, screen size
   /// and program for cage and host mode): `NAME_compositor_peak_rss_mib`,
-  /// `NAME_compositor_idle_cpu_s_per_10s`.
+  /// `NAME_compositor_idle_cpu_s_per_10s`; and how the splash's transition
+  /// went (`NAME_transition_frames`, `NAME_transition_skipped_vsyncs`: the
+  /// vsyncs that passed without a new frame, from splashd's own line).
   func printUsage(_ boot: WaylandKioskBoot, as name: String) {
     guard let usage = boot.compositor else {
       Issue.record("no figures of the compositor; \(boot.note)")
@@ -142,6 +144,16 @@ extension DisplayTests.BootPathTests {
     }
     print("\(name)_compositor_peak_rss_mib: \(String(format: "%.1f", usage.peakMiB))")
     print("\(name)_compositor_idle_cpu_s_per_10s: \(String(format: "%.2f", usage.idleCPUPer10s))")
+    // "splashd: kms: 73 frames, 0 skipped; vsyncs …"
+    let played = boot.journal.split(separator: "\n").lazy.compactMap {
+      $0.firstMatch(of: /splashd: [a-z]+: ([0-9]+) frames, ([0-9]+) skipped/)
+    }.first.map { (Int($0.1) ?? 0, Int($0.2) ?? 0) }
+    guard let (frames, skipped) = played else {
+      Issue.record("splashd said nothing of its transition; \(boot.note)")
+      return
+    }
+    print("\(name)_transition_frames: \(frames)")
+    print("\(name)_transition_skipped_vsyncs: \(skipped)")
   }
 
   /// Whether foot fills `screen` in the kiosk's colour (its prompt and cursor aside).
