@@ -27,21 +27,31 @@ public protocol LayerPainter: AnyObject {
 /// of 16, 24 or 32 bits a pixel. Opaque pictures are converted to the
 /// target's layout once, when adopted, so that a frame is copies and fills.
 ///
-/// Blends go through SDL_BlitSurface. Opaque copies and fills, the bulk of
-/// every door frame, are done here, as measured on these machines (AMD EPYC,
+/// Pictures with transparency are blended by SDL_BlitSurface. Opaque copies
+/// and fills, the bulk of every door frame, and opaque blends at 32 bits, a
+/// cross-fade's, are done here, as measured on these machines (AMD EPYC,
 /// SDL 2.26, glibc 2.36): SDL's blit falls to an MMX loop several times
 /// slower than memcpy when rows are not 16-byte aligned, as a sliding leaf's
-/// mostly are; glibc's memcpy picks `rep movsb` for rows over 2 KiB, which
-/// crawls when source and target are misaligned by a few pixels; and
-/// SDL_FillRect streams past the cache, ~40 times slower on the narrow strip
-/// between the leaves. Copies go by memcpy in 1 KiB chunks, fills by vector stores.
+/// mostly are, and blends a pixel at a time; glibc's memcpy picks `rep
+/// movsb` for rows over 2 KiB, which crawls when source and target are
+/// misaligned by a few pixels; and SDL_FillRect streams past the cache, ~40
+/// times slower on the narrow strip between the leaves. Copies go by memcpy
+/// in 1 KiB chunks, fills by vector stores, blends 32 bytes at a time.
 public final class SurfacePainter: LayerPainter {
   /// The surface frames are painted into (a flipping framebuffer swaps
   /// its pages here; every page has the same layout).
-  public var target: UnsafeMutablePointer<SDL_Surface>
+  public var target: UnsafeMutablePointer<SDL_Surface> {
+    willSet { paintPendingFills() }
+  }
   private var images: [AssetID: (pixels: Pixels, opaque: Bool)] = [:]
   /// Below glibc's `rep movsb` threshold, so memcpy stays on its vector loop.
   private static let copyChunk = 1024
+  /// Opaque fills of a 32-bit target not painted yet, in order: a picture
+  /// blended over one of them next is blended with its colour instead (a
+  /// cross-fade over the background colour reads the picture and writes the
+  /// frame once, not fill, read, read and write). The rest is painted before
+  /// anything else is drawn and at `finish`.
+  private var pendingFills: [(area: PixelArea, pixel: UInt32)] = []
 
   public init(target: UnsafeMutablePointer<SDL_Surface>) { self.target = target }
 
@@ -77,16 +87,29 @@ public final class SurfacePainter: LayerPainter {
     let x1 = min(Int(t.w), snap(rect.x) + snap(rect.width))
     let y1 = min(Int(t.h), snap(rect.y) + snap(rect.height))
     guard x1 > x0, y1 > y0, alpha > 0 else { return }
-    if alpha < 1 {
-      blend(color, alpha: alpha, x0, y0, x1, y1)
+    let pixel = SDL_MapRGB(t.format, color.red, color.green, color.blue)
+    let area = PixelArea(x0: x0, y0: y0, x1: x1, y1: y1)
+    if alpha >= 1 && t.format.pointee.BytesPerPixel == 4 {
+      pendingFills.append((area, pixel))
       return
     }
-    let pixel = SDL_MapRGB(t.format, color.red, color.green, color.blue)
+    paintPendingFills()
+    if alpha < 1 {
+      blend(color, alpha: alpha, x0, y0, x1, y1)
+    } else {
+      paint(area, pixel)
+    }
+  }
+
+  /// Fills `area` (inside the target) with `pixel`, in the target's layout.
+  private func paint(_ area: PixelArea, _ pixel: UInt32) {
+    let t = target.pointee
+    let (x0, y0, x1, y1) = (area.x0, area.y0, area.x1, area.y1)
     let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
     guard bytesPerPixel == 4 || bytesPerPixel == 2 else {
       // 24 bits: a pixel does not tile a word; SDL fills it.
-      var area = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
-      SDL_FillRect(target, &area, pixel)
+      var rect = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
+      SDL_FillRect(target, &rect, pixel)
       return
     }
     let word = bytesPerPixel == 4 ? pixel : pixel & 0xFFFF | pixel << 16
@@ -116,8 +139,16 @@ public final class SurfacePainter: LayerPainter {
     var dst = SDL_Rect(
       x: Int32(snap(destination.x)), y: Int32(snap(destination.y)), w: Int32(snap(destination.width)),
       h: Int32(snap(destination.height)))
+    let blends = opaque && alpha > 0 && alpha < 1 && target.pointee.format.pointee.BytesPerPixel == 4
+    if blends, let rows = overlap(image, src, dst), let pixel = takePendingFill(under: rows.area) {
+      blend(rows, alpha: alpha, over: pixel)
+      return
+    }
+    paintPendingFills()
     if alpha >= 1 && opaque {
       copy(image, src, dst)
+    } else if blends {
+      blend(image, src, dst, alpha: alpha)
     } else {
       SDL_SetSurfaceBlendMode(image, SDL_BLENDMODE_BLEND)
       SDL_SetSurfaceAlphaMod(image, UInt8((min(alpha, 1) * 255).rounded()))
@@ -125,7 +156,24 @@ public final class SurfacePainter: LayerPainter {
     }
   }
 
-  public func finish() {}
+  public func finish() { paintPendingFills() }
+
+  /// Paints the fills held back, in order.
+  private func paintPendingFills() {
+    for (area, pixel) in pendingFills { paint(area, pixel) }
+    pendingFills.removeAll(keepingCapacity: true)
+  }
+
+  /// The colour of the pending fill that `area` lies wholly within, when the
+  /// last pending fill to touch `area` does; `area` is then taken out of
+  /// every pending fill (what is drawn there now covers them).
+  private func takePendingFill(under area: PixelArea) -> UInt32? {
+    guard let top = pendingFills.last(where: { $0.area.intersects(area) }), top.area.contains(area) else {
+      return nil
+    }
+    pendingFills = pendingFills.flatMap { fill in fill.area.subtracting(area).map { ($0, fill.pixel) } }
+    return top.pixel
+  }
 
   /// Blends `color` at `alpha` over the target's pixels from (x0, y0) up to
   /// (x1, y1): the status layers as they fade, a few thousand pixels.
@@ -155,6 +203,83 @@ public final class SurfacePainter: LayerPainter {
   /// Copies `src` of `image` (in the target's layout) to `dst` of the
   /// target, clipped to both.
   private func copy(_ image: UnsafeMutablePointer<SDL_Surface>, _ src: SDL_Rect, _ dst: SDL_Rect) {
+    guard let rows = overlap(image, src, dst) else { return }
+    for row in 0..<rows.count {
+      let (source, target) = rows.row(row)
+      var offset = 0
+      while offset < rows.byteCount {
+        let chunk = min(Self.copyChunk, rows.byteCount - offset)
+        memcpy(target + offset, source + offset, chunk)
+        offset += chunk
+      }
+    }
+  }
+
+  /// Blends `src` of the opaque `image` (in the target's 32-bit layout)
+  /// over `dst` of the target, clipped to both (a cross-fade's frame).
+  private func blend(_ image: UnsafeMutablePointer<SDL_Surface>, _ src: SDL_Rect, _ dst: SDL_Rect, alpha: Double) {
+    guard let rows = overlap(image, src, dst) else { return }
+    blend(rows, alpha: alpha) { target, offset in
+      UnsafeRawPointer(target).loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self)
+    } belowByte: { target, byte in
+      UInt16(target.load(fromByteOffset: byte, as: UInt8.self))
+    }
+  }
+
+  /// Blends the picture's rows over the 32-bit `pixel` into the target's
+  /// rows (a cross-fade over the background colour, the fill never painted).
+  private func blend(_ rows: SharedRows, alpha: Double, over pixel: UInt32) {
+    let halves = SIMD2<UInt16>(UInt16(truncatingIfNeeded: pixel), UInt16(truncatingIfNeeded: pixel >> 16))
+    var color = SIMD16<UInt16>()
+    for lane in 0..<16 { color[lane] = halves[lane % 2] }
+    blend(rows, alpha: alpha) { _, _ in
+      color
+    } belowByte: { _, byte in
+      UInt16(truncatingIfNeeded: pixel >> (8 * UInt32(byte % 4))) & 0xFF
+    }
+  }
+
+  /// Blends the picture's rows over what `below` and `belowByte` give for
+  /// the target's row at a byte offset: each byte (picture × w + below ×
+  /// (256 − w)) / 256, w being `alpha` in 256ths. Sixteen pairs of bytes at
+  /// a time in 16-bit lanes, one byte of a pair per pass (a byte's weighted
+  /// sum fits its lane), where SDL's blit goes a pixel at a time; no
+  /// conversion between vector types, which the compiler leaves as calls
+  /// across modules.
+  @inline(__always)
+  private func blend(
+    _ rows: SharedRows, alpha: Double,
+    below: (UnsafeMutableRawPointer, Int) -> SIMD16<UInt16>,
+    belowByte: (UnsafeMutableRawPointer, Int) -> UInt16
+  ) {
+    let weight = UInt16((min(alpha, 1) * 256).rounded())
+    let over = SIMD16<UInt16>(repeating: weight)
+    let under = SIMD16<UInt16>(repeating: 256 - weight)
+    let lowBytes = SIMD16<UInt16>(repeating: 0x00FF)
+    let vectorBytes = MemoryLayout<SIMD16<UInt16>>.size
+    for row in 0..<rows.count {
+      let (source, target) = rows.row(row)
+      var offset = 0
+      while offset + vectorBytes <= rows.byteCount {
+        let picture = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self)
+        let beneath = below(target, offset)
+        let low = ((picture & lowBytes) &* over &+ (beneath & lowBytes) &* under) &>> 8
+        let high = (picture &>> 8) &* over &+ (beneath &>> 8) &* under
+        target.storeBytes(of: low | (high & ~lowBytes), toByteOffset: offset, as: SIMD16<UInt16>.self)
+        offset += vectorBytes
+      }
+      for byte in offset..<rows.byteCount {
+        let picture = UInt16(source.load(fromByteOffset: byte, as: UInt8.self))
+        target.storeBytes(
+          of: UInt8((picture * weight + belowByte(target, byte) * (256 - weight)) >> 8), toByteOffset: byte,
+          as: UInt8.self)
+      }
+    }
+  }
+
+  /// The rows `src` of `image` and `dst` of the target share, clipped to
+  /// both (a picture in the target's layout, not scaled).
+  private func overlap(_ image: UnsafeMutablePointer<SDL_Surface>, _ src: SDL_Rect, _ dst: SDL_Rect) -> SharedRows? {
     let t = target.pointee
     let s = image.pointee
     let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
@@ -162,20 +287,62 @@ public final class SurfacePainter: LayerPainter {
     let top = Int(max(0, -dst.y, -src.y))
     let width = min(Int(src.w), Int(dst.w), Int(t.w - dst.x), Int(s.w - src.x)) - left
     let height = min(Int(src.h), Int(dst.h), Int(t.h - dst.y), Int(s.h - src.y)) - top
-    guard width > 0, height > 0 else { return }
-    let from = UnsafeRawPointer(s.pixels! + (Int(src.y) + top) * Int(s.pitch) + (Int(src.x) + left) * bytesPerPixel)
-    let to = t.pixels! + (Int(dst.y) + top) * Int(t.pitch) + (Int(dst.x) + left) * bytesPerPixel
-    let byteCount = width * bytesPerPixel
-    for row in 0..<height {
-      let source = from + row * Int(s.pitch)
-      let target = to + row * Int(t.pitch)
-      var offset = 0
-      while offset < byteCount {
-        let chunk = min(Self.copyChunk, byteCount - offset)
-        memcpy(target + offset, source + offset, chunk)
-        offset += chunk
-      }
-    }
+    guard width > 0, height > 0 else { return nil }
+    return SharedRows(
+      source: UnsafeRawPointer(s.pixels! + (Int(src.y) + top) * Int(s.pitch) + (Int(src.x) + left) * bytesPerPixel),
+      sourcePitch: Int(s.pitch),
+      target: t.pixels! + (Int(dst.y) + top) * Int(t.pitch) + (Int(dst.x) + left) * bytesPerPixel,
+      targetPitch: Int(t.pitch), byteCount: width * bytesPerPixel, count: height,
+      area: PixelArea(
+        x0: Int(dst.x) + left, y0: Int(dst.y) + top, x1: Int(dst.x) + left + width, y1: Int(dst.y) + top + height))
+  }
+}
+
+/// A rectangle of a target's pixels, from (x0, y0) up to (x1, y1).
+struct PixelArea: Equatable {
+  var x0: Int
+  var y0: Int
+  var x1: Int
+  var y1: Int
+
+  func intersects(_ other: PixelArea) -> Bool {
+    x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1
+  }
+
+  func contains(_ other: PixelArea) -> Bool {
+    x0 <= other.x0 && other.x1 <= x1 && y0 <= other.y0 && other.y1 <= y1
+  }
+
+  /// What of this area `other` leaves: up to four areas (the bands above
+  /// and below it, then those left and right of it), none empty.
+  func subtracting(_ other: PixelArea) -> [PixelArea] {
+    guard intersects(other) else { return [self] }
+    let top = max(y0, other.y0)
+    let bottom = min(y1, other.y1)
+    return [
+      PixelArea(x0: x0, y0: y0, x1: x1, y1: top),
+      PixelArea(x0: x0, y0: bottom, x1: x1, y1: y1),
+      PixelArea(x0: x0, y0: top, x1: max(x0, other.x0), y1: bottom),
+      PixelArea(x0: min(x1, other.x1), y0: top, x1: x1, y1: bottom),
+    ].filter { $0.x0 < $0.x1 && $0.y0 < $0.y1 }
+  }
+}
+
+/// Rows of a picture and of a target that line up: where the first of each
+/// starts, the pitches, the bytes of a row and how many rows.
+private struct SharedRows {
+  let source: UnsafeRawPointer
+  let sourcePitch: Int
+  let target: UnsafeMutableRawPointer
+  let targetPitch: Int
+  let byteCount: Int
+  let count: Int
+  /// Where the rows lie in the target.
+  let area: PixelArea
+
+  /// Where row `index` starts in the picture and in the target.
+  func row(_ index: Int) -> (UnsafeRawPointer, UnsafeMutableRawPointer) {
+    (source + index * sourcePitch, target + index * targetPitch)
   }
 }
 
