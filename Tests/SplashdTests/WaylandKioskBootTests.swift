@@ -191,19 +191,22 @@ extension DisplayTests.BootPathTests {
 
   /// Host mode on a real kernel: the one-unit kiosk with splashd as foot's
   /// compositor (--host wayland --user kiosk -- foot), on QEMU's VGA (bochs:
-  /// a card wlroots' DRM back end refuses; splashd composes). From the first
-  /// splash frame to foot's full screen, the screen shows only the leaves,
-  /// foot between them as the doors open, then foot: never the background,
-  /// black or the console. Prints when the program's first frame came and
-  /// when the doors began to open.
-  @Test func hostModeOpensTheDoorsOntoTheProgramOnARealKernel() throws {
+  /// a card wlroots' DRM back end refuses; splashd composes) and on qxl (the
+  /// card cage runs on). From the first splash frame to foot's full screen,
+  /// the screen shows only the leaves, foot between them as the doors open,
+  /// then foot: never the background, black or the console. Prints when the
+  /// program's first frame came and when the doors began to open (`host_mode_…`
+  /// on VGA, `host_mode_qxl_…` on qxl).
+  @Test(arguments: ["vga", "qxl"])
+  func hostModeOpensTheDoorsOntoTheProgramOnARealKernel(gpu: String) throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
     let dir = try TemporaryDirectory()
     let boot = try bootWaylandKiosk(
       in: dir,
       // The line the example's comment gives for host mode.
       execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "",
-      packages: Self.waylandKioskPackages, gpu: "vga")
+      packages: Self.waylandKioskPackages, gpu: gpu)
+    let name = gpu == "vga" ? "host_mode" : "host_mode_\(gpu)"
     let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
     // Below foot's first line of text: the samples of a screen.
     func below(_ screen: Screendump) -> [UInt32] {
@@ -218,7 +221,7 @@ extension DisplayTests.BootPathTests {
     let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.kiosk]
     let foreign = boot.frames[first...full].filter { !below($0.screen).allSatisfy(allowed.contains) }
     if let frame = foreign.first {
-      frame.screen.keep(as: "host-mode-boot-foreign-frame")
+      frame.screen.keep(as: "host-mode-\(gpu)-boot-foreign-frame")
       Issue.record("\(foreign.count) foreign frames, the first at \(frame.time) s; \(boot.note)")
     }
     // The doors part over foot: a leaf's colour at both edges, foot's between.
@@ -226,12 +229,12 @@ extension DisplayTests.BootPathTests {
       let row = (0..<frame.screen.width).map { frame.screen.at($0, 300) }
       return row.first == Self.leftLeaf && row.last == Self.rightLeaf && row.contains(Self.kiosk)
     }
-    opening?.screen.keep(as: "host-mode-boot-doors-opening")
+    opening?.screen.keep(as: "host-mode-\(gpu)-boot-doors-opening")
     #expect(opening != nil, "no frame showed foot between the opening doors; \(boot.note)")
-    boot.frames[full].screen.keep(as: "host-mode-boot-program")
+    boot.frames[full].screen.keep(as: "host-mode-\(gpu)-boot-program")
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
-    printUsage(boot, as: "host_mode")
+    printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {
       boot.journal.split(separator: "\n").first { $0.contains(text) }.flatMap {
@@ -243,8 +246,8 @@ extension DisplayTests.BootPathTests {
     let doors = stamp("splashd: will-disappear:")
     #expect(appeared != nil && programFrame != nil && doors != nil, "\(boot.note)")
     if let appeared, let programFrame, let doors {
-      print("host_mode_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
-      print("host_mode_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
+      print("\(name)_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
+      print("\(name)_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
     }
   }
 }
