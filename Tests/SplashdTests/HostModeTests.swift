@@ -154,6 +154,66 @@ import Testing
     fading.first { middles.contains($0.at(80, 120)) }?.keep(as: "host-mode-crossfade")
   }
 
+  /// A reveal asked before the program's first frame waits for it: the
+  /// splash holds (status: program=starting) while the program has not
+  /// drawn, here until the test lets it start foot, and then the doors
+  /// open onto foot.
+  @Test func anEarlyRevealWaitsForTheProgramsFirstFrame() throws {
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    var watched: [String] = []
+    var after: Screendump?
+    let script = "read go < \(go); exec foot --override=colors.background=2080c0"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "0.5", "--", "/bin/sh", "-c", script], in: dir,
+      whileRunning: { splashd in
+        guard waitUntil(20, { splashctl(["status"])?.stdout.contains(" program=starting") == true }) else { return }
+        _ = splashctl(["reveal"])
+        // Watched for half a second: a reveal that did not wait would have
+        // the doors moving within a frame (0.5 s is the whole transition).
+        let watchedUntil = Date().addingTimeInterval(0.5)
+        while Date() < watchedUntil, let status = splashctl(["status"])?.stdout { watched.append(status) }
+        // The program may go on (its shell waits on the FIFO).
+        let starts = waitUntil(10) {
+          let end = open(go, O_WRONLY | O_NONBLOCK)
+          guard end >= 0 else { return false }
+          defer { close(end) }
+          return write(end, "go\n", 3) == 3
+        }
+        guard starts, waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
+        after = snapshot("after")?.screen
+        kill(splashd.pid, SIGTERM)
+      })
+    let note = outcome.stderr
+    #expect(!watched.isEmpty, "no status while the reveal waited: \(note)")
+    let moved = watched.filter { !($0.hasPrefix("phase=holding") || $0.hasPrefix("phase=waiting")) }
+    #expect(moved.isEmpty, "the doors moved before the program drew: \(moved.first ?? ""): \(note)")
+    #expect(watched.allSatisfy { $0.contains(" program=starting") }, "\(watched.last ?? ""): \(note)")
+    let program = try #require(after, "the doors never opened onto the program: \(note)")
+    #expect(program.at(160, 120) == Self.foot && program.at(300, 200) == Self.foot, "\(note)")
+  }
+
+  /// A program that never draws: the gate's timeout ends the wait, the
+  /// doors open onto what there is (the background), and splashd stays
+  /// its compositor (program=starting still) until it is stopped.
+  @Test func theTimeoutEndsTheWaitForAProgramThatNeverDraws() throws {
+    var status: String?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--timeout", "1", "--duration", "0.2", "--", "sleep", "60"], in: dir,
+      whileRunning: { splashd in
+        guard waitUntil(20, { splashctl(["status"])?.stdout.contains(" program=starting") == true }) else { return }
+        _ = splashctl(["reveal"])
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
+        status = splashctl(["status"])?.stdout
+        kill(splashd.pid, SIGTERM)
+      })
+    let note = outcome.stderr
+    let done = try #require(status, "the splash never ended: \(note)")
+    #expect(done.contains(" program=starting"), "\(done)")
+    // SIGTERM went on to sleep, which it ended; splashd exits with its status.
+    #expect(note.contains("/sleep ended with status \(outcome.status)\n"), "\(note)")
+  }
+
   /// A program that ends before its first frame: the splash ends with its
   /// picture, without opening the doors onto nothing, and splashd exits
   /// with the program's status.
