@@ -79,11 +79,12 @@ final class Controller {
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
   /// Host mode: whether the program has shown its first frame (`status`
-  /// says program=starting, then program=shown); nil outside host mode.
+  /// says program=starting, then program=shown, or program=disconnected
+  /// when it closed its connection before one); nil outside host mode.
   /// While it is starting, a reveal waits for its first frame (the doors
   /// open onto the program, never onto nothing; the gate's timeout still
   /// ends the wait).
-  enum HostedProgramState: String { case starting, shown }
+  enum HostedProgramState: String { case starting, shown, disconnected }
   private(set) var hostedProgram: HostedProgramState?
   /// The reveal that waits for the program's first frame.
   private var waitingReveal: String?
@@ -225,8 +226,9 @@ final class Controller {
   /// for it goes ahead.
   func programShowedItsFirstFrame() { stopWaitingForProgram(.shown) }
 
-  /// Host mode without its compositor (`state` nil): a reveal no longer
-  /// waits for a frame that will not come.
+  /// Host mode without its compositor (`state` nil), or a program that
+  /// closed its connection (`.disconnected`): a reveal no longer waits for a
+  /// frame that will not come.
   func stopWaitingForProgram(_ state: HostedProgramState? = nil) {
     hostedProgram = state
     if let waitingReveal { reveal(because: waitingReveal) }

@@ -120,7 +120,8 @@ final class HostedProgram: EventSource {
     let happened = host.dispatch()
     if happened.contains(.newBuffer) { showProgramFrame(host) }
     if happened.contains(.clientGone), !showedAFrame {
-      log.info("host mode: the program closed its Wayland connection before its first frame")
+      log.info("host mode: the program closed its Wayland connection before its first frame; reveals wait no more")
+      controller.stopWaitingForProgram(.disconnected)
     }
   }
 

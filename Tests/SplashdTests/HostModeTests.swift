@@ -214,6 +214,31 @@ import Testing
     #expect(note.contains("/sleep ended with status \(outcome.status)\n"), "\(note)")
   }
 
+  /// A program that sends its compositor garbage (a request to an object
+  /// that does not exist): the compositor cuts it off, splashd still
+  /// answers, a reveal no longer waits for a frame that cannot come (no
+  /// timeout here to end the wait), and the program runs on.
+  @Test func garbageFromTheProgramCannotHoldTheSplashOrEndTheProgram() throws {
+    var status: String?
+    var programRuns = false
+    // Object 99, opcode 0, 8 bytes: a whole message, for nothing.
+    let script = "printf '\\x63\\x00\\x00\\x00\\x00\\x00\\x08\\x00' >&$WAYLAND_SOCKET; exec sleep 60"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--timeout", "0", "--duration", "0.2", "--", "/bin/bash", "-c", script], in: dir,
+      whileRunning: { splashd in
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=") == true }) else { return }
+        _ = splashctl(["reveal"])
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
+        status = splashctl(["status"])?.stdout
+        programRuns = (try? run("/usr/bin/pgrep", ["-P", String(splashd.pid), "sleep"], environment: [:]))?.status == 0
+        kill(splashd.pid, SIGTERM)
+      })
+    let note = outcome.stderr
+    #expect(status?.contains(" program=disconnected") == true, "\(status ?? "the splash never ended"): \(note)")
+    #expect(programRuns, "the program did not run on: \(note)")
+    #expect(note.contains("/bin/bash ended with status \(outcome.status)\n"), "\(note)")
+  }
+
   /// A program that ends before its first frame: the splash ends with its
   /// picture, without opening the doors onto nothing, and splashd exits
   /// with the program's status.
