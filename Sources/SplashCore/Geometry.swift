@@ -49,6 +49,32 @@ public struct PixelRect: Equatable, Hashable, Sendable {
       x: left, y: top, width: max(x + width, other.x + other.width) - left,
       height: max(y + height, other.y + other.height) - top)
   }
+
+  /// Whether the two share a pixel.
+  public func intersects(_ other: PixelRect) -> Bool {
+    x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
+  }
+
+  /// Whether every pixel of `other` is in this one.
+  public func contains(_ other: PixelRect) -> Bool {
+    x <= other.x && other.x + other.width <= x + width && y <= other.y && other.y + other.height <= y + height
+  }
+
+  /// What of this rectangle `other` leaves: up to four rectangles (the
+  /// bands above and below it, then those left and right of it), none empty.
+  public func subtracting(_ other: PixelRect) -> [PixelRect] {
+    guard intersects(other) else { return [self] }
+    let top = max(y, other.y)
+    let bottom = min(y + height, other.y + other.height)
+    let left = max(x, other.x)
+    let right = min(x + width, other.x + other.width)
+    return [
+      PixelRect(x: x, y: y, width: width, height: top - y),
+      PixelRect(x: x, y: bottom, width: width, height: y + height - bottom),
+      PixelRect(x: x, y: top, width: left - x, height: bottom - top),
+      PixelRect(x: right, y: top, width: x + width - right, height: bottom - top),
+    ].filter { !$0.isEmpty }
+  }
 }
 
 /// A rectangle with sub-pixel position and size.

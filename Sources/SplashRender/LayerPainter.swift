@@ -51,7 +51,7 @@ public final class SurfacePainter: LayerPainter {
   /// cross-fade over the background colour reads the picture and writes the
   /// frame once, not fill, read, read and write). The rest is painted before
   /// anything else is drawn and at `finish`.
-  private var pendingFills: [(area: PixelArea, pixel: UInt32)] = []
+  private var pendingFills: [(area: PixelRect, pixel: UInt32)] = []
 
   public init(target: UnsafeMutablePointer<SDL_Surface>) { self.target = target }
 
@@ -88,7 +88,7 @@ public final class SurfacePainter: LayerPainter {
     let y1 = min(Int(t.h), snap(rect.y) + snap(rect.height))
     guard x1 > x0, y1 > y0, alpha > 0 else { return }
     let pixel = SDL_MapRGB(t.format, color.red, color.green, color.blue)
-    let area = PixelArea(x0: x0, y0: y0, x1: x1, y1: y1)
+    let area = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     if alpha >= 1 && t.format.pointee.BytesPerPixel == 4 {
       pendingFills.append((area, pixel))
       return
@@ -102,9 +102,9 @@ public final class SurfacePainter: LayerPainter {
   }
 
   /// Fills `area` (inside the target) with `pixel`, in the target's layout.
-  private func paint(_ area: PixelArea, _ pixel: UInt32) {
+  private func paint(_ area: PixelRect, _ pixel: UInt32) {
     let t = target.pointee
-    let (x0, y0, x1, y1) = (area.x0, area.y0, area.x1, area.y1)
+    let (x0, y0, x1, y1) = (area.x, area.y, area.x + area.width, area.y + area.height)
     let bytesPerPixel = Int(t.format.pointee.BytesPerPixel)
     guard bytesPerPixel == 4 || bytesPerPixel == 2 else {
       // 24 bits: a pixel does not tile a word; SDL fills it.
@@ -167,7 +167,7 @@ public final class SurfacePainter: LayerPainter {
   /// The colour of the pending fill that `area` lies wholly within, when the
   /// last pending fill to touch `area` does; `area` is then taken out of
   /// every pending fill (what is drawn there now covers them).
-  private func takePendingFill(under area: PixelArea) -> UInt32? {
+  private func takePendingFill(under area: PixelRect) -> UInt32? {
     guard let top = pendingFills.last(where: { $0.area.intersects(area) }), top.area.contains(area) else {
       return nil
     }
@@ -293,38 +293,7 @@ public final class SurfacePainter: LayerPainter {
       sourcePitch: Int(s.pitch),
       target: t.pixels! + (Int(dst.y) + top) * Int(t.pitch) + (Int(dst.x) + left) * bytesPerPixel,
       targetPitch: Int(t.pitch), byteCount: width * bytesPerPixel, count: height,
-      area: PixelArea(
-        x0: Int(dst.x) + left, y0: Int(dst.y) + top, x1: Int(dst.x) + left + width, y1: Int(dst.y) + top + height))
-  }
-}
-
-/// A rectangle of a target's pixels, from (x0, y0) up to (x1, y1).
-struct PixelArea: Equatable {
-  var x0: Int
-  var y0: Int
-  var x1: Int
-  var y1: Int
-
-  func intersects(_ other: PixelArea) -> Bool {
-    x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1
-  }
-
-  func contains(_ other: PixelArea) -> Bool {
-    x0 <= other.x0 && other.x1 <= x1 && y0 <= other.y0 && other.y1 <= y1
-  }
-
-  /// What of this area `other` leaves: up to four areas (the bands above
-  /// and below it, then those left and right of it), none empty.
-  func subtracting(_ other: PixelArea) -> [PixelArea] {
-    guard intersects(other) else { return [self] }
-    let top = max(y0, other.y0)
-    let bottom = min(y1, other.y1)
-    return [
-      PixelArea(x0: x0, y0: y0, x1: x1, y1: top),
-      PixelArea(x0: x0, y0: bottom, x1: x1, y1: y1),
-      PixelArea(x0: x0, y0: top, x1: max(x0, other.x0), y1: bottom),
-      PixelArea(x0: min(x1, other.x1), y0: top, x1: x1, y1: bottom),
-    ].filter { $0.x0 < $0.x1 && $0.y0 < $0.y1 }
+      area: PixelRect(x: Int(dst.x) + left, y: Int(dst.y) + top, width: width, height: height))
   }
 }
 
@@ -338,7 +307,7 @@ private struct SharedRows {
   let byteCount: Int
   let count: Int
   /// Where the rows lie in the target.
-  let area: PixelArea
+  let area: PixelRect
 
   /// Where row `index` starts in the picture and in the target.
   func row(_ index: Int) -> (UnsafeRawPointer, UnsafeMutableRawPointer) {
