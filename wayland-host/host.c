@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // splashd's Wayland host (splashd_wayland_host.h): wlroots 0.15's headless
 // back end serving the protocols of one kiosk program; splashd reads the
-// program's current buffer and paints it itself. Only glue: what wlroots'
-// listener macros and wl_container_of need, which Swift cannot call.
+// program's current buffer and paints it itself, and gives the output what
+// the screen shows when a screencopy client asks for it. Only glue: what
+// wlroots' listener macros and wl_container_of need, which Swift cannot call.
 #define _GNU_SOURCE
 #include "splashd_wayland_host.h"
 
@@ -19,6 +20,8 @@
 #include <wayland-server-protocol.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_output.h>
+#include <wlr/render/allocator.h>
 #include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
@@ -27,6 +30,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/types/wlr_viewporter.h>
@@ -40,6 +44,7 @@ struct splashd_host {
   struct wl_event_loop *loop;
   struct wlr_backend *backend;
   struct wlr_renderer *renderer;
+  struct wlr_allocator *allocator;
   struct wlr_output_layout *layout;
   struct wlr_output *output;
   struct wlr_presentation *presentation;
@@ -57,6 +62,7 @@ struct splashd_host {
   uint32_t frames;
   struct wl_listener new_xdg_surface, new_decoration, client_destroy;
   struct wl_listener toplevel_commit, toplevel_destroy;
+  struct wl_listener output_frame;
 };
 
 /* wlroots' errors go to one host's callback: there is one host a process.
@@ -113,6 +119,14 @@ static void handle_new_decoration(struct wl_listener *listener, void *data) {
   wlr_xdg_toplevel_decoration_v1_set_mode(data, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 }
 
+/* The output wants a frame: a screencopy client asked for the screen
+   (wlroots schedules the output's frame, and copies what is committed). */
+static void handle_output_frame(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, output_frame);
+  (void)data;
+  host->events |= SPLASHD_HOST_FRAME_WANTED;
+}
+
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, client_destroy);
   (void)data;
@@ -127,8 +141,8 @@ static void flush(struct splashd_host *host) {
   wl_display_flush_clients(host->display);
 }
 
-static struct splashd_host *create(int32_t width, int32_t height, splashd_host_log_fn log, void *context,
-                                   char *error, size_t capacity) {
+static struct splashd_host *create(int32_t screen_width, int32_t screen_height, int32_t width, int32_t height,
+                                   splashd_host_log_fn log, void *context, char *error, size_t capacity) {
   log_function = log;
   log_context = context;
   wlr_log_init(WLR_ERROR, log_line);
@@ -146,6 +160,8 @@ static struct splashd_host *create(int32_t width, int32_t height, splashd_host_l
     failed = "wlr_headless_backend_create";
   } else if ((host->renderer = wlr_pixman_renderer_create()) == NULL) {
     failed = "wlr_pixman_renderer_create";
+  } else if ((host->allocator = wlr_allocator_autocreate(host->backend, host->renderer)) == NULL) {
+    failed = "wlr_allocator_autocreate";
   } else if (wl_display_init_shm(host->display) != 0) {
     // wl_shm with ARGB8888 and XRGB8888 alone: what splashd paints.
     failed = "wl_display_init_shm";
@@ -153,8 +169,11 @@ static struct splashd_host *create(int32_t width, int32_t height, splashd_host_l
     failed = "wlr_compositor_create";
   } else if ((host->layout = wlr_output_layout_create()) == NULL) {
     failed = "wlr_output_layout_create";
-  } else if ((host->output = wlr_headless_add_output(host->backend, (unsigned)width, (unsigned)height)) == NULL) {
+  } else if ((host->output = wlr_headless_add_output(host->backend, (unsigned)screen_width,
+                                                      (unsigned)screen_height)) == NULL) {
     failed = "wlr_headless_add_output";
+  } else if (!wlr_output_init_render(host->output, host->allocator, host->renderer)) {
+    failed = "wlr_output_init_render";
   } else if ((host->presentation = wlr_presentation_create(host->display, host->backend)) == NULL) {
     failed = "wlr_presentation_create";
   } else if ((host->seat = wlr_seat_create(host->display, "seat0")) == NULL) {
@@ -167,6 +186,7 @@ static struct splashd_host *create(int32_t width, int32_t height, splashd_host_l
     wlr_data_device_manager_create(host->display);
     wlr_xdg_output_manager_v1_create(host->display, host->layout);
     wlr_viewporter_create(host->display);
+    wlr_screencopy_manager_v1_create(host->display);
     if ((shell = wlr_xdg_shell_create(host->display)) == NULL) {
       failed = "wlr_xdg_shell_create";
     } else if ((decorations = wlr_xdg_decoration_manager_v1_create(host->display)) == NULL) {
@@ -177,12 +197,18 @@ static struct splashd_host *create(int32_t width, int32_t height, splashd_host_l
     snprintf(error, capacity, "%s failed", failed);
     if (host->display != NULL) wl_display_destroy(host->display);
     if (host->layout != NULL) wlr_output_layout_destroy(host->layout);
+    if (host->allocator != NULL) wlr_allocator_destroy(host->allocator);
     if (host->renderer != NULL) wlr_renderer_destroy(host->renderer);
     free(host);
     return NULL;
   }
   // The headless back end is not started: started, it wakes 60 times a
-  // second for frames nobody draws. splashd's own output paces frames.
+  // second for frames nobody draws. splashd's own output paces frames; the
+  // output is enabled as the started back end would, so that screencopy
+  // clients can ask for it.
+  wlr_output_update_enabled(host->output, true);
+  host->output_frame.notify = handle_output_frame;
+  wl_signal_add(&host->output->events.frame, &host->output_frame);
   wlr_seat_set_capabilities(host->seat, 0);
   host->loop = wl_display_get_event_loop(host->display);
   host->new_xdg_surface.notify = handle_new_xdg_surface;
@@ -196,11 +222,14 @@ static int event_fd(struct splashd_host *host) { return wl_event_loop_get_fd(hos
 
 static int dispatch(struct splashd_host *host) {
   wl_event_loop_dispatch(host->loop, 0);
-  wl_display_flush_clients(host->display);
+  // What the requests just served queued (a screencopy's frame).
+  flush(host);
   int events = host->events;
   host->events = 0;
   return events;
 }
+
+static int add_listener(struct splashd_host *host, int fd) { return wl_display_add_socket_fd(host->display, fd); }
 
 static int connect_client(struct splashd_host *host) {
   if (host->client != NULL) {
@@ -289,6 +318,35 @@ static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t 
   flush(host);
 }
 
+static int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen) {
+  struct wlr_output *output = host->output;
+  if (output->width != screen->width || output->height != screen->height) {
+    wlr_output_set_custom_mode(output, screen->width, screen->height, 0);
+  }
+  if (!wlr_output_attach_render(output, NULL)) {
+    wlr_output_rollback(output);
+    return 0;
+  }
+  struct wlr_texture *texture = wlr_texture_from_pixels(host->renderer, DRM_FORMAT_XRGB8888, (uint32_t)screen->stride,
+                                                        (uint32_t)screen->width, (uint32_t)screen->height,
+                                                        screen->pixels);
+  if (texture == NULL) {
+    wlr_output_rollback(output);
+    return 0;
+  }
+  wlr_renderer_begin(host->renderer, (uint32_t)screen->width, (uint32_t)screen->height);
+  wlr_render_texture(host->renderer, texture, output->transform_matrix, 0, 0, 1.0f);
+  wlr_renderer_end(host->renderer);
+  wlr_texture_destroy(texture);
+  int committed = wlr_output_commit(output);
+  // The back end is not started: no timer ends the frame it began, and
+  // the next screencopy's frame must be had.
+  output->frame_pending = false;
+  // The copies made at the commit go out now, not at the next dispatch.
+  flush(host);
+  return committed;
+}
+
 static void destroy(struct splashd_host *host) {
   end_read(host);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
@@ -296,6 +354,7 @@ static void destroy(struct splashd_host *host) {
   wlr_backend_destroy(host->backend);
   wl_display_destroy(host->display);
   wlr_output_layout_destroy(host->layout);
+  wlr_allocator_destroy(host->allocator);
   wlr_renderer_destroy(host->renderer);
   free(host);
   log_function = NULL;
@@ -306,9 +365,11 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .create = create,
     .event_fd = event_fd,
     .dispatch = dispatch,
+    .add_listener = add_listener,
     .connect_client = connect_client,
     .begin_read = begin_read,
     .end_read = end_read,
     .frame_done = frame_done,
+    .show_screen = show_screen,
     .destroy = destroy,
 };

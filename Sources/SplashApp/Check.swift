@@ -31,7 +31,8 @@ enum Check {
         let window = plan.rotation.logicalSize(ofPhysical: settings.splash.effectiveSize)
         mode =
           "spawned once the splash shows, as the client of splashd's Wayland compositor (host = wayland: "
-          + "WAYLAND_SOCKET, its window full screen, \(window.description) at this size), revealed at its first "
+          + "WAYLAND_SOCKET, its window full screen, \(window.description) at this size; other clients and grim "
+          + "at WAYLAND_DISPLAY=wayland-N in its XDG_RUNTIME_DIR), revealed at its first "
           + (settings.handoff.ready == .notify ? "frame and READY=1" : "frame")
       } else {
         mode = settings.handoff.ready == .notify ? "spawned first (ready = notify)" : "run after the splash"

@@ -26,6 +26,8 @@ final class HostedProgram: EventSource {
   private let stage: Stage
   private let log: Log
   private var host: WaylandHost?
+  /// The display's listening socket, while it is there.
+  private var displaySocket: WaylandDisplaySocket?
   /// The program, once started.
   private(set) var spawned: SpawnedProgram?
   /// Whether the program's window has shown a frame.
@@ -47,15 +49,15 @@ final class HostedProgram: EventSource {
     controller.hostsProgram()
   }
 
-  /// Loads the compositor and starts the program, its window `size`. A
-  /// compositor that cannot be had is one line, and the splash goes on as
-  /// without host mode: revealed now, the program run after it (never
-  /// lost).
-  func start(windowSize size: PixelSize) throws(Failure) {
+  /// Loads the compositor and starts the program, its window `size` on a
+  /// screen of `screen` pixels (the first, as wired). A compositor that
+  /// cannot be had is one line, and the splash goes on as without host
+  /// mode: revealed now, the program run after it (never lost).
+  func start(windowSize size: PixelSize, screen: PixelSize) throws(Failure) {
     let host: WaylandHost
     let connection: FileDescriptor
     do {
-      host = try WaylandHost(size: size) { [log] in log.info("wayland: \(printable($0))") }
+      host = try WaylandHost(size: size, screen: screen) { [log] in log.info("wayland: \(printable($0))") }
       connection = try host.connectClient()
     } catch {
       log.error(
@@ -66,8 +68,16 @@ final class HostedProgram: EventSource {
     }
     defer { try? connection.close() }
     var additions = ["WAYLAND_SOCKET": String(connection.rawValue)]
+    let programDirectory: String?
     if settings.handoff.user == nil, runtimeDirectory == nil {
-      additions["XDG_RUNTIME_DIR"] = madeRuntimeDirectory()
+      programDirectory = madeRuntimeDirectory()
+      additions["XDG_RUNTIME_DIR"] = programDirectory
+    } else {
+      programDirectory = runtimeDirectory
+    }
+    if let socket = displaySocket(in: programDirectory, serving: host) {
+      additions["WAYLAND_DISPLAY"] = socket.name
+      displaySocket = socket
     }
     spawned = try SpawnedProgram(
       program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
@@ -76,6 +86,42 @@ final class HostedProgram: EventSource {
     self.host = host
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
+  }
+
+  /// The display's listening socket, `wayland-N` in the program's runtime
+  /// directory (its user's when `user` is set, else `directory`), for what
+  /// connects besides the program itself (which has its own connection):
+  /// the program's children, grim and other screencopy clients. nil, said
+  /// once, when it cannot be had: the program runs without it.
+  private func displaySocket(in directory: String?, serving host: WaylandHost) -> WaylandDisplaySocket? {
+    do throws(SystemError) {
+      var folder = directory
+      var owner: ProgramUser?
+      if let user = settings.handoff.user {
+        let found = try ProgramUser.lookUp(user, group: settings.handoff.group)
+        folder = try found.runtimeDirectory()
+        owner = found
+      }
+      guard let folder else { return nil }
+      let socket = try WaylandDisplaySocket.claim(in: folder, owner: owner.map { ($0.uid, $0.gid) })
+      do throws(SystemError) {
+        try host.serve(socket.listener)
+      } catch {
+        socket.remove()
+        throw error
+      }
+      log.info("host mode: Wayland clients connect at \(socket.path)")
+      return socket
+    } catch {
+      log.error("host mode: no Wayland socket for other clients (grim, the program's children): \(error.phrase)")
+      return nil
+    }
+  }
+
+  /// Removes the display's socket (the program has ended, or splashd ends).
+  func removeDisplaySocket() {
+    displaySocket?.remove()
+    displaySocket = nil
   }
 
   /// A runtime directory for a program that runs as splashd's own user
@@ -119,9 +165,24 @@ final class HostedProgram: EventSource {
     }
     let happened = host.dispatch()
     if happened.contains(.newBuffer) { showProgramFrame(host) }
+    if happened.contains(.screenWanted) { showScreen(to: host) }
     if happened.contains(.clientGone), !showedAFrame {
       log.info("host mode: the program closed its Wayland connection before its first frame; reveals wait no more")
       controller.stopWaitingForProgram(.disconnected)
+    }
+  }
+
+  /// What the first screen shows, for the screencopy clients that asked.
+  private func showScreen(to host: WaylandHost) {
+    switch stage.snapshot() {
+    case .success(let pixels):
+      let surface = pixels.surface.pointee
+      guard let data = surface.pixels else { return }
+      host.showScreen(
+        HostedBuffer(
+          pixels: data, size: PixelSize(width: Int(surface.w), height: Int(surface.h)), stride: Int(surface.pitch)))
+    case .failure(let error):
+      log.error("host mode: the screen cannot be copied: \(error.message)")
     }
   }
 

@@ -28,6 +28,8 @@ public final class WaylandHost {
     public static let newBuffer = Events(rawValue: Int32(SPLASHD_HOST_NEW_BUFFER))
     /// The program's connection closed.
     public static let clientGone = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_GONE))
+    /// A screencopy client (grim) asked for the screen: `showScreen`.
+    public static let screenWanted = Events(rawValue: Int32(SPLASHD_HOST_FRAME_WANTED))
   }
 
   /// Where wlroots' log lines go (its errors).
@@ -36,11 +38,16 @@ public final class WaylandHost {
     init(_ write: @escaping (String) -> Void) { self.write = write }
   }
 
-  /// A compositor whose screen is `size`, its wlroots found by
-  /// `libraryPaths` (the first that loads); `log` is told wlroots' errors.
+  /// A compositor whose screen is `screen` pixels (what screencopy
+  /// clients get: the first screen as it is wired) and whose program's
+  /// window is `size` (`screen` turned as the splash is; `screen` when not
+  /// given), its wlroots found by `libraryPaths` (the first that loads);
+  /// `log` is told wlroots' errors.
   public init(
-    size: PixelSize, libraryPaths: [String] = WaylandHost.libraryPaths(), log: @escaping (String) -> Void
+    size: PixelSize, screen: PixelSize? = nil, libraryPaths: [String] = WaylandHost.libraryPaths(),
+    log: @escaping (String) -> Void
   ) throws(SystemError) {
+    let screen = screen ?? size
     var reasons: [String] = []
     var loaded: splashd_host_api?
     for path in libraryPaths {
@@ -63,7 +70,7 @@ public final class WaylandHost {
     let context = Unmanaged.passUnretained(sink).toOpaque()
     guard
       let made = api.create(
-        Int32(size.width), Int32(size.height),
+        Int32(screen.width), Int32(screen.height), Int32(size.width), Int32(size.height),
         { context, _, line in
           guard let context, let line else { return }
           Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue().write(String(cString: line))
@@ -93,6 +100,16 @@ public final class WaylandHost {
   /// Serves what clients sent, without blocking; what happened.
   public func dispatch() -> Events { Events(rawValue: api.dispatch(host)) }
 
+  /// Serves the clients that connect to `listener` (bound and listening),
+  /// which the host owns from now on: it is closed with the host.
+  public func serve(_ listener: FileDescriptor) throws(SystemError) {
+    guard api.add_listener(host, listener.rawValue) == 0 else {
+      let code = errno
+      try? listener.close()
+      throw SystemError("host mode: the Wayland socket", code: code)
+    }
+  }
+
   /// A connection for the program, to pass it as WAYLAND_SOCKET: a
   /// descriptor it inherits (close it once the program has started).
   public func connectClient() throws(SystemError) -> FileDescriptor {
@@ -113,6 +130,16 @@ public final class WaylandHost {
         stride: Int(buffer.stride)))
   }
 
+  /// What the screen shows now (32-bit XRGB pixels), for the screencopy
+  /// clients that asked (`screenWanted`); false when it could not be given.
+  @discardableResult
+  public func showScreen(_ screen: HostedBuffer) -> Bool {
+    var buffer = splashd_host_buffer(
+      pixels: screen.pixels, width: Int32(screen.size.width), height: Int32(screen.size.height),
+      stride: Int32(screen.stride))
+    return api.show_screen(host, &buffer) == 1
+  }
+
   /// The frame that showed the program's buffer was presented at
   /// `monotonic` seconds: its frame callbacks go out.
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {
@@ -120,11 +147,18 @@ public final class WaylandHost {
   }
 }
 
-/// A program's buffer as it is in the program's memory: 32-bit pixels,
-/// 0xAARRGGBB as a native UInt32 (shown opaque: the window is the screen).
+/// 32-bit pixels where they lie, 0xAARRGGBB as a native UInt32: a
+/// program's buffer in the program's memory (shown opaque: the window is the
+/// screen), or the screen's pixels for a screencopy client.
 public struct HostedBuffer {
   public let pixels: UnsafeRawPointer
   public let size: PixelSize
   /// Bytes from one row to the next.
   public let stride: Int
+
+  public init(pixels: UnsafeRawPointer, size: PixelSize, stride: Int) {
+    self.pixels = pixels
+    self.size = size
+    self.stride = stride
+  }
 }

@@ -19,9 +19,9 @@ import Testing
     var lines: [String] = []
     let clock = MonotonicClock()
 
-    init(size: PixelSize, program: [String]) throws {
+    init(size: PixelSize, screen: PixelSize? = nil, program: [String]) throws {
       var said: [String] = []
-      host = try WaylandHost(size: size) { said.append($0) }
+      host = try WaylandHost(size: size, screen: screen) { said.append($0) }
       lines = said
       let connection = try host.connectClient()
       defer { try? connection.close() }
@@ -93,6 +93,56 @@ import Testing
     #expect(Set(frames[2]).count > 10)
   }
 
+  /// A screencopy client (Debian's grim) that connects to the host's
+  /// socket gets the screen as splashd gives it, at the screen's size (here
+  /// another one than the program's window: a turned screen), pixel for
+  /// pixel.
+  @Test func grimCopiesWhatTheScreenShows() throws {
+    let dir = try TemporaryDirectory()
+    let screen = PixelSize(width: 240, height: 320)
+    // A program that says nothing: nothing but grim wakes the host.
+    let hosted = try Hosted(size: PixelSize(width: 320, height: 240), screen: screen, program: ["sleep", "30"])
+    let socket = try WaylandDisplaySocket.claim(in: dir.path)
+    defer { socket.remove() }
+    try hosted.host.serve(socket.listener)
+    // What the screen shows: a dark blue with an orange square.
+    var pixels = [UInt32](repeating: 0x20_4060, count: screen.width * screen.height)
+    for y in 30..<80 { for x in 40..<90 { pixels[y * screen.width + x] = 0xC0_8040 } }
+    let copy = dir.path + "/screen.ppm"
+    let grim = try ChildProcess.spawn(
+      "/usr/bin/grim", ["grim", "-t", "ppm", copy],
+      additions: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": socket.name])
+    let ended = try grim.exitDescriptor()
+    var asked = 0
+    let deadline = hosted.clock.now() + 10
+    // As splashd's run loop does: a dispatch only when the host's
+    // descriptor is readable, so that what is not sent is never sent.
+    var grimEnded = false
+    while hosted.clock.now() < deadline, !grimEnded {
+      var polls = [
+        pollfd(fd: hosted.host.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: ended.rawValue, events: Int16(POLLIN), revents: 0),
+      ]
+      _ = Glibc.poll(&polls, 2, 100)
+      grimEnded = polls[1].revents != 0
+      if polls[0].revents != 0, hosted.host.dispatch().contains(.screenWanted) {
+        asked += 1
+        let shown = pixels.withUnsafeBytes { bytes in
+          hosted.host.showScreen(HostedBuffer(pixels: bytes.baseAddress!, size: screen, stride: screen.width * 4))
+        }
+        #expect(shown)
+      }
+    }
+    if !grimEnded { grim.send(SIGKILL) }
+    let exit = try grim.wait()
+    try #require(exit.status == 0, "grim ended with status \(exit.status)")
+    #expect(asked >= 1)
+    let image = try #require(PPM(contentsOf: copy))
+    #expect(image.size == screen)
+    let differing = zip(image.rgb, pixels).filter { $0 != $1 }.count
+    #expect(image.rgb.count == pixels.count && differing == 0, "\(differing) of grim's pixels are not the screen's")
+  }
+
   /// A program that ends closes its connection: the host says so.
   @Test func aProgramThatEndsIsGone() throws {
     let hosted = try Hosted(
@@ -104,6 +154,37 @@ import Testing
   @Test func aMissingLibraryIsAnError() {
     #expect(throws: SystemError.self) {
       _ = try WaylandHost(size: PixelSize(width: 8, height: 8), libraryPaths: ["/nonexistent/lib.so"]) { _ in }
+    }
+  }
+}
+
+/// A binary PPM (P6, 8 bits a channel) as grim writes it.
+struct PPM {
+  let size: PixelSize
+  /// Row by row as 0xRRGGBB.
+  let rgb: [UInt32]
+
+  init?(contentsOf path: String) {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let bytes = [UInt8](data)
+    // Three header fields after the magic, each ended by one whitespace byte.
+    var fields: [Int] = []
+    var index = 2
+    guard bytes.starts(with: Array("P6".utf8)) else { return nil }
+    while fields.count < 3, index < bytes.count {
+      while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
+      var value = 0
+      while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+        value = value * 10 + Int(bytes[index] - 0x30)
+        index += 1
+      }
+      fields.append(value)
+    }
+    index += 1
+    guard fields.count == 3, fields[2] == 255, bytes.count - index == fields[0] * fields[1] * 3 else { return nil }
+    size = PixelSize(width: fields[0], height: fields[1])
+    rgb = stride(from: index, to: bytes.count, by: 3).map {
+      UInt32(bytes[$0]) << 16 | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2])
     }
   }
 }

@@ -107,6 +107,40 @@ import Testing
     #expect(outcome.status != 0 && note.contains("/foot ended with status \(outcome.status)\n"), "\(note)")
   }
 
+  /// Other clients connect at `wayland-0` in the runtime directory, which
+  /// the program is told (WAYLAND_DISPLAY): grim, run by the program before
+  /// it draws, copies the held splash (the leaves); run by the test after
+  /// the transition, the live program. The socket goes with splashd.
+  @Test func grimCopiesTheSplashAndTheLiveProgram() throws {
+    var fromTheProgram: Screendump?
+    var afterTheTransition: Screendump?
+    let early = dir.path + "/early.ppm"
+    let program = "env -u WAYLAND_SOCKET grim -t ppm \(early) && exec foot --override=colors.background=2080c0"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "0.5", "--", "/bin/sh", "-c", program], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        fromTheProgram = Screendump(path: early)
+        _ = splashctl(["reveal"])
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
+        let late = dir.path + "/late.ppm"
+        let grim = try? run(
+          "/usr/bin/grim", ["-t", "ppm", late],
+          environment: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"])
+        if grim?.status == 0 { afterTheTransition = Screendump(path: late) }
+      })
+    let note = outcome.stderr
+    let held = try #require(fromTheProgram, "the program's grim copied nothing: \(note)")
+    #expect(held.width == 320 && held.height == 240)
+    #expect(held.at(0, 120) == Self.red && held.at(159, 120) == Self.red && held.at(160, 120) == Self.green, "\(note)")
+    let live = try #require(afterTheTransition, "grim copied nothing after the transition: \(note)")
+    let grid = stride(from: 0, to: 240, by: 15).flatMap { y in stride(from: 0, to: 320, by: 20).map { live.at($0, y) } }
+    #expect(grid.filter { $0 == Self.foot }.count > grid.count * 9 / 10, "foot does not fill grim's copy: \(note)")
+    #expect(!FileManager.default.fileExists(atPath: dir.path + "/wayland-0"), "the socket outlived splashd")
+  }
+
   /// An animating program keeps animating while the doors open: the
   /// program's pixels between the leaves change from frame to frame.
   @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {

@@ -6,7 +6,7 @@
 /* Host mode's Wayland compositor: wlroots 0.15's headless back end as the
    protocol server of one kiosk program (wl_compositor, wl_subcompositor,
    wl_shm, xdg-shell, xdg-decoration, xdg-output, viewporter,
-   presentation-time, a seat), whose current buffer splashd paints into its
+   presentation-time, wlr-screencopy, a seat), whose current buffer splashd paints into its
    own frames. It lives in its own shared object (libsplashd-wayland-host.so,
    which links wlroots), loaded with dlopen only in host mode, so that a
    plain splash never maps wlroots. Every call comes from the thread that
@@ -31,6 +31,8 @@ enum {
   SPLASHD_HOST_NEW_BUFFER = 1,
   /* The program's connection closed (it exited or was cut off). */
   SPLASHD_HOST_CLIENT_GONE = 2,
+  /* A screencopy client asked for the screen: call show_screen. */
+  SPLASHD_HOST_FRAME_WANTED = 4,
 };
 
 struct splashd_host;
@@ -43,15 +45,20 @@ typedef void (*splashd_host_log_fn)(void *context, int importance, const char *l
 struct splashd_host_api {
   /* SPLASHD_HOST_API_VERSION of the object. */
   int version;
-  /* A compositor whose one output is `width` x `height`; NULL with the
+  /* A compositor whose one output is a screen of `screen_width` x
+     `screen_height` (what screencopy clients get), the program's window
+     `width` x `height` (the screen turned as the splash is); NULL with the
      reason in `error`. `log` gets wlroots' errors. */
-  struct splashd_host *(*create)(int32_t width, int32_t height, splashd_host_log_fn log, void *log_context,
-                                 char *error, size_t capacity);
+  struct splashd_host *(*create)(int32_t screen_width, int32_t screen_height, int32_t width, int32_t height,
+                                 splashd_host_log_fn log, void *log_context, char *error, size_t capacity);
   /* The descriptor to poll for readability (the event loop's). */
   int (*event_fd)(struct splashd_host *host);
   /* Serves what the clients sent, without blocking, and sends what is
      queued; returns what happened (SPLASHD_HOST_* bits). */
   int (*dispatch)(struct splashd_host *host);
+  /* Serves clients that connect to the listening socket `fd` (bound and
+     listening; the host owns it from now on, and closes it); 0, or -1. */
+  int (*add_listener)(struct splashd_host *host, int fd);
   /* A connection for the program: the descriptor its WAYLAND_SOCKET names
      (not close-on-exec; the caller closes it once the program has it), or
      -1 with errno. One program at a time. */
@@ -64,11 +71,15 @@ struct splashd_host_api {
      `monotonic_ns` (CLOCK_MONOTONIC): frame callbacks and presentation
      feedback go out. */
   void (*frame_done)(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
+  /* What the screen shows (32-bit XRGB pixels), for the screencopy
+     clients that asked (FRAME_WANTED): the output takes its size. 1 when
+     it was given to them, 0 if not. */
+  int (*show_screen)(struct splashd_host *host, const struct splashd_host_buffer *screen);
   /* Disconnects the program and frees everything. */
   void (*destroy)(struct splashd_host *host);
 };
 
-#define SPLASHD_HOST_API_VERSION 1
+#define SPLASHD_HOST_API_VERSION 2
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
