@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// A Wayland display's listening socket in a runtime directory, claimed the

@@ -95,9 +95,12 @@ extension DisplayTests {
       } else {
         print("psplash_comparison: not made: psplash's source is not on this machine (looked for \(sources))")
       }
+      let hostLibrary = installedBuildDirectory + "/libsplashd-wayland-host.so"
+      #expect(FileManager.default.fileExists(atPath: hostLibrary), "make builds \(hostLibrary)")
       let (outcome, console) = try runScenario(
         "splashd-against-psplash", in: dir,
-        environment: ["SPLASHD": binary, "PSPLASH": peer ? dir.path + "/peer/psplash" : ""], size: "1280x800")
+        environment: ["SPLASHD": binary, "PSPLASH": peer ? dir.path + "/peer/psplash" : "", "HOSTLIB": hostLibrary],
+        size: "1280x800")
       #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000))")
       func read(_ name: String) -> String {
         (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? ""
@@ -123,7 +126,7 @@ extension DisplayTests {
       }
       let labels =
         (peer ? ["psplash-fbdev", "psplash-kms"] : []) + [
-          "splashd-fbdev-cold", "splashd-fbdev-warm", "splashd-kms-cold", "splashd-kms-warm",
+          "splashd-fbdev-cold", "splashd-fbdev-warm", "splashd-kms-cold", "splashd-kms-warm", "splashd-kms-host",
         ]
       for label in labels {
         // Every run showed a picture on the scan-out: its first pixel was seen.
@@ -163,6 +166,20 @@ extension DisplayTests {
           }.sorted()
           if !own.isEmpty { print("\(name)_main_to_frame_ms: \(Int(own[own.count / 2].rounded()))") }
         }
+      }
+      // Host mode's first pixel against the plain splash's, both warm on kms,
+      // interleaved in this boot; the compositor loaded behind it (every run
+      // said so).
+      #expect(
+        read("splashd-kms-host.log").components(separatedBy: "host mode: the program's window is").count - 1 == 5,
+        "\(read("splashd-kms-host.log").suffix(2000))")
+      if let host = median("splashd-kms-host", "scan_first_ms"), let plain = median("splashd-kms-warm", "scan_first_ms")
+      {
+        print("boot_splashd_kms_host_mode_first_pixel_ms: \(Int(host.rounded()))")
+        print("boot_splashd_kms_host_mode_vs_plain_first_pixel: \(formatted(host / plain))")
+      }
+      if let peak = median("splashd-kms-host", "vmhwm_kb") {
+        print("boot_splashd_kms_host_mode_peak_rss_mib: \(formatted(peak / 1024))")
       }
       // The target for fbdev: 12 MiB and the prepared picture (4 bytes a pixel).
       print("boot_splashd_peak_rss_target_mib: \(formatted(12 + Double(1280 * 800 * 4) / 1_048_576))")

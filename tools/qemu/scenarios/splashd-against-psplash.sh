@@ -5,17 +5,21 @@
 # for fbdev and kms (--prepare: /run/rig/prepared, prepare.log), then 5
 # interleaved rounds, each run watched by scanout-watch (built by the test
 # from tools/qemu/scanout-watch.c into /run/rig): psplash on fbdev and with
-# --drm, splashd on fbdev and kms, cold (no cache) and warm (the cache).
+# --drm, splashd on fbdev and kms, cold (no cache) and warm (the cache),
+# and warm on kms in host mode (--host wayland, a program that never draws:
+# the compositor loads behind the first frame; HOSTLIB is its shared object,
+# or empty: no such runs).
 # scanout-watch's lines go to /run/rig/sw.log, each run's log to
 # /run/rig/LABEL.log.
-# Takes SPLASHD (the binary measured) and PSPLASH (psplash's binary, or
-# empty: splashd alone).
+# Takes SPLASHD (the binary measured), PSPLASH (psplash's binary, or
+# empty: splashd alone) and HOSTLIB.
 . "$(dirname "$0")/lib.sh"
 T=/run/t
 mkdir -p $T/lib $T/cache
 cp /run/rig/scanout-watch /run/rig/photo.png $PSPLASH $T/
 cp "$SPLASHD" $T/splashd
-for b in $T/scanout-watch $T/splashd ${PSPLASH:+$T/psplash}; do
+if [ -n "$HOSTLIB" ]; then cp "$HOSTLIB" $T/; fi
+for b in $T/scanout-watch $T/splashd ${PSPLASH:+$T/psplash} ${HOSTLIB:+$T/$(basename "$HOSTLIB")}; do
   ldd $b | awk '/=>/ {print $3}' | while read l; do cp -n "$l" $T/lib/ 2>/dev/null; done
 done
 export LD_LIBRARY_PATH=$T/lib PSPLASH_FIFO_DIR=/run
@@ -31,4 +35,7 @@ for round in 1 2 3 4 5; do
   if [ -n "$PSPLASH" ]; then watch psplash-kms $T/psplash -n --drm; fi
   watch splashd-kms-cold $splashd --display kms --hold 20 --duration 0 --cache none
   watch splashd-kms-warm $splashd --display kms --hold 20 --duration 0 --cache $T/cache
+  if [ -n "$HOSTLIB" ]; then
+    watch splashd-kms-host $splashd --display kms --hold 20 --duration 0 --cache $T/cache --host wayland -- /bin/sleep 60
+  fi
 done
