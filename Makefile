@@ -11,11 +11,10 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 # dracut reads its modules from /usr/lib/dracut/modules.d: PREFIX=/usr again.
 DRACUTDIR ?= $(PREFIX)/lib/dracut/modules.d
-# Loaded with dlopen when first used, so not linked: SDL2_ttf and the default
-# font for the message line (libsystemd, for progress from systemd, is
-# everywhere systemd is).
-RUNTIME_PACKAGES := libsdl2-ttf-2.0-0 fonts-dejavu-core
-# SDL2 and SDL2_image are built from Debian's source packages, trimmed and
+# Read when first used: the default font for the message line (libsystemd,
+# for progress from systemd, is loaded with dlopen and is everywhere systemd is).
+RUNTIME_PACKAGES := fonts-dejavu-core
+# SDL2, SDL2_image, SDL2_ttf and FreeType are built from Debian's source packages, trimmed and
 # static (tools/build-sdl.sh, once per machine, into $(SDL_DIR)): the tools
 # that unpack and configure them, and the headers of what SDL loads when first
 # used (X11, Wayland, libdecor, DRM/GBM, EGL/GLES; JPEG, TIFF, WebP).

@@ -12,12 +12,13 @@ let package = Package(
     .executable(name: "splashd-docs", targets: ["splashd-docs"]),
   ],
   targets: [
-    // C libraries from Debian's -dev packages. SDL2 and SDL2_image are the
-    // trimmed static builds of tools/build-sdl.sh, found through the
-    // pkg-config files it writes (make points PKG_CONFIG_PATH at them; without
-    // them, Debian's shared libsdl2-dev and libsdl2-image-dev are linked).
+    // C libraries from Debian's -dev packages. SDL2, SDL2_image and SDL2_ttf
+    // (with FreeType) are the trimmed static builds of tools/build-sdl.sh,
+    // found through the pkg-config files it writes (make points
+    // PKG_CONFIG_PATH at them).
     .systemLibrary(name: "CSDL2", pkgConfig: "splashd-sdl2"),
     .systemLibrary(name: "CSDL2Image", pkgConfig: "splashd-sdl2-image"),
+    .systemLibrary(name: "CSDL2TTF", pkgConfig: "splashd-sdl2-ttf"),
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]),
@@ -39,7 +40,7 @@ let package = Package(
     .target(name: "CLinux"),
     // The display-server connection behind an SDL window (X11, Wayland).
     .target(name: "CSDLWindow", dependencies: ["CSDL2"]),
-    .target(name: "CTTF", dependencies: ["CSDL2"]),
+    .target(name: "CTTF", dependencies: ["CSDL2", "CSDL2TTF"]),
     .target(name: "CSystemdProgress"),
     // Host mode: the table of the Wayland host's functions and its loader
     // (dlopen). The host itself, wlroots' glue, is a shared object of its
@@ -88,7 +89,7 @@ let package = Package(
       dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
     // What the test targets share: scratch folders, a PNG writer, a process runner.
-    .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux", "CTTF"], path: "Tests/TestSupport"),
+    .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux"], path: "Tests/TestSupport"),
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(name: "SplashSettingsTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual"]),
     .testTarget(

@@ -51,7 +51,7 @@ Architecture: $arch
 Maintainer: splashd developers <dev@splashd.invalid>
 Installed-Size: $size
 Depends: $depends
-Recommends: libsdl2-ttf-2.0-0, fonts-dejavu-core, $host
+Recommends: fonts-dejavu-core, $host
 Section: admin
 Priority: optional
 Homepage: https://splashd.invalid/

@@ -4,9 +4,9 @@ import CTTF
 import SplashCore
 import SplashSystem
 
-/// A TrueType or OpenType font at one height, through SDL2_ttf (FreeType
-/// and HarfBuzz: shaped, anti-aliased), loaded the first time a font is
-/// opened.
+/// A TrueType or OpenType font at one height, through SDL2_ttf and FreeType
+/// (anti-aliased, kerned; no HarfBuzz shaping), linked into splashd
+/// (tools/build-sdl.sh) and initialised the first time a font is opened.
 public final class Font {
   private let font: UnsafeMutableRawPointer
   /// The line height in pixels.
@@ -18,7 +18,7 @@ public final class Font {
     func fail(_ reason: String) -> RenderError { RenderError(call: what, reason: reason) }
     try Self.checkFile(path, what: what)
     var reason = [CChar](repeating: 0, count: 256)
-    guard splashd_ttf_load(&reason, reason.count) == 0 else {
+    guard splashd_ttf_init(&reason, reason.count) == 0 else {
       throw fail(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
     // A font's line is taller than its point size: open it once to learn
@@ -29,7 +29,7 @@ public final class Font {
       if let opened { splashd_ttf_close(opened) }
       opened = splashd_ttf_open(path, Int32(points))
       guard let font = opened else {
-        throw fail("not a font SDL2_ttf can read (\(String(cString: splashd_ttf_error())))")
+        throw fail("not a font SDL2_ttf can read (\(String(cString: SDL_GetError())))")
       }
       let line = Int(splashd_ttf_height(font))
       if line <= 0 || line == pixels { break }
@@ -80,18 +80,9 @@ public final class Font {
   public func render(_ text: String, color: Color, maxWidth: Int) throws(RenderError) -> Pixels? {
     let line = fitted(text, maxWidth: maxWidth)
     guard !line.isEmpty else { return nil }
-    var width: Int32 = 0
-    var height: Int32 = 0
-    guard let rendered = splashd_ttf_render(font, line, color.red, color.green, color.blue, &width, &height) else {
-      throw RenderError(call: "TTF_RenderUTF8_Blended", reason: String(cString: splashd_ttf_error()))
+    guard let rendered = splashd_ttf_render(font, line, color.red, color.green, color.blue) else {
+      throw RenderError(call: "TTF_RenderUTF8_Blended", reason: String(cString: SDL_GetError()))
     }
-    defer { free(rendered) }
-    let pixels = try Pixels(width: Int(width), height: Int(height), format: SDL_PIXELFORMAT_ARGB8888.rawValue)
-    let surface = pixels.surface.pointee
-    for row in 0..<Int(height) {
-      (surface.pixels + row * Int(surface.pitch)).copyMemory(
-        from: rendered + row * Int(width), byteCount: Int(width) * 4)
-    }
-    return pixels
+    return Pixels(adopting: rendered)
   }
 }

@@ -205,10 +205,10 @@ func writeAnimation(_ folder: String, count: Int, size: Int) {
   }
 }
 
-/// Milliseconds from sending `progress N` on the control socket of a held
-/// splash to its `ok`, which comes once the frame with the new bar is
-/// shown: the median of `rounds`.
-func statusRoundTrips(_ splashd: String, _ arguments: [String], control: String, rounds: Int) throws -> Double {
+/// Milliseconds from sending each of `lines` on the control socket of a
+/// held splash to its `ok`, which comes once the frame that shows the change
+/// is on the screen, in order.
+func roundTrips(_ splashd: String, _ arguments: [String], control: String, lines: [String]) throws -> [Double] {
   let child = try ChildProcess.spawn(splashd, ["splashd"] + arguments, stdoutPath: "/dev/null", stderrPath: log)
   var socket: FileDescriptor?
   for _ in 0..<2000 where socket == nil {
@@ -228,15 +228,15 @@ func statusRoundTrips(_ splashd: String, _ arguments: [String], control: String,
   }
   _ = try ask("wait appeared")
   var samples: [Double] = []
-  for round in 0..<rounds {
+  for line in lines {
     let start = clock.now()
-    guard try ask("progress \(round % 100)") == "ok" else { fatalError("progress refused") }
+    guard try ask(line) == "ok" else { fatalError("\(line) refused") }
     samples.append((clock.now() - start) * 1000)
   }
   _ = try ask("reveal")
   try? socket.close()
   _ = try child.wait()
-  return median(samples)
+  return samples
 }
 
 guard CommandLine.arguments.count == 3 else {
@@ -331,11 +331,17 @@ do {
   report("hold_animation_cpu_s", max(0, heldAnimated.cpuSeconds - bareAnimated.cpuSeconds))
   // A status change on a held 1080p splash, from the client's side.
   let control = work + "/control"
-  report(
-    "status_update_ms",
-    try statusRoundTrips(
-      splashd, playArguments + ["--until-reveal", "--timeout", "0", "--control", control, "--progress", "0"],
-      control: control, rounds: 200))
+  let heldArguments = playArguments + ["--until-reveal", "--timeout", "0", "--control", control, "--progress", "0"]
+  let statusUpdate = median(
+    try roundTrips(splashd, heldArguments, control: control, lines: (0..<200).map { "progress \($0 % 100)" }))
+  report("status_update_ms", statusUpdate)
+  // The first message: the text library set up, the font opened, the line
+  // drawn and shown (SDL2_ttf and FreeType are linked in: nothing is loaded).
+  let messages = try roundTrips(
+    splashd, heldArguments, control: control, lines: (0..<21).map { "message Starting service \($0) of 20" })
+  report("message_first_ms", messages[0])
+  report("message_next_ms", median(Array(messages.dropFirst())))
+  report("message_first_vs_status_update", messages[0] / statusUpdate, decimals: 2)
 
   let decodedMB = Double(1920 * 1080 * 4) / 1_048_576
   report("peak_rss_mb", Double(max(peakBytes, held.peakResidentBytes)) / 1_048_576, decimals: 1)

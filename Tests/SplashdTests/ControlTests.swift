@@ -200,26 +200,4 @@ let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent(
     #expect(outcomes["garbage"]?.stderr == "splashctl: progress needs one number, 0 to 100 (see splashctl --help)\n")
     #expect(outcomes["status"]?.stdout.hasPrefix("phase=waiting ") == true)
   }
-
-  /// The text library is mapped for the first message, not at start.
-  @Test func theTextLibraryIsLoadedForTheFirstMessageOnly() throws {
-    var before: String?
-    var after: String?
-    var reply: Outcome?
-    let (_, outcome) = try spawnSplashd(held + ["--control", socketPath], in: dir) { splash in
-      guard waitForTheSplash() else { return }
-      before = readProcFile("/proc/\(splash.pid)/maps")
-      reply = try? splashctl(["message", "Hello"])
-      after = readProcFile("/proc/\(splash.pid)/maps")
-      _ = try? splashctl(["reveal"])
-    }
-    #expect(outcome.status == 0, "\(outcome.stderr)")
-    #expect(reply?.status == 0, "\(String(describing: reply))")
-    #expect(before?.contains("libpng16") == true, "no maps were read")
-    #expect(before?.contains("libSDL2-2.0") == false, "a shared SDL was mapped at start")
-    for library in ["libSDL2_ttf", "libfreetype"] {
-      #expect(before?.contains(library) == false, "\(library) was mapped at start")
-      #expect(after?.contains(library) == true, "\(library) was not mapped for the message")
-    }
-  }
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSDL2
-import CTTF
 import Glibc
 
 /// SDL 2.26 keeps each thread's last error in thread-local storage that it
@@ -8,16 +7,12 @@ import Glibc
 /// SDL from its one main thread, but the test runner's worker threads come
 /// and go, and one that saw an SDL error would leave that storage behind,
 /// which LeakSanitizer reports. A test that calls SDL registers its thread
-/// here; when the thread ends, SDL's storage for it is freed: splashd's
-/// SDL's, and that of the shared SDL that SDL2_ttf brings (Sources/CTTF).
+/// here; when the thread ends, SDL's storage for it is freed.
 public enum SDLThreadCleanup {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     precondition(
-      pthread_key_create(&key) { _ in
-        SDL_TLSCleanup()
-        splashd_ttf_thread_cleanup()
-      } == 0)
+      pthread_key_create(&key) { _ in SDL_TLSCleanup() } == 0)
     return key
   }()
 

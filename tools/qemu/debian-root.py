@@ -58,8 +58,8 @@ PACKAGES = [
     "systemd-sysv", "udev", "kmod",
     # What splashd and splashctl link (ldd .build/release/splashd).
     "libsdl2-2.0-0", "libsdl2-image-2.0-0", "libinih1", "libpng16-16",
-    # What splashd loads for its message line (dlopen, so not in ldd's list).
-    "libsdl2-ttf-2.0-0", "fonts-dejavu-core",
+    # The font of splashd's message line (read when first used).
+    "fonts-dejavu-core",
     # A logind session for a kiosk program run as its own user (PAMName=login);
     # debootstrap does not pick its system bus for it.
     "libpam-systemd", "dbus",

@@ -99,7 +99,6 @@ install() {
         while read -r kind path; do
             [[ $kind == font && -f $path ]] && inst_simple "$path"
         done <<< "$files"
-        inst_libdir_file -o "libSDL2_ttf-2.0.so.0*"
     fi
     inst_simple "$systemdsystemunitdir/splashd-initrd.service"
     $SYSTEMCTL -q --root "$initdir" add-wants sysinit.target splashd-initrd.service
