@@ -77,14 +77,22 @@ test-deps:
 	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 	tools/build-sdl.sh $(SDL_DIR)
 
-# The Swift runtime, SDL2 and SDL2_image are linked statically: a kiosk image
-# needs only Debian's libpng, inih and libdrm, and start-up maps few libraries.
-# No $$ORIGIN RUNPATH: nothing is installed beside the binary, and the loader
-# would look there first for every library at every start.
+# The Swift runtime, SDL2, SDL2_image and SDL2_ttf are linked statically: a
+# kiosk image needs only Debian's libpng, inih and libdrm, and start-up maps few
+# libraries. No $$ORIGIN RUNPATH: nothing is installed beside the binary, and
+# the loader would look there first for every library at every start.
+# Not position-independent unless PIE=yes: the loader then has none of the
+# ~27,700 relative relocations of the static runtime and libraries to apply
+# (and pages to copy) at every start, which took a warm start on the real
+# kernel from 1.2-1.4 times psplash's to 0.7-0.75 (docs/performance.md); the
+# code that reads untrusted input is Swift, and the shared libraries, stack
+# and heap keep their random addresses.
+PIE ?= no
 # --version names the git commit (with -dirty for uncommitted changes).
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(if $(filter yes,$(PIE)),,-Xlinker -no-pie) \
+	  -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
 	$(call host_library,$(BUILD_DIR))
 
 # The Debian package, out/splashd_VERSION_ARCH.deb (tools/make-deb.sh: the

@@ -18,9 +18,9 @@
 # WebP libraries. PNG is linked (splashd links libpng itself). SDL's symbols
 # stay inside splashd (hidden). The message's text: SDL2_ttf without
 # HarfBuzz, on a FreeType with the outline formats of today's fonts alone
-# (TrueType, CFF/OpenType, WOFF; no bitmap, Type 1 or SVG fonts), and no
-# shared zlib, bzip2, PNG or Brotli behind it, so that a splash showing text
-# maps no library more than one without.
+# (TrueType, CFF/OpenType, WOFF; no bitmap, Type 1 or SVG fonts), with no
+# bzip2, PNG or Brotli behind it and the zlib libpng maps anyway, so that a
+# splash showing text maps no library more than one without.
 set -euo pipefail
 if [ $# -ne 1 ]; then
   echo "usage: tools/build-sdl.sh DIR" >&2
@@ -104,11 +104,11 @@ echo "build-sdl.sh: FreeType ($(basename "$freetype_dsc" .dsc)), trimmed and sta
   cd "$src/freetype"
   # The outline formats alone: no bitmap fonts (PCF, BDF, Windows FNT), no
   # Type 1, CID, PFR or Type 42, no SVG glyphs, SDF, cache or validators, no
-  # LZW or bzip2. Its gzip stays (WOFF fonts), on FreeType's own copy of
-  # zlib's inflate.
+  # LZW or bzip2. Its gzip stays (WOFF fonts), on the system's zlib, which
+  # libpng maps anyway.
   sed -i -E '/^[A-Z_]+_MODULES \+= (type1|cid|pfr|type42|winfonts|pcf|bdf|svg|sdf|cache|gxvalid|otvalid|lzw|bzip2)$/d' \
     modules.cfg
-  ./configure --prefix="$prefix" --disable-shared --enable-static --with-pic --with-zlib=no --with-bzip2=no \
+  ./configure --prefix="$prefix" --disable-shared --enable-static --with-pic --with-zlib=yes --with-bzip2=no \
     --with-png=no --with-harfbuzz=no --with-brotli=no > "$src/freetype.log" 2>&1 \
     || { tail -30 "$src/freetype.log" >&2; exit 1; }
   make -j"$jobs" >> "$src/freetype.log" 2>&1 && make install >> "$src/freetype.log" 2>&1 \
@@ -152,7 +152,7 @@ Name: splashd-sdl2-ttf
 Description: SDL2_ttf and FreeType as tools/build-sdl.sh builds them for splashd (static, trimmed)
 Version: $(version "$ttf_dsc")
 Cflags: -I$prefix/include
-Libs: -L$prefix/lib -lsplashd-sdl2-ttf -lsplashd-freetype
+Libs: -L$prefix/lib -lsplashd-sdl2-ttf -lsplashd-freetype -lz
 PC
 echo "$versions" > "$prefix/done"
 ln -sfn "$(basename "$prefix")" "$root/current"
