@@ -54,8 +54,8 @@ HOST_LIBRARY := libsplashd-wayland-host.so
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wl,-z,defs -Wl,--as-needed \
   -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
 define host_library
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server) wayland-host/host.c \
-	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server)
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1) wayland-host/host.c \
+	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1)
 endef
 
 all: build

@@ -9,6 +9,7 @@
 
 #include <drm_fourcc.h>
 #include <errno.h>
+#include <pixman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,14 +56,25 @@ struct splashd_host {
   struct wlr_xdg_surface *toplevel;
   /* The buffer being read (begin_read), locked until end_read. */
   struct wlr_buffer *reading;
+  /* The window composed from its surfaces (the toplevel's, its
+     subsurfaces' and popups'), when it has more than one: kept between
+     reads, remade when the toplevel's size changes. */
+  pixman_image_t *composed;
   /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
   int events;
   /* Presentation feedback of the buffer last read, sent at frame_done. */
   struct wlr_presentation_feedback *feedback;
   uint32_t frames;
   struct wl_listener new_xdg_surface, new_decoration, client_destroy;
-  struct wl_listener toplevel_commit, toplevel_destroy;
-  struct wl_listener output_frame;
+  struct wl_listener toplevel_destroy;
+  struct wl_listener output_frame, new_surface;
+};
+
+/* A surface of a client, watched for the commits that change what the
+   program's window shows (its toplevel's, a subsurface's or a popup's). */
+struct watched_surface {
+  struct splashd_host *host;
+  struct wl_listener commit, destroy;
 };
 
 /* wlroots' errors go to one host's callback: there is one host a process.
@@ -84,16 +96,37 @@ static void send_configure(struct splashd_host *host) {
   wlr_xdg_toplevel_set_activated(host->toplevel, true);
 }
 
-static void handle_toplevel_commit(struct wl_listener *listener, void *data) {
-  struct splashd_host *host = wl_container_of(listener, host, toplevel_commit);
+/* A commit anywhere in the window's tree is a new frame of the window;
+   one elsewhere costs a composition that shows the same. */
+static void handle_surface_commit(struct wl_listener *listener, void *data) {
+  struct watched_surface *watched = wl_container_of(listener, watched, commit);
   struct wlr_surface *surface = data;
-  if (surface->buffer != NULL) host->events |= SPLASHD_HOST_NEW_BUFFER;
+  if (surface->buffer != NULL && watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
+}
+
+static void handle_surface_destroy(struct wl_listener *listener, void *data) {
+  struct watched_surface *watched = wl_container_of(listener, watched, destroy);
+  (void)data;
+  wl_list_remove(&watched->commit.link);
+  wl_list_remove(&watched->destroy.link);
+  free(watched);
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_surface);
+  struct wlr_surface *surface = data;
+  struct watched_surface *watched = calloc(1, sizeof *watched);
+  if (watched == NULL) return;
+  watched->host = host;
+  watched->commit.notify = handle_surface_commit;
+  wl_signal_add(&surface->events.commit, &watched->commit);
+  watched->destroy.notify = handle_surface_destroy;
+  wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
 static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, toplevel_destroy);
   (void)data;
-  wl_list_remove(&host->toplevel_commit.link);
   wl_list_remove(&host->toplevel_destroy.link);
   host->toplevel = NULL;
 }
@@ -106,8 +139,6 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
   struct wlr_xdg_surface *surface = data;
   if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || host->toplevel != NULL) return;
   host->toplevel = surface;
-  host->toplevel_commit.notify = handle_toplevel_commit;
-  wl_signal_add(&surface->surface->events.commit, &host->toplevel_commit);
   host->toplevel_destroy.notify = handle_toplevel_destroy;
   wl_signal_add(&surface->events.destroy, &host->toplevel_destroy);
   send_configure(host);
@@ -154,6 +185,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->width = width;
   host->height = height;
   const char *failed = NULL;
+  struct wlr_compositor *compositor = NULL;
   if ((host->display = wl_display_create()) == NULL) {
     failed = "wl_display_create";
   } else if ((host->backend = wlr_headless_backend_create(host->display)) == NULL) {
@@ -165,7 +197,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   } else if (wl_display_init_shm(host->display) != 0) {
     // wl_shm with ARGB8888 and XRGB8888 alone: what splashd paints.
     failed = "wl_display_init_shm";
-  } else if (wlr_compositor_create(host->display, host->renderer) == NULL) {
+  } else if ((compositor = wlr_compositor_create(host->display, host->renderer)) == NULL) {
     failed = "wlr_compositor_create";
   } else if ((host->layout = wlr_output_layout_create()) == NULL) {
     failed = "wlr_output_layout_create";
@@ -213,6 +245,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->loop = wl_display_get_event_loop(host->display);
   host->new_xdg_surface.notify = handle_new_xdg_surface;
   wl_signal_add(&shell->events.new_surface, &host->new_xdg_surface);
+  host->new_surface.notify = handle_new_surface;
+  wl_signal_add(&compositor->events.new_surface, &host->new_surface);
   host->new_decoration.notify = handle_new_decoration;
   wl_signal_add(&decorations->events.new_toplevel_decoration, &host->new_decoration);
   return host;
@@ -256,6 +290,56 @@ static int connect_client(struct splashd_host *host) {
   return theirs;
 }
 
+static void count_shown(struct wlr_surface *surface, int sx, int sy, void *data) {
+  (void)sx;
+  (void)sy;
+  if (surface->buffer != NULL && surface->buffer->source != NULL) ++*(int *)data;
+}
+
+/* Draws one surface of the window over what is composed so far (the
+   first, the toplevel's own, replaces it), at its place in the window. */
+static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
+  struct splashd_host *host = data;
+  if (surface->buffer == NULL || surface->buffer->source == NULL) return;
+  struct wlr_buffer *source = surface->buffer->source;
+  void *pixels;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
+  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
+                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
+                                                              : (pixman_format_code_t)0;
+  pixman_image_t *image =
+      code != 0 ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride) : NULL;
+  if (image != NULL) {
+    bool first = surface == host->toplevel->surface;
+    pixman_image_composite32(first ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, sx, sy,
+                             source->width, source->height);
+    pixman_image_unref(image);
+  }
+  wlr_buffer_end_data_ptr_access(source);
+}
+
+/* The window as one picture of the toplevel's size, its subsurfaces and
+   popups drawn over it where they lie (those outside it are cut). */
+static int compose(struct splashd_host *host, struct wlr_buffer *main, struct splashd_host_buffer *buffer) {
+  if (host->composed != NULL && (pixman_image_get_width(host->composed) != main->width ||
+                                 pixman_image_get_height(host->composed) != main->height)) {
+    pixman_image_unref(host->composed);
+    host->composed = NULL;
+  }
+  if (host->composed == NULL) {
+    host->composed = pixman_image_create_bits(PIXMAN_x8r8g8b8, main->width, main->height, NULL, 0);
+    if (host->composed == NULL) return 0;
+  }
+  wlr_xdg_surface_for_each_surface(host->toplevel, compose_surface, host);
+  buffer->pixels = pixman_image_get_data(host->composed);
+  buffer->width = main->width;
+  buffer->height = main->height;
+  buffer->stride = pixman_image_get_stride(host->composed);
+  return 1;
+}
+
 static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buffer) {
   if (host->toplevel == NULL || host->reading != NULL) return 0;
   struct wlr_surface *surface = host->toplevel->surface;
@@ -271,11 +355,20 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
     wlr_buffer_end_data_ptr_access(source);
     return 0;
   }
-  host->reading = wlr_buffer_lock(source);
-  buffer->pixels = data;
-  buffer->width = source->width;
-  buffer->height = source->height;
-  buffer->stride = (int32_t)stride;
+  // A window of one surface is read where it lies; one of several is
+  // composed first (its own buffer left alone).
+  int shown = 0;
+  wlr_xdg_surface_for_each_surface(host->toplevel, count_shown, &shown);
+  if (shown > 1) {
+    wlr_buffer_end_data_ptr_access(source);
+    if (!compose(host, source, buffer)) return 0;
+  } else {
+    host->reading = wlr_buffer_lock(source);
+    buffer->pixels = data;
+    buffer->width = source->width;
+    buffer->height = source->height;
+    buffer->stride = (int32_t)stride;
+  }
   // What is read now is what the next frame shows: its feedback then.
   struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
   if (feedback != NULL) {
@@ -349,6 +442,7 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
 
 static void destroy(struct splashd_host *host) {
   end_read(host);
+  if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   wl_display_destroy_clients(host->display);
   wlr_backend_destroy(host->backend);

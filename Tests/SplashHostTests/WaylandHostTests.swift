@@ -143,6 +143,28 @@ import Testing
     #expect(image.rgb.count == pixels.count && differing == 0, "\(differing) of grim's pixels are not the screen's")
   }
 
+  /// A window of several surfaces is read as one picture: weston's
+  /// subsurfaces demo (a full-screen main surface, a shared-memory
+  /// subsurface and a GL one over its right side) shows its subsurfaces
+  /// over the main surface's colour, not the main surface alone.
+  @Test func subsurfacesAreComposedIntoTheWindow() throws {
+    let hosted = try Hosted(size: PixelSize(width: 320, height: 240), program: ["weston-subsurfaces"])
+    var over = 0
+    var shown: (size: PixelSize, rgb: [UInt32])?
+    for _ in 0..<20 where over == 0 {
+      guard hosted.wait(for: .newBuffer), let pixels = hosted.pixels() else { break }
+      shown = pixels
+      // The main surface's colour on the left; on the right, what covers it.
+      let main = pixels.rgb[pixels.size.width / 8 + pixels.size.width * pixels.size.height / 2]
+      let right = (0..<pixels.size.height).flatMap { y in
+        (pixels.size.width * 3 / 4..<pixels.size.width).map { pixels.rgb[y * pixels.size.width + $0] }
+      }
+      over = right.filter { $0 != main }.count * 100 / right.count
+    }
+    #expect(shown?.size == PixelSize(width: 320, height: 240))
+    #expect(over > 50, "only \(over)% of the window's right side is not the main surface's colour: \(hosted.lines)")
+  }
+
   /// A program that ends closes its connection: the host says so.
   @Test func aProgramThatEndsIsGone() throws {
     let hosted = try Hosted(

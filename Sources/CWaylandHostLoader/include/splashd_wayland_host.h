@@ -13,8 +13,9 @@
    made the host. Decisions (when to reveal, what to show, when a frame is
    done) are splashd's; this is only glue. */
 
-/* What the program's first toplevel shows now: its current buffer, read
-   between begin_read and end_read. */
+/* What the program's first toplevel shows now: its current buffer, or,
+   when subsurfaces or popups show over it, the window composed from all of
+   them at the toplevel's size; read between begin_read and end_read. */
 struct splashd_host_buffer {
   /* 32-bit pixels, 0xAARRGGBB in memory order of a uint32 (DRM's
      ARGB8888 or XRGB8888: only these two are offered; splashd shows them
@@ -27,7 +28,7 @@ struct splashd_host_buffer {
 
 /* What happened since the last dispatch (a bit set). */
 enum {
-  /* The first toplevel committed a new buffer. */
+  /* A surface of the first toplevel's window committed a new buffer. */
   SPLASHD_HOST_NEW_BUFFER = 1,
   /* The program's connection closed (it exited or was cut off). */
   SPLASHD_HOST_CLIENT_GONE = 2,
