@@ -51,9 +51,12 @@ struct splashd_host {
   struct wlr_presentation *presentation;
   struct wlr_seat *seat;
   int32_t width, height;
-  /* The program's connection, and its first toplevel (the one shown). */
+  /* The program's connection, and its first toplevel (full screen). */
   struct wl_client *client;
   struct wlr_xdg_surface *toplevel;
+  /* Later toplevels (dialogs, a second window), in the order they came:
+     struct later_toplevel, drawn centred over the first, the last on top. */
+  struct wl_list later;
   /* The buffer being read (begin_read), locked until end_read. */
   struct wlr_buffer *reading;
   /* The window composed from its surfaces (the toplevel's, its
@@ -68,6 +71,14 @@ struct splashd_host {
   struct wl_listener new_xdg_surface, new_decoration, client_destroy;
   struct wl_listener toplevel_destroy;
   struct wl_listener output_frame, new_surface;
+};
+
+/* A toplevel after the first, until it is destroyed. */
+struct later_toplevel {
+  struct splashd_host *host;
+  struct wlr_xdg_surface *surface;
+  struct wl_list link;
+  struct wl_listener destroy;
 };
 
 /* A surface of a client, watched for the commits that change what the
@@ -134,10 +145,31 @@ static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
 /* The first toplevel is the program's window: configured full screen at
    the output's size before its first buffer. Later toplevels and popups
    are left to the kiosk shell (not shown yet). */
+static void handle_later_toplevel_destroy(struct wl_listener *listener, void *data) {
+  struct later_toplevel *later = wl_container_of(listener, later, destroy);
+  (void)data;
+  // What it covered shows again.
+  if (later->surface->mapped) later->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  wl_list_remove(&later->link);
+  wl_list_remove(&later->destroy.link);
+  free(later);
+}
+
 static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, new_xdg_surface);
   struct wlr_xdg_surface *surface = data;
-  if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || host->toplevel != NULL) return;
+  if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
+  if (host->toplevel != NULL) {
+    // Sized by the program (wlroots configures it), shown over the first.
+    struct later_toplevel *later = calloc(1, sizeof *later);
+    if (later == NULL) return;
+    later->host = host;
+    later->surface = surface;
+    wl_list_insert(host->later.prev, &later->link);
+    later->destroy.notify = handle_later_toplevel_destroy;
+    wl_signal_add(&surface->events.destroy, &later->destroy);
+    return;
+  }
   host->toplevel = surface;
   host->toplevel_destroy.notify = handle_toplevel_destroy;
   wl_signal_add(&surface->events.destroy, &host->toplevel_destroy);
@@ -184,6 +216,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   }
   host->width = width;
   host->height = height;
+  wl_list_init(&host->later);
   const char *failed = NULL;
   struct wlr_compositor *compositor = NULL;
   if ((host->display = wl_display_create()) == NULL) {
@@ -296,10 +329,19 @@ static void count_shown(struct wlr_surface *surface, int sx, int sy, void *data)
   if (surface->buffer != NULL && surface->buffer->source != NULL) ++*(int *)data;
 }
 
-/* Draws one surface of the window over what is composed so far (the
-   first, the toplevel's own, replaces it), at its place in the window. */
+/* Where a window's surfaces go in the composed picture. */
+struct placement {
+  struct splashd_host *host;
+  int x, y;
+};
+
+/* Draws one surface over what is composed so far (the first, the
+   toplevel's own, replaces it), at its place. */
 static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
-  struct splashd_host *host = data;
+  struct placement *placement = data;
+  struct splashd_host *host = placement->host;
+  sx += placement->x;
+  sy += placement->y;
   if (surface->buffer == NULL || surface->buffer->source == NULL) return;
   struct wlr_buffer *source = surface->buffer->source;
   void *pixels;
@@ -320,8 +362,10 @@ static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *d
   wlr_buffer_end_data_ptr_access(source);
 }
 
-/* The window as one picture of the toplevel's size, its subsurfaces and
-   popups drawn over it where they lie (those outside it are cut). */
+/* The program as one picture of the first toplevel's size: its
+   subsurfaces and popups drawn over it where they lie, then each later
+   toplevel's window (with its own) centred over that (what lies outside
+   is cut). */
 static int compose(struct splashd_host *host, struct wlr_buffer *main, struct splashd_host_buffer *buffer) {
   if (host->composed != NULL && (pixman_image_get_width(host->composed) != main->width ||
                                  pixman_image_get_height(host->composed) != main->height)) {
@@ -332,7 +376,17 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main, struct sp
     host->composed = pixman_image_create_bits(PIXMAN_x8r8g8b8, main->width, main->height, NULL, 0);
     if (host->composed == NULL) return 0;
   }
-  wlr_xdg_surface_for_each_surface(host->toplevel, compose_surface, host);
+  struct placement placement = {.host = host};
+  wlr_xdg_surface_for_each_surface(host->toplevel, compose_surface, &placement);
+  struct later_toplevel *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (!later->surface->mapped) continue;
+    struct wlr_box window;
+    wlr_xdg_surface_get_geometry(later->surface, &window);
+    placement.x = (main->width - window.width) / 2 - window.x;
+    placement.y = (main->height - window.height) / 2 - window.y;
+    wlr_xdg_surface_for_each_surface(later->surface, compose_surface, &placement);
+  }
   buffer->pixels = pixman_image_get_data(host->composed);
   buffer->width = main->width;
   buffer->height = main->height;
@@ -359,6 +413,10 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
   // composed first (its own buffer left alone).
   int shown = 0;
   wlr_xdg_surface_for_each_surface(host->toplevel, count_shown, &shown);
+  struct later_toplevel *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (later->surface->mapped) shown++;
+  }
   if (shown > 1) {
     wlr_buffer_end_data_ptr_access(source);
     if (!compose(host, source, buffer)) return 0;
@@ -394,6 +452,10 @@ static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *d
 static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns) {
   struct timespec when = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
   if (host->toplevel != NULL) wlr_xdg_surface_for_each_surface(host->toplevel, send_frame_done, &when);
+  struct later_toplevel *later;
+  wl_list_for_each(later, &host->later, link) {
+    wlr_xdg_surface_for_each_surface(later->surface, send_frame_done, &when);
+  }
   if (host->feedback != NULL) {
     struct wlr_presentation_event event = {
         .output = host->output,

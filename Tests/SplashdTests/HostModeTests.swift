@@ -141,6 +141,37 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir.path + "/wayland-0"), "the socket outlived splashd")
   }
 
+  /// A later toplevel (here a second client's window, weston-simple-shm,
+  /// 250x250, started by the program through WAYLAND_DISPLAY) shows centred
+  /// over the first, which stays full screen around it.
+  @Test func aLaterWindowShowsCentredOverTheFirst() throws {
+    var shown: Screendump?
+    let program =
+      "foot --override=colors.background=2080c0 & sleep 0.5; env -u WAYLAND_SOCKET weston-simple-shm & wait"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "0.3", "--", "/bin/sh", "-c", program], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        _ = splashctl(["reveal"])
+        _ = waitUntil(20) {
+          guard let screen = snapshot("two")?.screen, screen.at(160, 120) != Self.foot else { return false }
+          shown = screen
+          return true
+        }
+      })
+    let note = outcome.stderr
+    let screen = try #require(shown, "the second window never showed: \(note)")
+    screen.keep(as: "host-mode-second-window")
+    // foot at the sides: the second window's 250 pixels centred on the
+    // 320x240 screen leave 35 at each side (it is taller than the screen).
+    let sides = [screen.at(5, 5), screen.at(5, 120), screen.at(314, 120), screen.at(314, 234)]
+    #expect(sides.allSatisfy { $0 == Self.foot }, "\(sides): \(note)")
+    let middle = (40..<280).map { screen.at($0, 120) }
+    #expect(middle.filter { $0 != Self.foot }.count > middle.count * 9 / 10, "\(note)")
+  }
+
   /// An animating program keeps animating while the doors open: the
   /// program's pixels between the leaves change from frame to frame.
   @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {
