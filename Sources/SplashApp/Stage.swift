@@ -322,11 +322,16 @@ final class Stage: EventSource, FrameSink {
 
   /// Host mode, after the splash: the transition's end (the program alone)
   /// is what the stage draws from now on, even when the splash was stopped
-  /// before its transition.
+  /// before its transition; the splash's pictures are let go of.
   func showTransitionEnd() {
-    guard lastProgress < 1 else { return }
-    lastProgress = 1
-    damage(.whole)
+    if lastProgress < 1 {
+      lastProgress = 1
+      damage(.whole)
+    }
+    // The splash's pictures are not drawn at the end: their memory goes
+    // (a 1080p pair of leaves is 8 MB), and the freed heap goes back too.
+    for scene in scenes { scene.releaseSplashPictures() }
+    Heap.returnFreedMemory()
   }
 
   /// The frame on the screen shows every change: the replies waiting for it go.

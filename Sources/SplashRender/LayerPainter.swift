@@ -15,6 +15,8 @@ public protocol LayerPainter: AnyObject {
   /// the pixels it keeps for it (converted to its own layout, or `image`).
   @discardableResult
   func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels
+  /// Lets go of `asset`'s picture (drawing it later draws nothing).
+  func release(_ asset: AssetID)
   /// Fills `rect` with `color` at opacity `alpha`.
   func fill(_ rect: Rect, with color: Color, alpha: Double)
   /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
@@ -131,6 +133,11 @@ public final class SurfacePainter: LayerPainter {
       }
     }
   }
+
+  public func release(_ asset: AssetID) { images[asset] = nil }
+
+  /// The assets it holds pictures of.
+  public var heldAssets: Set<AssetID> { Set(images.keys) }
 
   public func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double) {
     guard let (pixels, opaque) = images[asset] else { return }
@@ -346,6 +353,10 @@ public final class TexturePainter: LayerPainter {
     if let old = textures[asset] { SDL_DestroyTexture(old.texture) }
     textures[asset] = (texture, opaque)
     return image
+  }
+
+  public func release(_ asset: AssetID) {
+    if let old = textures.removeValue(forKey: asset) { SDL_DestroyTexture(old.texture) }
   }
 
   public func fill(_ rect: Rect, with color: Color, alpha: Double) {

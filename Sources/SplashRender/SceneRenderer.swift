@@ -86,6 +86,17 @@ public final class SceneRenderer {
     try adopt(pixels, as: .background, size: layout.canvas, opaque: true)
   }
 
+  /// Host mode, once the program is alone on the screen: lets go of the
+  /// splash's pictures (the leaves or the picture, the message, the
+  /// animation), keeping only what lies behind (the program's frame). What
+  /// this renderer draws from now on is the transition's end.
+  public func releaseSplashPictures() {
+    for asset in Set(layout.placements.keys).union(adoptedSizes.keys) where asset != .background {
+      painter.release(asset)
+    }
+    adoptedSizes = adoptedSizes.filter { $0.key == .background }
+  }
+
   /// Scales the placed part of `image` to its destination size and turns it
   /// into a surface in the display's orientation and format.
   private func prepare(_ image: DecodedImage, placement: Placement, opaque: Bool) throws(RenderError) -> Pixels {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CSDL2
 import Foundation
 import SplashCore
 import SplashRender
@@ -130,6 +131,43 @@ import Testing
     let frame = try render([.splash: path], display: display, background: Color(red: 9, green: 9, blue: 9), progress: 0)
     #expect(frame.at(10, 10) == 0xFFFFFF)
     #expect(frame.at(300, 10) == 0x090909)
+  }
+
+  /// Host mode, the program alone: the splash's pictures are let go of
+  /// (the painter keeps only the program's frame behind), and the frame
+  /// drawn then is the one drawn before, the program's own pixels.
+  @Test func theProgramAloneNeedsNoneOfTheSplashsPictures() throws {
+    SDLThreadCleanup.register()
+    var budget = PixelBudget(limit: 64_000_000)
+    let images = try [AssetID.left: solid("left", 0xFFFF_0000), .right: solid("right", 0xFF00_FF00)].mapValues {
+      try DecodedImage(path: $0, what: "test", budget: &budget)
+    }
+    let layout = SplashLayout(
+      canvas: display, artwork: .leaves(left: images[.left]!.info, right: images[.right]!.info),
+      backdrop: .color(Color(red: 0, green: 0, blue: 255)), fit: .cover)
+    let offscreen = try OffscreenOutput(size: display)
+    let scene = try SceneRenderer(
+      painter: offscreen.painter, layout: layout, transition: .doors, rotation: .none, images: images)
+    let program = try Pixels(width: display.width, height: display.height, format: SDL_PIXELFORMAT_ARGB8888.rawValue)
+    let surface = program.surface.pointee
+    for y in 0..<display.height {
+      let row = (surface.pixels + y * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<display.width { row[x] = gradient(x, y, width: display.width, height: display.height) }
+    }
+    try scene.showBehind(program)
+    scene.draw(progress: 1)
+    let before = offscreen.pixels()
+    let painter = try #require(offscreen.painter as? SurfacePainter)
+    #expect(painter.heldAssets == [.left, .right, .background])
+    scene.releaseSplashPictures()
+    #expect(painter.heldAssets == [.background])
+    scene.draw(progress: 1)
+    #expect(offscreen.pixels() == before)
+    let expected = (0..<display.height).flatMap { y in
+      (0..<display.width).map { gradient($0, y, width: display.width, height: display.height) & 0xFF_FFFF }
+    }
+    let differing = zip(before, expected).filter { $0 & 0xFF_FFFF != $1 }.count
+    #expect(before.count == expected.count && differing == 0, "\(differing) pixels are not the program's")
   }
 }
 

@@ -17,9 +17,9 @@ extension DisplayTests.BootPathTests {
     var who: Set<[Substring]>
     var unitState: String
     var restarts: String
-    /// The compositor's (the unit's main process) peak RSS in MiB, and the
-    /// CPU seconds it took in 10 s with foot idle.
-    var compositor: (peakMiB: Double, idleCPUPer10s: Double)?
+    /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
+    /// seconds it took in 10 s with foot idle, and its RSS then.
+    var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
 
     /// The journal's lines about splashd, cage and the program, for failure notes.
     var note: String {
@@ -109,11 +109,12 @@ extension DisplayTests.BootPathTests {
       restarts: text("kiosk-restarts"), compositor: usage(text("compositor-usage")))
   }
 
-  /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND" as (MiB, CPU seconds in 10 s).
-  private func usage(_ line: String) -> (peakMiB: Double, idleCPUPer10s: Double)? {
+  /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND RSS_KIB" as (peak MiB, CPU
+  /// seconds in 10 s, MiB once idle).
+  private func usage(_ line: String) -> (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)? {
     let fields = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    guard fields.count == 3, fields[2] > 0 else { return nil }
-    return (fields[0] / 1024, fields[1] / fields[2] * 2)
+    guard fields.count == 4, fields[2] > 0 else { return nil }
+    return (fields[0] / 1024, fields[1] / fields[2] * 2, fields[3] / 1024)
   }
 
   /// What the Wayland kiosks' image has besides the base (one image base for
@@ -134,7 +135,7 @@ extension DisplayTests.BootPathTests {
 
   /// Prints the compositor's figures (foot idle; the same image, screen size
   /// and program for cage and host mode): `NAME_compositor_peak_rss_mib`,
-  /// `NAME_compositor_idle_cpu_s_per_10s`; and how the splash's transition
+  /// `NAME_compositor_idle_cpu_s_per_10s`, `NAME_compositor_idle_rss_mib`; and how the splash's transition
   /// went (`NAME_transition_frames`, `NAME_transition_skipped_vsyncs`: the
   /// vsyncs that passed without a new frame, from splashd's own line).
   func printUsage(_ boot: WaylandKioskBoot, as name: String) {
@@ -144,6 +145,7 @@ extension DisplayTests.BootPathTests {
     }
     print("\(name)_compositor_peak_rss_mib: \(String(format: "%.1f", usage.peakMiB))")
     print("\(name)_compositor_idle_cpu_s_per_10s: \(String(format: "%.2f", usage.idleCPUPer10s))")
+    print("\(name)_compositor_idle_rss_mib: \(String(format: "%.1f", usage.idleMiB))")
     // "splashd: kms: 73 frames, 0 skipped; vsyncs …"
     let played = boot.journal.split(separator: "\n").lazy.compactMap {
       $0.firstMatch(of: /splashd: [a-z]+: ([0-9]+) frames, ([0-9]+) skipped/)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /* Linux interfaces that Swift's Glibc module leaves out. */
+#include <malloc.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>

@@ -25,11 +25,12 @@ final)
     esac
   done > /run/rig/kiosk-who
   # The compositor (the unit's main process: cage, or splashd in host mode)
-  # with foot idle: its peak RSS, and the CPU it takes in 5 s.
+  # with foot idle: its peak RSS, the CPU it takes in 5 s, its RSS then.
   main=$(systemctl show -P MainPID kiosk-with-splash.service)
   ticks() { awk '{print $14 + $15}' "/proc/$main/stat"; }
   before=$(ticks); sleep 5; after=$(ticks)
   echo "$(awk '/^VmHWM:/ {print $2}' "/proc/$main/status") $((after - before)) $(getconf CLK_TCK)" \
+    "$(awk '/^VmRSS:/ {print $2}' "/proc/$main/status")" \
     > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
