@@ -107,17 +107,20 @@ static void send_configure(struct splashd_host *host) {
   wlr_xdg_toplevel_set_activated(host->toplevel, true);
 }
 
-/* A commit anywhere in the window's tree is a new frame of the window;
+/* A commit anywhere in the program's windows is a new frame of them (a
+   commit without a buffer unmaps a surface: what it covered shows again);
    one elsewhere costs a composition that shows the same. */
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, commit);
-  struct wlr_surface *surface = data;
-  if (surface->buffer != NULL && watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  (void)data;
+  if (watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, destroy);
   (void)data;
+  // A closed popup or subsurface: what it covered shows again.
+  if (watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
   wl_list_remove(&watched->commit.link);
   wl_list_remove(&watched->destroy.link);
   free(watched);
@@ -142,19 +145,19 @@ static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
   host->toplevel = NULL;
 }
 
-/* The first toplevel is the program's window: configured full screen at
-   the output's size before its first buffer. Later toplevels and popups
-   are left to the kiosk shell (not shown yet). */
 static void handle_later_toplevel_destroy(struct wl_listener *listener, void *data) {
   struct later_toplevel *later = wl_container_of(listener, later, destroy);
   (void)data;
   // What it covered shows again.
-  if (later->surface->mapped) later->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  later->host->events |= SPLASHD_HOST_NEW_BUFFER;
   wl_list_remove(&later->link);
   wl_list_remove(&later->destroy.link);
   free(later);
 }
 
+/* The first toplevel is the program's window: configured full screen at
+   the output's size before its first buffer. Later toplevels are shown
+   over it at their own size. */
 static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, new_xdg_surface);
   struct wlr_xdg_surface *surface = data;
@@ -329,67 +332,83 @@ static void count_shown(struct wlr_surface *surface, int sx, int sy, void *data)
   if (surface->buffer != NULL && surface->buffer->source != NULL) ++*(int *)data;
 }
 
+/* Whether 32-bit pixels of `buffer` lie within `stride`: libwayland
+   checks only that a row has as many bytes as pixels. */
+static bool rows_fit(const struct wlr_buffer *buffer, size_t stride) {
+  return buffer->width > 0 && buffer->height > 0 && stride % 4 == 0 && stride / 4 >= (size_t)buffer->width;
+}
+
 /* Where a window's surfaces go in the composed picture. */
 struct placement {
   struct splashd_host *host;
   int x, y;
 };
 
-/* Draws one surface over what is composed so far (the first, the
-   toplevel's own, replaces it), at its place. */
+/* Draws one surface over what is composed so far, at its place (those
+   wholly outside the picture are passed over). */
 static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
   struct placement *placement = data;
   struct splashd_host *host = placement->host;
-  sx += placement->x;
-  sy += placement->y;
   if (surface->buffer == NULL || surface->buffer->source == NULL) return;
   struct wlr_buffer *source = surface->buffer->source;
   void *pixels;
   uint32_t format;
   size_t stride;
   if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
+  if (!rows_fit(source, stride)) {
+    wlr_buffer_end_data_ptr_access(source);
+    return;
+  }
   pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
                               : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
                                                               : (pixman_format_code_t)0;
   pixman_image_t *image =
       code != 0 ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride) : NULL;
-  if (image != NULL) {
-    bool first = surface == host->toplevel->surface;
-    pixman_image_composite32(first ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, sx, sy,
+  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
+  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
+  if (image != NULL && x < width && y < height && x + source->width > 0 && y + source->height > 0) {
+    pixman_image_composite32(PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, (int32_t)x, (int32_t)y,
                              source->width, source->height);
     pixman_image_unref(image);
   }
   wlr_buffer_end_data_ptr_access(source);
 }
 
-/* The program as one picture of the first toplevel's size: its
-   subsurfaces and popups drawn over it where they lie, then each later
-   toplevel's window (with its own) centred over that (what lies outside
-   is cut). */
+/* The program as one picture: the first toplevel with its subsurfaces and
+   popups where they lie (those below it first), then each later toplevel's
+   window (with its own) centred over that, on black. The picture is the
+   first toplevel's size, cut to the window's configured size around its
+   middle (as splashd centres it), so that a client's huge buffer costs no
+   more than the screen. */
 static int compose(struct splashd_host *host, struct wlr_buffer *main, struct splashd_host_buffer *buffer) {
-  if (host->composed != NULL && (pixman_image_get_width(host->composed) != main->width ||
-                                 pixman_image_get_height(host->composed) != main->height)) {
+  int32_t width = main->width < host->width ? main->width : host->width;
+  int32_t height = main->height < host->height ? main->height : host->height;
+  if (host->composed != NULL &&
+      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height)) {
     pixman_image_unref(host->composed);
     host->composed = NULL;
   }
   if (host->composed == NULL) {
-    host->composed = pixman_image_create_bits(PIXMAN_x8r8g8b8, main->width, main->height, NULL, 0);
+    host->composed = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, NULL, 0);
     if (host->composed == NULL) return 0;
   }
-  struct placement placement = {.host = host};
+  pixman_color_t black = {0, 0, 0, 0xFFFF};
+  pixman_box32_t whole = {0, 0, width, height};
+  pixman_image_fill_boxes(PIXMAN_OP_SRC, host->composed, &black, 1, &whole);
+  struct placement placement = {.host = host, .x = -(main->width - width) / 2, .y = -(main->height - height) / 2};
   wlr_xdg_surface_for_each_surface(host->toplevel, compose_surface, &placement);
   struct later_toplevel *later;
   wl_list_for_each(later, &host->later, link) {
     if (!later->surface->mapped) continue;
     struct wlr_box window;
     wlr_xdg_surface_get_geometry(later->surface, &window);
-    placement.x = (main->width - window.width) / 2 - window.x;
-    placement.y = (main->height - window.height) / 2 - window.y;
+    placement.x = (int)(((int64_t)width - window.width) / 2 - window.x);
+    placement.y = (int)(((int64_t)height - window.height) / 2 - window.y);
     wlr_xdg_surface_for_each_surface(later->surface, compose_surface, &placement);
   }
   buffer->pixels = pixman_image_get_data(host->composed);
-  buffer->width = main->width;
-  buffer->height = main->height;
+  buffer->width = width;
+  buffer->height = height;
   buffer->stride = pixman_image_get_stride(host->composed);
   return 1;
 }
@@ -405,7 +424,7 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
   uint32_t format;
   size_t stride;
   if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
-  if (format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) {
+  if ((format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) || !rows_fit(source, stride)) {
     wlr_buffer_end_data_ptr_access(source);
     return 0;
   }
@@ -421,6 +440,10 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
     wlr_buffer_end_data_ptr_access(source);
     if (!compose(host, source, buffer)) return 0;
   } else {
+    if (host->composed != NULL) {
+      pixman_image_unref(host->composed);
+      host->composed = NULL;
+    }
     host->reading = wlr_buffer_lock(source);
     buffer->pixels = data;
     buffer->width = source->width;
@@ -473,13 +496,27 @@ static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t 
   flush(host);
 }
 
+/* The screencopy clients waiting for a frame are told it failed (wlroots
+   fails them when their output is disabled), rather than left waiting. */
+static void fail_screen_copies(struct splashd_host *host) {
+  wlr_output_update_enabled(host->output, false);
+  wlr_output_update_enabled(host->output, true);
+  flush(host);
+}
+
 static int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen) {
   struct wlr_output *output = host->output;
+  if (screen == NULL || screen->pixels == NULL || screen->width <= 0 || screen->height <= 0 ||
+      screen->stride < screen->width * 4) {
+    fail_screen_copies(host);
+    return 0;
+  }
   if (output->width != screen->width || output->height != screen->height) {
     wlr_output_set_custom_mode(output, screen->width, screen->height, 0);
   }
   if (!wlr_output_attach_render(output, NULL)) {
     wlr_output_rollback(output);
+    fail_screen_copies(host);
     return 0;
   }
   struct wlr_texture *texture = wlr_texture_from_pixels(host->renderer, DRM_FORMAT_XRGB8888, (uint32_t)screen->stride,
@@ -487,6 +524,7 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
                                                         screen->pixels);
   if (texture == NULL) {
     wlr_output_rollback(output);
+    fail_screen_copies(host);
     return 0;
   }
   wlr_renderer_begin(host->renderer, (uint32_t)screen->width, (uint32_t)screen->height);
@@ -497,6 +535,7 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
   // The back end is not started: no timer ends the frame it began, and
   // the next screencopy's frame must be had.
   output->frame_pending = false;
+  if (!committed) fail_screen_copies(host);
   // The copies made at the commit go out now, not at the next dispatch.
   flush(host);
   return committed;

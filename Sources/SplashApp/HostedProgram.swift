@@ -79,10 +79,16 @@ final class HostedProgram: EventSource {
       additions["WAYLAND_DISPLAY"] = socket.name
       displaySocket = socket
     }
-    spawned = try SpawnedProgram(
-      program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
-      additions: additions, controller: controller, log: log,
-      whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+    do {
+      spawned = try SpawnedProgram(
+        program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
+        additions: additions, controller: controller, log: log,
+        whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+    } catch {
+      // No program: nothing will connect.
+      removeDisplaySocket()
+      throw error
+    }
     self.host = host
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
@@ -176,13 +182,16 @@ final class HostedProgram: EventSource {
   private func showScreen(to host: WaylandHost) {
     switch stage.snapshot() {
     case .success(let pixels):
-      let surface = pixels.surface.pointee
-      guard let data = surface.pixels else { return }
-      host.showScreen(
-        HostedBuffer(
-          pixels: data, size: PixelSize(width: Int(surface.w), height: Int(surface.h)), stride: Int(surface.pitch)))
+      withExtendedLifetime(pixels) {
+        let surface = pixels.surface.pointee
+        guard let data = surface.pixels else { return host.failScreenCopies() }
+        host.showScreen(
+          HostedBuffer(
+            pixels: data, size: PixelSize(width: Int(surface.w), height: Int(surface.h)), stride: Int(surface.pitch)))
+      }
     case .failure(let error):
       log.error("host mode: the screen cannot be copied: \(error.message)")
+      host.failScreenCopies()
     }
   }
 

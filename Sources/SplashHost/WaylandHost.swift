@@ -134,6 +134,16 @@ public final class WaylandHost {
   /// clients that asked (`screenWanted`); false when it could not be given.
   @discardableResult
   public func showScreen(_ screen: HostedBuffer) -> Bool {
+    showScreen(Optional(screen))
+  }
+
+  /// Tells the screencopy clients that asked that their copy failed
+  /// (there is nothing to show), rather than leaving them waiting.
+  public func failScreenCopies() { showScreen(nil) }
+
+  @discardableResult
+  private func showScreen(_ screen: HostedBuffer?) -> Bool {
+    guard let screen else { return api.show_screen(host, nil) == 1 }
     var buffer = splashd_host_buffer(
       pixels: screen.pixels, width: Int32(screen.size.width), height: Int32(screen.size.height),
       stride: Int32(screen.stride))

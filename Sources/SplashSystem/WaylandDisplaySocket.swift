@@ -8,10 +8,12 @@ import Glibc
 /// other's: `wayland-N`, the first N whose lock file `wayland-N.lock` this
 /// process can lock (flock), a socket left at that name by a server that is
 /// gone replaced. Unlike libwayland's, it is safe in a directory another
-/// user owns (the kiosk program's, while splashd runs as root): no link is
-/// followed, nothing but a regular file is taken as a lock and nothing but a
-/// socket is replaced, and the socket is given to `owner` (mode 0600)
-/// without following a link that may have been put in its place.
+/// user owns (the kiosk program's, while splashd runs as root): the files
+/// are opened and made as that user (the thread's filesystem ids), so that
+/// nothing the user could not reach already is touched and nothing is given
+/// away afterwards; no link is followed, nothing but a regular file is
+/// taken as a lock and nothing but a socket is replaced; the socket is its
+/// maker's alone (mode 0600).
 public struct WaylandDisplaySocket {
   /// The display's name, as WAYLAND_DISPLAY gives it (`wayland-0`).
   public let name: String
@@ -31,13 +33,28 @@ public struct WaylandDisplaySocket {
   public static func claim(in directory: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(SystemError)
     -> WaylandDisplaySocket
   {
+    if let owner {
+      // This thread's file accesses are the owner's until the end.
+      setfsgid(owner.gid)
+      setfsuid(owner.uid)
+      guard setfsuid(uid_t.max) == owner.uid else {
+        setfsgid(getegid())
+        throw SystemError("setfsuid \(owner.uid)", code: EPERM)
+      }
+    }
+    defer {
+      if owner != nil {
+        setfsuid(geteuid())
+        setfsgid(getegid())
+      }
+    }
     var reasons: [String] = []
     for number in 0..<candidates {
       let name = "wayland-\(number)"
       let path = directory + "/" + name
-      guard let lock = try lockFile(path + ".lock", owner: owner, reasons: &reasons) else { continue }
+      guard let lock = lockFile(path + ".lock", reasons: &reasons) else { continue }
       do throws(SystemError) {
-        let listener = try listen(at: path, owner: owner)
+        let listener = try listen(at: path)
         return WaylandDisplaySocket(name: name, path: path, listener: listener, lock: lock)
       } catch {
         reasons.append(error.phrase)
@@ -52,9 +69,7 @@ public struct WaylandDisplaySocket {
 
   /// The lock of one name, locked; nil (with the reason kept) when another
   /// server holds it or it is not a regular file of its own.
-  private static func lockFile(_ path: String, owner: (uid: uid_t, gid: gid_t)?, reasons: inout [String])
-    throws(SystemError) -> FileDescriptor?
-  {
+  private static func lockFile(_ path: String, reasons: inout [String]) -> FileDescriptor? {
     let lock: FileDescriptor
     do {
       // No link followed; O_NONBLOCK so that a FIFO put there cannot hold the open.
@@ -69,9 +84,6 @@ public struct WaylandDisplaySocket {
         throw SystemError(path, code: EEXIST, reason: "is not a regular file; it is left alone")
       }
       guard flock(lock.rawValue, LOCK_EX | LOCK_NB) == 0 else { throw SystemError("flock \(path)", code: errno) }
-      if let owner, found.st_uid != owner.uid, fchown(lock.rawValue, owner.uid, owner.gid) != 0 {
-        throw SystemError("chown \(path)", code: errno)
-      }
       return lock
     } catch {
       reasons.append(error.phrase)
@@ -82,9 +94,7 @@ public struct WaylandDisplaySocket {
 
   /// Listens at `path` (its lock held): a socket there is a gone server's
   /// and is replaced; anything else there is left alone (an error).
-  private static func listen(at path: String, owner: (uid: uid_t, gid: gid_t)?) throws(SystemError)
-    -> FileDescriptor
-  {
+  private static func listen(at path: String) throws(SystemError) -> FileDescriptor {
     guard let (address, length) = unixAddress(path) else { throw SystemError("socket \(path)", code: ENAMETOOLONG) }
     var found = stat()
     if lstat(path, &found) == 0 {
@@ -102,9 +112,8 @@ public struct WaylandDisplaySocket {
       return SystemError("\(call) \(path)", code: code)
     }
     guard withSocketAddress(address, { bind(fd, $0, length) }) == 0 else { throw fail("bind", errno) }
-    // Nobody can connect before listen, and connect checks the owner and
-    // mode then. Neither call follows a link put at the path meanwhile.
-    if let owner, lchown(path, owner.uid, owner.gid) != 0 { throw fail("chown", errno) }
+    // Nobody can connect before listen, and connect checks the mode then;
+    // a link put at the path meanwhile is not followed.
     guard fchmodat(AT_FDCWD, path, 0o600, AT_SYMLINK_NOFOLLOW) == 0 else { throw fail("chmod", errno) }
     guard Glibc.listen(fd, 128) == 0 else { throw fail("listen", errno) }
     return descriptor

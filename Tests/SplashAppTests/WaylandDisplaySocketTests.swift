@@ -72,12 +72,33 @@ import Testing
   /// Given to the program's user: the socket is theirs, 0600, so that the
   /// program's children can connect and nobody else.
   @Test func theSocketIsTheOwnersAlone() throws {
-    try #require(geteuid() == 0, "needs root to give a file away")
+    try #require(geteuid() == 0, "needs root to act as another user")
+    // The user's own runtime directory.
+    try #require(chown(dir.path, 65534, 65534) == 0)
     let claimed = try WaylandDisplaySocket.claim(in: dir.path, owner: (65534, 65534))
     defer { claimed.remove() }
     let found = try #require(status(claimed.path))
     #expect(found.st_mode & S_IFMT == S_IFSOCK && found.st_mode & 0o777 == 0o600)
     #expect(found.st_uid == 65534 && found.st_gid == 65534)
+  }
+
+  /// Run as root in the user's directory, the claim touches nothing the
+  /// user could not: a hard link to a root-owned file put where a lock
+  /// goes is neither opened nor given to the user (`claim` acts as the
+  /// user), and that name is passed over.
+  @Test func aHardLinkToAnotherUsersFileIsNotTaken() throws {
+    try #require(geteuid() == 0, "needs root to act as another user")
+    try #require(chown(dir.path, 65534, 65534) == 0)
+    let rootsFile = dir.path + "/roots"
+    #expect(FileManager.default.createFile(atPath: rootsFile, contents: Data("root's".utf8)))
+    #expect(chmod(rootsFile, 0o644) == 0)
+    #expect(link(rootsFile, dir.path + "/wayland-0.lock") == 0)
+    let claimed = try WaylandDisplaySocket.claim(in: dir.path, owner: (65534, 65534))
+    defer { claimed.remove() }
+    #expect(claimed.name == "wayland-1")
+    let found = try #require(status(rootsFile))
+    #expect(found.st_uid == 0 && found.st_mode & 0o777 == 0o644, "the root-owned file was given away")
+    #expect(geteuid() == 0 && access(rootsFile, W_OK) == 0, "this thread still acts as root")
   }
 
   /// With every name held, the error names the directory.

@@ -49,6 +49,16 @@ import Testing
       return false
     }
 
+    /// The window's pixels at its next change that shows something (a
+    /// commit without a buffer, as the first one before its configure, is a
+    /// change too); nil when none comes in 20 s.
+    func nextFrame() -> (size: PixelSize, rgb: [UInt32])? {
+      while wait(for: .newBuffer) {
+        if let shown = pixels() { return shown }
+      }
+      return nil
+    }
+
     /// The client's current pixels, row by row as 0xRRGGBB.
     func pixels() -> (size: PixelSize, rgb: [UInt32])? {
       host.withCurrentBuffer { buffer in
@@ -68,8 +78,7 @@ import Testing
   @Test func footIsConfiguredToTheScreenAndItsPixelsAreRead() throws {
     let hosted = try Hosted(
       size: PixelSize(width: 320, height: 240), program: ["foot", "--override=colors.background=2080c0"])
-    try #require(hosted.wait(for: .newBuffer), "foot never showed a buffer: \(hosted.lines)")
-    let shown = try #require(hosted.pixels())
+    let shown = try #require(hosted.nextFrame(), "foot never showed a buffer: \(hosted.lines)")
     #expect(shown.size == PixelSize(width: 320, height: 240))
     let background = shown.rgb.filter { $0 == 0x2080C0 }.count
     #expect(background > shown.rgb.count * 9 / 10, "\(background) of \(shown.rgb.count) pixels are foot's background")
@@ -84,8 +93,7 @@ import Testing
     // animates by the frame callbacks' times).
     let start = hosted.clock.now()
     for frame in 0..<3 {
-      try #require(hosted.wait(for: .newBuffer), "no new buffer after \(frames.count) frames")
-      frames.append(try #require(hosted.pixels()).rgb)
+      frames.append(try #require(hosted.nextFrame(), "no new buffer after \(frames.count) frames").rgb)
       hosted.host.frameDone(at: start + Double(frame) / 60, refreshPeriod: 1.0 / 60)
     }
     #expect(frames[0] != frames[1] && frames[1] != frames[2], "the client's pixels did not change")
@@ -152,7 +160,7 @@ import Testing
     var over = 0
     var shown: (size: PixelSize, rgb: [UInt32])?
     for _ in 0..<20 where over == 0 {
-      guard hosted.wait(for: .newBuffer), let pixels = hosted.pixels() else { break }
+      guard let pixels = hosted.nextFrame() else { break }
       shown = pixels
       // The main surface's colour on the left; on the right, what covers it.
       let main = pixels.rgb[pixels.size.width / 8 + pixels.size.width * pixels.size.height / 2]

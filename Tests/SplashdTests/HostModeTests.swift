@@ -143,11 +143,15 @@ import Testing
 
   /// A later toplevel (here a second client's window, weston-simple-shm,
   /// 250x250, started by the program through WAYLAND_DISPLAY) shows centred
-  /// over the first, which stays full screen around it.
-  @Test func aLaterWindowShowsCentredOverTheFirst() throws {
+  /// over the first, which stays full screen around it; once it closes,
+  /// what it covered shows again (the first window, idle, draws nothing new).
+  @Test func aLaterWindowShowsCentredOverTheFirstUntilItCloses() throws {
     var shown: Screendump?
+    var afterClosing: Screendump?
+    let pidFile = dir.path + "/second.pid"
     let program =
-      "foot --override=colors.background=2080c0 & sleep 0.5; env -u WAYLAND_SOCKET weston-simple-shm & wait"
+      "foot --override=colors.background=2080c0 & sleep 0.5; env -u WAYLAND_SOCKET weston-simple-shm & "
+      + "echo $! > \(pidFile); wait"
     let (_, outcome) = try spawnSplashd(
       splash + ["--until-reveal", "--duration", "0.3", "--", "/bin/sh", "-c", program], in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
@@ -160,6 +164,17 @@ import Testing
           shown = screen
           return true
         }
+        guard shown != nil,
+          let second = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap({
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+          })
+        else { return }
+        kill(second, SIGTERM)
+        _ = waitUntil(20) {
+          guard let screen = snapshot("closed")?.screen, screen.at(160, 120) == Self.foot else { return false }
+          afterClosing = screen
+          return true
+        }
       })
     let note = outcome.stderr
     let screen = try #require(shown, "the second window never showed: \(note)")
@@ -170,6 +185,9 @@ import Testing
     #expect(sides.allSatisfy { $0 == Self.foot }, "\(sides): \(note)")
     let middle = (40..<280).map { screen.at($0, 120) }
     #expect(middle.filter { $0 != Self.foot }.count > middle.count * 9 / 10, "\(note)")
+    let closed = try #require(afterClosing, "the closed window stayed on the screen: \(note)")
+    let row = (0..<320).map { closed.at($0, 120) }
+    #expect(row.filter { $0 == Self.foot }.count > 300, "\(note)")
   }
 
   /// An animating program keeps animating while the doors open: the

@@ -2,6 +2,7 @@
 #pragma once
 /* Linux interfaces that Swift's Glibc module leaves out. */
 #include <malloc.h>
+#include <sys/fsuid.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>

@@ -28,7 +28,8 @@ struct splashd_host_buffer {
 
 /* What happened since the last dispatch (a bit set). */
 enum {
-  /* A surface of the first toplevel's window committed a new buffer. */
+  /* A surface of the program's committed, or one went (a new frame of its
+     windows; commits of other clients' surfaces too, which show the same). */
   SPLASHD_HOST_NEW_BUFFER = 1,
   /* The program's connection closed (it exited or was cut off). */
   SPLASHD_HOST_CLIENT_GONE = 2,
@@ -74,7 +75,8 @@ struct splashd_host_api {
   void (*frame_done)(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
   /* What the screen shows (32-bit XRGB pixels), for the screencopy
      clients that asked (FRAME_WANTED): the output takes its size. 1 when
-     it was given to them, 0 if not. */
+     it was given to them, 0 if not (they are told their copy failed); NULL
+     when there is nothing to show (the same). */
   int (*show_screen)(struct splashd_host *host, const struct splashd_host_buffer *screen);
   /* Disconnects the program and frees everything. */
   void (*destroy)(struct splashd_host *host);
