@@ -322,6 +322,42 @@ import Testing
     #expect(note.contains("/bin/bash ended with status \(outcome.status)\n"), "\(note)")
   }
 
+  /// A client whose 32-bit buffer has rows of one byte a pixel (all that
+  /// libwayland checks), in a pool just that big (tools/wayland/
+  /// short-rows-client.c, built here): splashd, root in a kiosk, never reads
+  /// past the client's memory; the buffer is not shown, the splash holds,
+  /// and splashd answers on.
+  @Test func aBufferWithShortRowsIsNeverRead() throws {
+    let client = dir.path + "/short-rows-client"
+    let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+    for (kind, output) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
+      let made = try run("/usr/bin/wayland-scanner", [kind, xml, dir.path + "/" + output])
+      try #require(made.status == 0, "\(made.stderr)")
+    }
+    let built = try run(
+      "/usr/bin/gcc",
+      [
+        "-O1", "-Wall", "-Wextra", "-Werror", "-I", dir.path, "-o", client,
+        packageRoot + "/tools/wayland/short-rows-client.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client",
+      ])
+    try #require(built.status == 0, "\(built.stderr)")
+    let done = dir.path + "/committed"
+    var status: String?
+    var alive = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--timeout", "0", "--", client, done], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(20, { FileManager.default.fileExists(atPath: done) }) else { return }
+        status = splashctl(["status"])?.stdout
+        alive = kill(splashd.pid, 0) == 0
+      })
+    let note = outcome.stderr
+    #expect(alive, "splashd did not survive the buffer: \(note)")
+    #expect(status?.contains(" program=starting") == true, "\(status ?? "no status"): \(note)")
+    #expect(status?.hasPrefix("phase=waiting") == true, "\(status ?? "no status"): \(note)")
+  }
+
   /// A program that ends before its first frame: the splash ends with its
   /// picture, without opening the doors onto nothing, and splashd exits
   /// with the program's status.

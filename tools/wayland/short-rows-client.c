@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// A hostile Wayland client for host mode's tests: it opens a toplevel and
+// commits a 32-bit buffer whose rows are one byte a pixel (libwayland checks
+// no more), in a pool just that big, then stays connected. A compositor that
+// read 4 bytes a pixel would read past the client's memory.
+//
+//     short-rows-client DONE-FILE
+//
+// DONE-FILE is written once the compositor has had the commit (a round
+// trip after it). Built by the test with wayland-scanner's xdg-shell code.
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "xdg-shell-client-protocol.h"
+
+static struct wl_compositor *compositor;
+static struct wl_shm *shm;
+static struct xdg_wm_base *wm_base;
+static int configured;
+static int width = 320, height = 240;
+
+static void ping(void *data, struct xdg_wm_base *base, uint32_t serial) {
+  (void)data;
+  xdg_wm_base_pong(base, serial);
+}
+static const struct xdg_wm_base_listener wm_base_listener = {.ping = ping};
+
+static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+  (void)data;
+  (void)version;
+  if (strcmp(interface, wl_compositor_interface.name) == 0) {
+    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+  } else if (strcmp(interface, wl_shm_interface.name) == 0) {
+    shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+  } else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
+    wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+    xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
+  }
+}
+static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+  (void)data;
+  (void)registry;
+  (void)name;
+}
+static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
+
+static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
+  (void)data;
+  xdg_surface_ack_configure(surface, serial);
+  configured = 1;
+}
+static const struct xdg_surface_listener surface_listener = {.configure = surface_configure};
+
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t w, int32_t h, struct wl_array *states) {
+  (void)data;
+  (void)toplevel;
+  (void)states;
+  if (w > 0 && h > 0) {
+    width = w;
+    height = h;
+  }
+}
+static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {
+  (void)data;
+  (void)toplevel;
+}
+static const struct xdg_toplevel_listener toplevel_listener = {.configure = toplevel_configure,
+                                                               .close = toplevel_close};
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: short-rows-client DONE-FILE\n");
+    return 2;
+  }
+  struct wl_display *display = wl_display_connect(NULL);
+  if (display == NULL) {
+    fprintf(stderr, "short-rows-client: no Wayland display\n");
+    return 1;
+  }
+  struct wl_registry *registry = wl_display_get_registry(display);
+  wl_registry_add_listener(registry, &registry_listener, NULL);
+  wl_display_roundtrip(display);
+  if (compositor == NULL || shm == NULL || wm_base == NULL) {
+    fprintf(stderr, "short-rows-client: missing globals\n");
+    return 1;
+  }
+  struct wl_surface *surface = wl_compositor_create_surface(compositor);
+  struct xdg_surface *xdg = xdg_wm_base_get_xdg_surface(wm_base, surface);
+  xdg_surface_add_listener(xdg, &surface_listener, NULL);
+  struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg);
+  xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
+  wl_surface_commit(surface);
+  while (!configured && wl_display_dispatch(display) != -1) {
+  }
+  // One byte a pixel: the pool holds width x height bytes, not 4 times that.
+  int stride = width;
+  size_t size = (size_t)stride * (size_t)height;
+  int fd = memfd_create("short-rows", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, (off_t)size) != 0) return 1;
+  struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
+  struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
+  wl_surface_attach(surface, buffer, 0, 0);
+  wl_surface_damage(surface, 0, 0, width, height);
+  wl_surface_commit(surface);
+  if (wl_display_roundtrip(display) == -1) {
+    fprintf(stderr, "short-rows-client: cut off\n");
+    return 1;
+  }
+  FILE *done = fopen(argv[1], "w");
+  if (done != NULL) fclose(done);
+  while (wl_display_dispatch(display) != -1) {
+  }
+  return 0;
+}
