@@ -134,21 +134,15 @@ public final class WaylandHost {
   /// clients that asked (`screenWanted`); false when it could not be given.
   @discardableResult
   public func showScreen(_ screen: HostedBuffer) -> Bool {
-    showScreen(Optional(screen))
-  }
-
-  /// Tells the screencopy clients that asked that their copy failed
-  /// (there is nothing to show), rather than leaving them waiting.
-  public func failScreenCopies() { showScreen(nil) }
-
-  @discardableResult
-  private func showScreen(_ screen: HostedBuffer?) -> Bool {
-    guard let screen else { return api.show_screen(host, nil) == 1 }
     var buffer = splashd_host_buffer(
       pixels: screen.pixels, width: Int32(screen.size.width), height: Int32(screen.size.height),
       stride: Int32(screen.stride))
     return api.show_screen(host, &buffer) == 1
   }
+
+  /// Tells the screencopy clients that asked that their copy failed
+  /// (there is nothing to show), rather than leaving them waiting.
+  public func failScreenCopies() { _ = api.show_screen(host, nil) }
 
   /// The frame that showed the program's buffer was presented at
   /// `monotonic` seconds: its frame callbacks go out.

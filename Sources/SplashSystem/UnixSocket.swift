@@ -27,6 +27,15 @@ func withSocketAddress<T>(_ address: sockaddr_un, _ body: (UnsafePointer<sockadd
 /// Unix stream sockets: a listener for splashd's control socket, and the
 /// client end splashctl uses.
 public enum UnixSocket {
+  /// A Unix stream socket to bind and listen on: close-on-exec, and
+  /// non-blocking, so that accepting never waits.
+  static func listeningSocket() throws(SystemError) -> FileDescriptor {
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw SystemError("socket", code: errno) }
+    return FileDescriptor(rawValue: fd)
+  }
+
   /// Listens at `path`: a socket file only its owner may use (mode 0600),
   /// or, given `groupName`, that group too (0660). A socket left there by a
   /// splashd that is gone (nobody answers) is replaced, and `replaced`
@@ -69,10 +78,8 @@ public enum UnixSocket {
       unlink(path)
       replaced = true
     }
-    let fd = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw SystemError("socket", code: errno) }
-    let descriptor = FileDescriptor(rawValue: fd)
+    let descriptor = try listeningSocket()
+    let fd = descriptor.rawValue
     func fail(_ call: String, _ code: Int32) -> SystemError {
       try? descriptor.close()
       unlink(sideName)
@@ -97,10 +104,8 @@ public enum UnixSocket {
     guard let (address, length) = unixAddress("@" + name) else {
       throw SystemError("socket @\(name)", code: ENAMETOOLONG)
     }
-    let fd = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw SystemError("socket", code: errno) }
-    let descriptor = FileDescriptor(rawValue: fd)
+    let descriptor = try listeningSocket()
+    let fd = descriptor.rawValue
     guard withSocketAddress(address, { bind(fd, $0, length) }) == 0, Glibc.listen(fd, 16) == 0 else {
       let error = SystemError("bind @\(name)", code: errno)
       try? descriptor.close()

@@ -103,10 +103,8 @@ public struct WaylandDisplaySocket {
       }
       unlink(path)
     }
-    let fd = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw SystemError("socket", code: errno) }
-    let descriptor = FileDescriptor(rawValue: fd)
+    let descriptor = try UnixSocket.listeningSocket()
+    let fd = descriptor.rawValue
     func fail(_ call: String, _ code: Int32) -> SystemError {
       try? descriptor.close()
       return SystemError("\(call) \(path)", code: code)
