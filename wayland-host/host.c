@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,12 @@ struct splashd_host {
   pixman_image_t *composed;
   /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
   int events;
+  /* In the event loop: made readable when something happens outside a
+     dispatch (a client found gone while frame callbacks are flushed), so
+     that the caller's poll wakes for it. */
+  int wake;
+  struct wl_event_source *wake_source;
+  bool dispatching;
   /* Presentation feedback of the buffer last read, sent at frame_done. */
   struct wlr_presentation_feedback *feedback;
   uint32_t frames;
@@ -87,6 +94,28 @@ struct watched_surface {
   struct splashd_host *host;
   struct wl_listener commit, destroy;
 };
+
+/* Notes what happened, for the next dispatch to return; outside a
+   dispatch, the event loop's descriptor is made readable so that one comes. */
+static void note(struct splashd_host *host, int events) {
+  host->events |= events;
+  if (!host->dispatching) {
+    uint64_t one = 1;
+    if (write(host->wake, &one, sizeof one) < 0) {
+      // Already readable (the counter is full): the dispatch comes anyway.
+    }
+  }
+}
+
+static int handle_wake(int fd, uint32_t mask, void *data) {
+  (void)mask;
+  (void)data;
+  uint64_t count;
+  if (read(fd, &count, sizeof count) < 0) {
+    // Nothing to read: another turn took it.
+  }
+  return 0;
+}
 
 /* wlroots' errors go to one host's callback: there is one host a process.
    wlroots hands a callback every line; those past errors are dropped. */
@@ -113,14 +142,14 @@ static void send_configure(struct splashd_host *host) {
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, commit);
   (void)data;
-  if (watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  if (watched->host->toplevel != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, destroy);
   (void)data;
   // A closed popup or subsurface: what it covered shows again.
-  if (watched->host->toplevel != NULL) watched->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  if (watched->host->toplevel != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
   wl_list_remove(&watched->commit.link);
   wl_list_remove(&watched->destroy.link);
   free(watched);
@@ -149,7 +178,7 @@ static void handle_later_toplevel_destroy(struct wl_listener *listener, void *da
   struct later_toplevel *later = wl_container_of(listener, later, destroy);
   (void)data;
   // What it covered shows again.
-  later->host->events |= SPLASHD_HOST_NEW_BUFFER;
+  note(later->host, SPLASHD_HOST_NEW_BUFFER);
   wl_list_remove(&later->link);
   wl_list_remove(&later->destroy.link);
   free(later);
@@ -190,7 +219,7 @@ static void handle_new_decoration(struct wl_listener *listener, void *data) {
 static void handle_output_frame(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, output_frame);
   (void)data;
-  host->events |= SPLASHD_HOST_FRAME_WANTED;
+  note(host, SPLASHD_HOST_FRAME_WANTED);
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -198,7 +227,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
   (void)data;
   wl_list_remove(&host->client_destroy.link);
   host->client = NULL;
-  host->events |= SPLASHD_HOST_CLIENT_GONE;
+  note(host, SPLASHD_HOST_CLIENT_GONE);
 }
 
 /* Sends what was queued outside a dispatch (configures, frame callbacks). */
@@ -217,12 +246,15 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
     snprintf(error, capacity, "out of memory");
     return NULL;
   }
+  host->wake = -1;
   host->width = width;
   host->height = height;
   wl_list_init(&host->later);
   const char *failed = NULL;
   struct wlr_compositor *compositor = NULL;
-  if ((host->display = wl_display_create()) == NULL) {
+  if ((host->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+    failed = "eventfd";
+  } else if ((host->display = wl_display_create()) == NULL) {
     failed = "wl_display_create";
   } else if ((host->backend = wlr_headless_backend_create(host->display)) == NULL) {
     failed = "wlr_headless_backend_create";
@@ -267,6 +299,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
     if (host->layout != NULL) wlr_output_layout_destroy(host->layout);
     if (host->allocator != NULL) wlr_allocator_destroy(host->allocator);
     if (host->renderer != NULL) wlr_renderer_destroy(host->renderer);
+    if (host->wake >= 0) close(host->wake);
     free(host);
     return NULL;
   }
@@ -279,6 +312,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&host->output->events.frame, &host->output_frame);
   wlr_seat_set_capabilities(host->seat, 0);
   host->loop = wl_display_get_event_loop(host->display);
+  host->wake_source = wl_event_loop_add_fd(host->loop, host->wake, WL_EVENT_READABLE, handle_wake, host);
   host->new_xdg_surface.notify = handle_new_xdg_surface;
   wl_signal_add(&shell->events.new_surface, &host->new_xdg_surface);
   host->new_surface.notify = handle_new_surface;
@@ -291,9 +325,11 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
 static int event_fd(struct splashd_host *host) { return wl_event_loop_get_fd(host->loop); }
 
 static int dispatch(struct splashd_host *host) {
+  host->dispatching = true;
   wl_event_loop_dispatch(host->loop, 0);
   // What the requests just served queued (a screencopy's frame).
   flush(host);
+  host->dispatching = false;
   int events = host->events;
   host->events = 0;
   return events;
@@ -546,6 +582,8 @@ static void destroy(struct splashd_host *host) {
   if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   wl_display_destroy_clients(host->display);
+  if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
+  close(host->wake);
   wlr_backend_destroy(host->backend);
   wl_display_destroy(host->display);
   wlr_output_layout_destroy(host->layout);

@@ -173,6 +173,23 @@ import Testing
     #expect(over > 50, "only \(over)% of the window's right side is not the main surface's colour: \(hosted.lines)")
   }
 
+  /// What is found outside a dispatch wakes the caller's poll: a program
+  /// killed while it waits for its frame callback is found gone when they
+  /// are flushed (frameDone), and the host's descriptor turns readable, so
+  /// that the next dispatch says so. Before, nothing woke the caller, and a
+  /// closed window stayed on the screen until another client spoke.
+  @Test func whatIsFoundOutsideADispatchWakesThePoll() throws {
+    let hosted = try Hosted(size: PixelSize(width: 160, height: 120), program: ["weston-simple-shm"])
+    _ = try #require(hosted.nextFrame(), "no frame: \(hosted.lines)")
+    hosted.child.send(SIGKILL)
+    _ = try hosted.child.wait()
+    // Its frame callback is written to the closed connection here.
+    hosted.host.frameDone(at: hosted.clock.now(), refreshPeriod: 1.0 / 60)
+    var poll = pollfd(fd: hosted.host.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+    #expect(Glibc.poll(&poll, 1, 5000) == 1, "the host's descriptor did not turn readable")
+    #expect(hosted.host.dispatch().contains(.clientGone))
+  }
+
   /// A program that ends closes its connection: the host says so.
   @Test func aProgramThatEndsIsGone() throws {
     let hosted = try Hosted(
