@@ -35,10 +35,11 @@ export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_C
 # (tools/qemu/build-psplash.sh); groff and man to check the manual pages;
 # fakeroot and lintian for the Debian package; cryptsetup-bin to encrypt the
 # LUKS boot's root image (tools/qemu/debian-root.py --luks); Wayland programs
-# for host mode (weston's clients, foot, GTK's widget factory, grim for screencopy).
+# for host mode (weston's clients, foot, GTK's widget factory, grim for screencopy, wtype for the
+# virtual keyboard).
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
-  groff-base man-db fakeroot lintian cryptsetup-bin weston foot gtk-3-examples grim
+  groff-base man-db fakeroot lintian cryptsetup-bin weston foot gtk-3-examples grim wtype
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -54,8 +55,8 @@ HOST_LIBRARY := libsplashd-wayland-host.so
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wl,-z,defs -Wl,--as-needed \
   -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
 define host_library
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1) wayland-host/host.c \
-	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1)
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1 xkbcommon libinput libudev) wayland-host/host.c \
+	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1 xkbcommon libinput libudev)
 endef
 
 all: build

@@ -2,13 +2,18 @@
 // splashd's Wayland host (splashd_wayland_host.h): wlroots 0.15's headless
 // back end serving the protocols of one kiosk program; splashd reads the
 // program's current buffer and paints it itself, and gives the output what
-// the screen shows when a screencopy client asks for it. Only glue: what
-// wlroots' listener macros and wl_container_of need, which Swift cannot call.
+// the screen shows when a screencopy client asks for it; the machine's
+// keyboards (libinput) and clients' virtual ones type into the newest
+// window. Only glue: what wlroots' listener macros and wl_container_of
+// need, which Swift cannot call.
 #define _GNU_SOURCE
 #include "splashd_wayland_host.h"
 
 #include <drm_fourcc.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libinput.h>
+#include <libudev.h>
 #include <pixman.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +27,8 @@
 #include <wayland-server-protocol.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_input_device.h>
+#include <wlr/interfaces/wlr_keyboard.h>
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/pixman.h>
@@ -29,6 +36,8 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_presentation_time.h>
@@ -36,10 +45,12 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
 
 struct splashd_host {
   struct wl_display *display;
@@ -75,8 +86,19 @@ struct splashd_host {
   /* Presentation feedback of the buffer last read, sent at frame_done. */
   struct wlr_presentation_feedback *feedback;
   uint32_t frames;
+  /* The machine's keyboards (start_input): splashd's own libinput context
+     on udev's seat0, the devices opened directly (splashd is root), each
+     given one keymap; struct machine_keyboard. */
+  struct udev *udev;
+  struct libinput *libinput;
+  struct wl_event_source *libinput_source;
+  struct xkb_keymap *keymap;
+  struct wl_list machine_keyboards;
+  /* Every keyboard whose keys go to the focused window (the machine's and
+     clients' virtual ones): struct host_keyboard. */
+  struct wl_list keyboards;
   struct wl_listener new_xdg_surface, new_decoration, client_destroy;
-  struct wl_listener toplevel_destroy;
+  struct wl_listener toplevel_destroy, toplevel_map, new_virtual_keyboard;
   struct wl_listener output_frame, new_surface;
 };
 
@@ -85,7 +107,24 @@ struct later_toplevel {
   struct splashd_host *host;
   struct wlr_xdg_surface *surface;
   struct wl_list link;
-  struct wl_listener destroy;
+  struct wl_listener destroy, map, unmap;
+};
+
+/* A keyboard whose keys go to the focused window, until it goes. */
+struct host_keyboard {
+  struct splashd_host *host;
+  struct wlr_input_device *device;
+  struct wl_list link;
+  struct wl_listener key, modifiers, destroy;
+};
+
+/* A keyboard of the machine's (a libinput device), as a wlroots input
+   device, until it is unplugged. */
+struct machine_keyboard {
+  struct wlr_input_device device;
+  struct wlr_keyboard keyboard;
+  struct libinput_device *handle;
+  struct wl_list link;
 };
 
 /* A surface of a client, watched for the commits that change what the
@@ -167,11 +206,62 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
   wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
+/* The keyboard's focus: the newest mapped toplevel (a dialog over the
+   program's window) but `leaving` (one being unmapped), else the first;
+   none when nothing is mapped. */
+static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface *leaving) {
+  struct wlr_surface *target = NULL;
+  struct later_toplevel *later;
+  wl_list_for_each_reverse(later, &host->later, link) {
+    if (later->surface->mapped && later->surface != leaving) {
+      target = later->surface->surface;
+      break;
+    }
+  }
+  if (target == NULL && host->toplevel != NULL && host->toplevel->mapped) target = host->toplevel->surface;
+  if (target == NULL) {
+    wlr_seat_keyboard_notify_clear_focus(host->seat);
+    return;
+  }
+  if (host->seat->keyboard_state.focused_surface == target) return;
+  struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(host->seat);
+  if (keyboard != NULL) {
+    wlr_seat_keyboard_notify_enter(host->seat, target, keyboard->keycodes, keyboard->num_keycodes,
+                                   &keyboard->modifiers);
+  } else {
+    wlr_seat_keyboard_notify_enter(host->seat, target, NULL, 0, NULL);
+  }
+}
+
+static void focus(struct splashd_host *host) { focus_except(host, NULL); }
+
+static void handle_toplevel_map(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, toplevel_map);
+  (void)data;
+  focus(host);
+}
+
 static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, toplevel_destroy);
   (void)data;
   wl_list_remove(&host->toplevel_destroy.link);
+  wl_list_remove(&host->toplevel_map.link);
   host->toplevel = NULL;
+  focus(host);
+}
+
+static void handle_later_toplevel_map(struct wl_listener *listener, void *data) {
+  struct later_toplevel *later = wl_container_of(listener, later, map);
+  (void)data;
+  focus(later->host);
+}
+
+/* A dialog hidden: the focus goes back to what is under it. */
+static void handle_later_toplevel_unmap(struct wl_listener *listener, void *data) {
+  struct later_toplevel *later = wl_container_of(listener, later, unmap);
+  (void)data;
+  // Still listed, and still marked mapped while the signal is emitted.
+  focus_except(later->host, later->surface);
 }
 
 static void handle_later_toplevel_destroy(struct wl_listener *listener, void *data) {
@@ -181,7 +271,11 @@ static void handle_later_toplevel_destroy(struct wl_listener *listener, void *da
   note(later->host, SPLASHD_HOST_NEW_BUFFER);
   wl_list_remove(&later->link);
   wl_list_remove(&later->destroy.link);
+  wl_list_remove(&later->map.link);
+  wl_list_remove(&later->unmap.link);
+  struct splashd_host *host = later->host;
   free(later);
+  focus(host);
 }
 
 /* The first toplevel is the program's window: configured full screen at
@@ -200,11 +294,17 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
     wl_list_insert(host->later.prev, &later->link);
     later->destroy.notify = handle_later_toplevel_destroy;
     wl_signal_add(&surface->events.destroy, &later->destroy);
+    later->map.notify = handle_later_toplevel_map;
+    wl_signal_add(&surface->events.map, &later->map);
+    later->unmap.notify = handle_later_toplevel_unmap;
+    wl_signal_add(&surface->events.unmap, &later->unmap);
     return;
   }
   host->toplevel = surface;
   host->toplevel_destroy.notify = handle_toplevel_destroy;
   wl_signal_add(&surface->events.destroy, &host->toplevel_destroy);
+  host->toplevel_map.notify = handle_toplevel_map;
+  wl_signal_add(&surface->events.map, &host->toplevel_map);
   send_configure(host);
 }
 
@@ -230,6 +330,252 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
   note(host, SPLASHD_HOST_CLIENT_GONE);
 }
 
+static void handle_key(struct wl_listener *listener, void *data) {
+  struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+  struct wlr_event_keyboard_key *event = data;
+  wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
+  wlr_seat_keyboard_notify_key(keyboard->host->seat, event->time_msec, event->keycode, event->state);
+}
+
+static void handle_modifiers(struct wl_listener *listener, void *data) {
+  struct host_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
+  (void)data;
+  wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
+  wlr_seat_keyboard_notify_modifiers(keyboard->host->seat, &keyboard->device->keyboard->modifiers);
+}
+
+/* The seat offers a keyboard while the machine has one. */
+static void update_capabilities(struct splashd_host *host) {
+  wlr_seat_set_capabilities(host->seat, wl_list_empty(&host->keyboards) ? 0 : WL_SEAT_CAPABILITY_KEYBOARD);
+}
+
+static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
+  struct host_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+  (void)data;
+  struct splashd_host *host = keyboard->host;
+  wl_list_remove(&keyboard->key.link);
+  wl_list_remove(&keyboard->modifiers.link);
+  wl_list_remove(&keyboard->destroy.link);
+  wl_list_remove(&keyboard->link);
+  free(keyboard);
+  update_capabilities(host);
+}
+
+/* A keyboard's keys and modifiers go to the focused window. */
+static void add_keyboard(struct splashd_host *host, struct wlr_input_device *device) {
+  struct host_keyboard *keyboard = calloc(1, sizeof *keyboard);
+  if (keyboard == NULL) return;
+  keyboard->host = host;
+  keyboard->device = device;
+  keyboard->key.notify = handle_key;
+  wl_signal_add(&device->keyboard->events.key, &keyboard->key);
+  keyboard->modifiers.notify = handle_modifiers;
+  wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
+  keyboard->destroy.notify = handle_keyboard_destroy;
+  wl_signal_add(&device->events.destroy, &keyboard->destroy);
+  wl_list_insert(&host->keyboards, &keyboard->link);
+  wlr_seat_set_keyboard(host->seat, device);
+  update_capabilities(host);
+  focus(host);
+}
+
+/* The keyboard is part of its machine_keyboard: freed with it. */
+static void keyboard_destroy(struct wlr_keyboard *keyboard) { (void)keyboard; }
+
+/* Caps Lock and its kin light on the device. */
+static void keyboard_led_update(struct wlr_keyboard *keyboard, uint32_t leds) {
+  struct machine_keyboard *machine = wl_container_of(keyboard, machine, keyboard);
+  enum libinput_led lit = 0;
+  if (leds & WLR_LED_NUM_LOCK) lit |= LIBINPUT_LED_NUM_LOCK;
+  if (leds & WLR_LED_CAPS_LOCK) lit |= LIBINPUT_LED_CAPS_LOCK;
+  if (leds & WLR_LED_SCROLL_LOCK) lit |= LIBINPUT_LED_SCROLL_LOCK;
+  libinput_device_led_update(machine->handle, lit);
+}
+
+static const struct wlr_keyboard_impl keyboard_impl = {
+    .destroy = keyboard_destroy,
+    .led_update = keyboard_led_update,
+};
+
+/* Last of wlr_input_device_destroy: the device, its keyboard and all. */
+static void machine_keyboard_destroy(struct wlr_input_device *device) {
+  struct machine_keyboard *machine = wl_container_of(device, machine, device);
+  wl_list_remove(&machine->link);
+  libinput_device_set_user_data(machine->handle, NULL);
+  libinput_device_unref(machine->handle);
+  free(machine);
+}
+
+static const struct wlr_input_device_impl machine_keyboard_impl = {
+    .destroy = machine_keyboard_destroy,
+};
+
+/* A keyboard plugged in (or there at the start): the machine's keymap and
+   the usual repeat. Pointers and touch screens are not served yet. */
+static void add_machine_keyboard(struct splashd_host *host, struct libinput_device *handle) {
+  struct machine_keyboard *machine = calloc(1, sizeof *machine);
+  if (machine == NULL) return;
+  machine->handle = libinput_device_ref(handle);
+  libinput_device_set_user_data(handle, machine);
+  wl_list_insert(&host->machine_keyboards, &machine->link);
+  wlr_keyboard_init(&machine->keyboard, &keyboard_impl);
+  wlr_input_device_init(&machine->device, WLR_INPUT_DEVICE_KEYBOARD, &machine_keyboard_impl,
+                        libinput_device_get_name(handle), (int)libinput_device_get_id_vendor(handle),
+                        (int)libinput_device_get_id_product(handle));
+  machine->device.keyboard = &machine->keyboard;
+  wlr_keyboard_set_keymap(&machine->keyboard, host->keymap);
+  wlr_keyboard_set_repeat_info(&machine->keyboard, 25, 600);
+  add_keyboard(host, &machine->device);
+}
+
+static void handle_libinput_event(struct splashd_host *host, struct libinput_event *event) {
+  struct libinput_device *handle = libinput_event_get_device(event);
+  struct machine_keyboard *machine = libinput_device_get_user_data(handle);
+  switch (libinput_event_get_type(event)) {
+  case LIBINPUT_EVENT_DEVICE_ADDED:
+    if (libinput_device_has_capability(handle, LIBINPUT_DEVICE_CAP_KEYBOARD)) add_machine_keyboard(host, handle);
+    break;
+  case LIBINPUT_EVENT_DEVICE_REMOVED:
+    if (machine != NULL) wlr_input_device_destroy(&machine->device);
+    break;
+  case LIBINPUT_EVENT_KEYBOARD_KEY:
+    if (machine != NULL) {
+      struct libinput_event_keyboard *key = libinput_event_get_keyboard_event(event);
+      struct wlr_event_keyboard_key notice = {
+          .time_msec = (uint32_t)(libinput_event_keyboard_get_time_usec(key) / 1000),
+          .keycode = libinput_event_keyboard_get_key(key),
+          .update_state = true,
+          .state = libinput_event_keyboard_get_key_state(key) == LIBINPUT_KEY_STATE_PRESSED
+                       ? WL_KEYBOARD_KEY_STATE_PRESSED
+                       : WL_KEYBOARD_KEY_STATE_RELEASED,
+      };
+      wlr_keyboard_notify_key(&machine->keyboard, &notice);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+static int handle_libinput_readable(int fd, uint32_t mask, void *data) {
+  struct splashd_host *host = data;
+  (void)fd;
+  (void)mask;
+  if (libinput_dispatch(host->libinput) != 0 && log_function != NULL) {
+    log_function(log_context, 1, "libinput: its events could not be read");
+  }
+  struct libinput_event *event;
+  while ((event = libinput_get_event(host->libinput)) != NULL) {
+    handle_libinput_event(host, event);
+    libinput_event_destroy(event);
+  }
+  return 0;
+}
+
+/* libinput opens the devices itself, as asked (non-blocking), as root. */
+static int open_device(const char *path, int flags, void *data) {
+  (void)data;
+  int fd = open(path, flags | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
+}
+
+static void close_device(int fd, void *data) {
+  (void)data;
+  close(fd);
+}
+
+static const struct libinput_interface device_access = {
+    .open_restricted = open_device,
+    .close_restricted = close_device,
+};
+
+static void libinput_log_line(struct libinput *libinput, enum libinput_log_priority priority, const char *format,
+                              va_list arguments) {
+  (void)libinput;
+  (void)priority;
+  if (log_function == NULL) return;
+  char line[1024];
+  int length = vsnprintf(line, sizeof line, format, arguments);
+  if (length > 0 && (size_t)length < sizeof line && line[length - 1] == '\n') line[length - 1] = '\0';
+  log_function(log_context, 1, line);
+}
+
+/* A client's virtual keyboard (an on-screen keyboard, wtype), with the
+   keymap it gives. */
+static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_virtual_keyboard);
+  struct wlr_virtual_keyboard_v1 *keyboard = data;
+  add_keyboard(host, &keyboard->input_device);
+}
+
+/* Lets go of the keyboards, libinput, udev and the keymap (what was had). */
+static void stop_input(struct splashd_host *host) {
+  struct machine_keyboard *machine, *next;
+  wl_list_for_each_safe(machine, next, &host->machine_keyboards, link) wlr_input_device_destroy(&machine->device);
+  if (host->libinput_source != NULL) wl_event_source_remove(host->libinput_source);
+  host->libinput_source = NULL;
+  if (host->libinput != NULL) libinput_unref(host->libinput);
+  host->libinput = NULL;
+  if (host->udev != NULL) udev_unref(host->udev);
+  host->udev = NULL;
+  if (host->keymap != NULL) xkb_keymap_unref(host->keymap);
+  host->keymap = NULL;
+}
+
+static int start_input(struct splashd_host *host, const struct splashd_host_keymap *names, char *error,
+                       size_t capacity) {
+  if (host->libinput != NULL) {
+    snprintf(error, capacity, "the keyboards are already taken");
+    return -1;
+  }
+  struct xkb_rule_names rules = {
+      .rules = names->rules, .model = names->model, .layout = names->layout, .variant = names->variant,
+      .options = names->options};
+  struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+  if (context == NULL) {
+    snprintf(error, capacity, "xkb_context_new failed");
+    return -1;
+  }
+  // What does not compile is said once, by the caller, not line by line.
+  xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL);
+  host->keymap = xkb_keymap_new_from_names(context, &rules, XKB_KEYMAP_COMPILE_NO_FLAGS);
+  xkb_context_unref(context);
+  if (host->keymap == NULL) {
+    snprintf(error, capacity,
+             "the keyboard layout (rules %s, model %s, layout %s, variant %s, options %s) does not compile",
+             names->rules ? names->rules : "-", names->model ? names->model : "-",
+             names->layout ? names->layout : "-", names->variant ? names->variant : "-",
+             names->options ? names->options : "-");
+    return -2;
+  }
+  // Devices are found through udev's database (its seat0: the default),
+  // those plugged in later through its monitor; none is no failure.
+  const char *failed = NULL;
+  if ((host->udev = udev_new()) == NULL) {
+    failed = "udev_new failed";
+  } else if ((host->libinput = libinput_udev_create_context(&device_access, host, host->udev)) == NULL) {
+    failed = "libinput_udev_create_context failed";
+  } else {
+    libinput_log_set_handler(host->libinput, libinput_log_line);
+    libinput_log_set_priority(host->libinput, LIBINPUT_LOG_PRIORITY_ERROR);
+    if (libinput_udev_assign_seat(host->libinput, "seat0") != 0) {
+      failed = "libinput cannot take udev's seat0";
+    } else if ((host->libinput_source = wl_event_loop_add_fd(host->loop, libinput_get_fd(host->libinput),
+                                                             WL_EVENT_READABLE, handle_libinput_readable, host)) ==
+               NULL) {
+      failed = "wl_event_loop_add_fd failed";
+    }
+  }
+  if (failed != NULL) {
+    snprintf(error, capacity, "%s", failed);
+    stop_input(host);
+    return -1;
+  }
+  // The keyboards there now.
+  handle_libinput_readable(-1, 0, host);
+  return 0;
+}
+
 /* Sends what was queued outside a dispatch (configures, frame callbacks). */
 static void flush(struct splashd_host *host) {
   wl_event_loop_dispatch_idle(host->loop);
@@ -250,6 +596,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->width = width;
   host->height = height;
   wl_list_init(&host->later);
+  wl_list_init(&host->keyboards);
+  wl_list_init(&host->machine_keyboards);
   const char *failed = NULL;
   struct wlr_compositor *compositor = NULL;
   if ((host->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
@@ -281,6 +629,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   }
   struct wlr_xdg_shell *shell = NULL;
   struct wlr_xdg_decoration_manager_v1 *decorations = NULL;
+  struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards = NULL;
   if (failed == NULL) {
     wlr_output_layout_add_auto(host->layout, host->output);
     wlr_data_device_manager_create(host->display);
@@ -291,6 +640,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_xdg_shell_create";
     } else if ((decorations = wlr_xdg_decoration_manager_v1_create(host->display)) == NULL) {
       failed = "wlr_xdg_decoration_manager_v1_create";
+    } else if ((virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(host->display)) == NULL) {
+      failed = "wlr_virtual_keyboard_manager_v1_create";
     }
   }
   if (failed != NULL) {
@@ -319,6 +670,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&compositor->events.new_surface, &host->new_surface);
   host->new_decoration.notify = handle_new_decoration;
   wl_signal_add(&decorations->events.new_toplevel_decoration, &host->new_decoration);
+  host->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
+  wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &host->new_virtual_keyboard);
   return host;
 }
 
@@ -584,6 +937,7 @@ static void destroy(struct splashd_host *host) {
   wl_display_destroy_clients(host->display);
   if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
   close(host->wake);
+  stop_input(host);
   wlr_backend_destroy(host->backend);
   wl_display_destroy(host->display);
   wlr_output_layout_destroy(host->layout);
@@ -604,5 +958,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .end_read = end_read,
     .frame_done = frame_done,
     .show_screen = show_screen,
+    .start_input = start_input,
     .destroy = destroy,
 };

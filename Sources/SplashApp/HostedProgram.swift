@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashHost
 import SplashRender
@@ -22,6 +23,10 @@ final class HostedProgram: EventSource {
   private let searchPath: String?
   /// splashd's own XDG_RUNTIME_DIR, which the program inherits.
   private let runtimeDirectory: String?
+  /// splashd's environment, whose XKB_DEFAULT_* pick the keyboard layout.
+  private let environment: [String: String]
+  /// The console's keyboard, off while the compositor has the keyboards.
+  private var mutedConsole: MutedConsoleKeyboard?
   private let controller: Controller
   private let stage: Stage
   private let log: Log
@@ -43,6 +48,7 @@ final class HostedProgram: EventSource {
     self.settings = settings
     searchPath = environment["PATH"]
     runtimeDirectory = environment["XDG_RUNTIME_DIR"]
+    self.environment = environment
     self.controller = controller
     self.stage = stage
     self.log = log
@@ -50,10 +56,12 @@ final class HostedProgram: EventSource {
   }
 
   /// Loads the compositor and starts the program, its window `size` on a
-  /// screen of `screen` pixels (the first, as wired). A compositor that
-  /// cannot be had is one line, and the splash goes on as without host
-  /// mode: revealed now, the program run after it (never lost).
-  func start(windowSize size: PixelSize, screen: PixelSize) throws(Failure) {
+  /// screen of `screen` pixels (the first, as wired); with `takingKeyboards`
+  /// (the screen is the machine's own: a card or framebuffer), the
+  /// machine's keyboards type into it. A compositor that cannot be had is
+  /// one line, and the splash goes on as without host mode: revealed now,
+  /// the program run after it (never lost).
+  func start(windowSize size: PixelSize, screen: PixelSize, takingKeyboards: Bool) throws(Failure) {
     let host: WaylandHost
     let connection: FileDescriptor
     do {
@@ -90,6 +98,7 @@ final class HostedProgram: EventSource {
       throw error
     }
     self.host = host
+    if takingKeyboards { takeKeyboards(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
   }
@@ -124,8 +133,45 @@ final class HostedProgram: EventSource {
     }
   }
 
-  /// Removes the display's socket (the program has ended, or splashd ends).
-  func removeDisplaySocket() {
+  /// The machine's keyboards for the program, in the machine's layout
+  /// (`KeyboardLayout`; one that does not compile is said, and xkbcommon's
+  /// default taken), the console's own keyboard off meanwhile. Without
+  /// them (not root, no libinput), the program runs as it would, said once.
+  private func takeKeyboards(of host: WaylandHost) {
+    var layout = KeyboardLayout(
+      defaultKeyboard: try? Files.readText(KeyboardLayout.machineFile), environment: environment)
+    do throws(SystemError) {
+      do throws(SystemError) {
+        try host.takeKeyboards(layout: layout)
+      } catch {
+        guard error.code == EINVAL, layout != KeyboardLayout() else { throw error }
+        log.error("\(error.description); xkbcommon's default layout is taken instead")
+        layout = KeyboardLayout()
+        try host.takeKeyboards(layout: layout)
+      }
+    } catch {
+      log.error("\(error.description); the program gets no keyboard")
+      return
+    }
+    log.info("host mode: the keyboards type into the program (\(layout.description))")
+    do {
+      mutedConsole = try MutedConsoleKeyboard()
+    } catch {
+      log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
+    }
+  }
+
+  /// Lets go of what the compositor holds outside splashd (the program has
+  /// ended, or splashd ends): the display's socket is removed, the
+  /// console's keyboard turned back on.
+  func close() {
+    removeDisplaySocket()
+    mutedConsole?.release()
+    mutedConsole = nil
+  }
+
+  /// Removes the display's socket.
+  private func removeDisplaySocket() {
     displaySocket?.remove()
     displaySocket = nil
   }

@@ -150,7 +150,9 @@ final class Session {
   private func startHostedProgram() {
     guard let hosted, let output = stage.output else { return }
     do {
-      try hosted.start(windowSize: controller.rotation.logicalSize(ofPhysical: output.size), screen: output.size)
+      try hosted.start(
+        windowSize: controller.rotation.logicalSize(ofPhysical: output.size), screen: output.size,
+        takingKeyboards: output.traits.hasFixedMode)
     } catch {
       log.error(error.message)
       _ = controller.execute(.stop, because: "the program cannot run")
@@ -172,7 +174,7 @@ final class Session {
     // A splash stopped before its transition shows the program from now on too.
     stage.showTransitionEnd()
     runLoop.run(until: .infinity) { hosted.ended }
-    hosted.removeDisplaySocket()
+    hosted.close()
     guard let exited = try? spawned.child.wait() else { return ExitStatus.runtimeFailure }
     log.info("\(spawned.path) ended with status \(exited.status)")
     return exited.status
@@ -282,7 +284,7 @@ final class Session {
 
   /// A recording's program ends with it: SIGTERM, then SIGKILL after 5 s.
   private func endHostedProgram() {
-    hosted?.removeDisplaySocket()
+    hosted?.close()
     guard let spawned = hosted?.spawned, !spawned.ended else { return }
     spawned.child.send(SIGTERM)
     let clock = dependencies.clock

@@ -144,6 +144,33 @@ public final class WaylandHost {
   /// (there is nothing to show), rather than leaving them waiting.
   public func failScreenCopies() { _ = api.show_screen(host, nil) }
 
+  /// Takes the machine's keyboards (libinput, through libseat's noop back
+  /// end: the devices opened directly, which needs root; those plugged in
+  /// later too), their keys going to the program's newest window, in
+  /// `layout`. A machine without keyboards is no failure. The error's
+  /// code is EINVAL when the layout does not compile, ENODEV when libinput
+  /// cannot be had.
+  public func takeKeyboards(layout: KeyboardLayout) throws(SystemError) {
+    var error = [CChar](repeating: 0, count: 512)
+    let status = withNames(of: layout) { names in api.start_input(host, &names, &error, error.count) }
+    guard status == 0 else {
+      throw SystemError("host mode: the keyboards", code: status == -2 ? EINVAL : ENODEV, reason: Self.text(of: error))
+    }
+  }
+
+  /// `body` with `layout` as C strings, alive while it runs.
+  private func withNames<Result>(
+    of layout: KeyboardLayout, _ body: (inout splashd_host_keymap) -> Result
+  ) -> Result {
+    let strings = [layout.rules, layout.model, layout.layout, layout.variant, layout.options].map {
+      $0.map { strdup($0) } ?? nil
+    }
+    defer { for string in strings { free(string) } }
+    var names = splashd_host_keymap(
+      rules: strings[0], model: strings[1], layout: strings[2], variant: strings[3], options: strings[4])
+    return body(&names)
+  }
+
   /// The frame that showed the program's buffer was presented at
   /// `monotonic` seconds: its frame callbacks go out.
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {

@@ -244,8 +244,10 @@ enum SplashSettingsTable {
         + "is on the screen, as splashd's child, draws under the splash, and the transition plays over its live "
         + "frames; splashd then stays its compositor until it ends, and exits with its status. A reveal asked "
         + "before the program's first frame waits for that frame (at most timeout). Other clients (the "
-        + "program's children, grim) connect at wayland-N in its XDG_RUNTIME_DIR (its WAYLAND_DISPLAY). Needs wlroots 0.15 "
-        + "(libwlroots10). none: the program takes the display itself.",
+        + "program's children, grim) connect at wayland-N in its XDG_RUNTIME_DIR (its WAYLAND_DISPLAY). On a card or "
+        + "framebuffer the machine's keyboards type into the program (libinput, as root; the layout of "
+        + "/etc/default/keyboard, XKB_DEFAULT_* overriding it), the console's own keyboard off meanwhile. Needs "
+        + "wlroots 0.15 (libwlroots10). none: the program takes the display itself.",
       values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
       print: { $0.rawValue }),
     SettingSpec(

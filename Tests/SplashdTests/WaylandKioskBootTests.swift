@@ -17,6 +17,10 @@ extension DisplayTests.BootPathTests {
     var who: Set<[Substring]>
     var unitState: String
     var restarts: String
+    /// Whether a command typed on the guest's keyboard (QEMU's PS/2
+    /// keyboard, through the kernel's evdev) once foot ran reached foot's
+    /// shell, which ran it.
+    var typedIntoTheProgram: Bool
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
@@ -90,7 +94,8 @@ extension DisplayTests.BootPathTests {
       "/usr/bin/env",
       [
         "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
-        "800x480", "--watch-screen", "0.1", "--timeout", "300",
+        "800x480", "--watch-screen", "0.1", "--timeout", "300", "--type",
+        "RIG-KIOSK-KEYS=touch /home/kiosk/typed",
       ], environment: ProcessInfo.processInfo.environment, timeout: 400)
     let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
     try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
@@ -106,7 +111,8 @@ extension DisplayTests.BootPathTests {
       work: work, frames: frames, final: Screendump(path: work + "/final.ppm"), journal: text("journal.txt"),
       who: Set(text("kiosk-who").split(separator: "\n").map { $0.split(separator: " ") }),
       unitState: text("kiosk-state"),
-      restarts: text("kiosk-restarts"), compositor: usage(text("compositor-usage")))
+      restarts: text("kiosk-restarts"), typedIntoTheProgram: text("kiosk-typed") == "yes\n",
+      compositor: usage(text("compositor-usage")))
   }
 
   /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND RSS_KIB" as (peak MiB, CPU
@@ -236,6 +242,7 @@ extension DisplayTests.BootPathTests {
     boot.frames[full].screen.keep(as: "host-mode-\(gpu)-boot-program")
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
+    #expect(boot.typedIntoTheProgram, "the keyboard did not type into foot; \(boot.note)")
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {

@@ -240,14 +240,16 @@ class ScreenWatch:
 
 
 def type_keys(qmp, keys):
-    """Types `keys` (letters, digits, spaces; capitals with Shift), then
-    Enter, on the guest's keyboard: one QMP send-key a key, which QEMU plays
-    in order."""
+    """Types `keys` (letters, digits, spaces, slashes; capitals with Shift),
+    then Enter, on the guest's keyboard: one QMP send-key a key, which QEMU
+    plays in order."""
     for key in list(keys) + ["\n"]:
         if key == "\n":
             codes = ["ret"]
         elif key == " ":
             codes = ["spc"]
+        elif key == "/":
+            codes = ["slash"]
         elif key.isupper():
             codes = ["shift", key.lower()]
         else:
@@ -279,7 +281,7 @@ def main():
     parser.add_argument(
         "--type", action="append", default=[], metavar="TEXT=KEYS",
         help="once the console shows TEXT (after what the --type before it waited for), type KEYS and Enter on the "
-        "guest's keyboard (QMP send-key: letters, digits, space); each typing is listed in DIR/typed.txt as "
+        "guest's keyboard (QMP send-key: letters, digits, space, slash); each typing is listed in DIR/typed.txt as "
         "'SECONDS TEXT' (since QEMU started)")
     parser.add_argument(
         "--rescue-shell", action="store_true",
@@ -297,8 +299,8 @@ def main():
     typings = []
     for pair in args.type:
         text, equals, keys = pair.partition("=")
-        if not text or not equals or not all(c.isalnum() or c == " " for c in keys):
-            parser.error("--type %r: TEXT=KEYS, with letters, digits and spaces to type" % pair)
+        if not text or not equals or not all(c.isalnum() or c in " /" for c in keys):
+            parser.error("--type %r: TEXT=KEYS, with letters, digits, spaces and slashes to type" % pair)
         typings.append((text.encode(), keys))
     if bool(args.kernel) != bool(args.initrd) or (args.kernel and not args.root):
         parser.error("--kernel and --initrd go together, with --root")

@@ -6,8 +6,9 @@
 /* Host mode's Wayland compositor: wlroots 0.15's headless back end as the
    protocol server of one kiosk program (wl_compositor, wl_subcompositor,
    wl_shm, xdg-shell, xdg-decoration, xdg-output, viewporter,
-   presentation-time, wlr-screencopy, a seat), whose current buffer splashd paints into its
-   own frames. It lives in its own shared object (libsplashd-wayland-host.so,
+   presentation-time, wlr-screencopy, virtual-keyboard, a seat with the
+   machine's keyboards), whose current buffer splashd paints into its own
+   frames. It lives in its own shared object (libsplashd-wayland-host.so,
    which links wlroots), loaded with dlopen only in host mode, so that a
    plain splash never maps wlroots. Every call comes from the thread that
    made the host. Decisions (when to reveal, what to show, when a frame is
@@ -38,6 +39,11 @@ enum {
 };
 
 struct splashd_host;
+
+/* The keyboard layout, as XKB names it (NULL: xkbcommon's default). */
+struct splashd_host_keymap {
+  const char *rules, *model, *layout, *variant, *options;
+};
 
 /* Told each line wlroots logs: its importance (1 error, 2 info, 3 debug). */
 typedef void (*splashd_host_log_fn)(void *context, int importance, const char *line);
@@ -80,9 +86,17 @@ struct splashd_host_api {
   int (*show_screen)(struct splashd_host *host, const struct splashd_host_buffer *screen);
   /* Disconnects the program and frees everything. */
   void (*destroy)(struct splashd_host *host);
+  /* Takes the machine's keyboards (libinput; those plugged in later too),
+     with the layout `keymap`, their keys going to the newest window; 0,
+     -2 when the layout does not compile, or -1 when libinput cannot be
+     started, with the reason in `error`. Needs root (the devices are opened
+     directly) and udev's database; a machine without keyboards is no
+     failure. */
+  int (*start_input)(struct splashd_host *host, const struct splashd_host_keymap *keymap, char *error,
+                     size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 2
+#define SPLASHD_HOST_API_VERSION 3
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

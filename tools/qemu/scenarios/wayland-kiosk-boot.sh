@@ -5,7 +5,10 @@
 # foot, or splashd --host wayland --user kiosk -- foot. Put in the image as
 # /usr/local/lib/rig/wayland-kiosk-boot.sh and run by rig-final.service after
 # the kiosk unit (wayland-kiosk-boot.sh final): once
-# foot runs and has had a moment to draw, screendump final; who runs cage
+# foot runs and has had a moment to draw, RIG-KIOSK-KEYS on the serial
+# console, for the rig to type "touch /home/kiosk/typed" and Enter on the
+# guest's keyboard (its --type), and whether foot's shell ran it within 30 s
+# (/run/rig/kiosk-typed: yes or no); screendump final; who runs cage
 # and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the compositor's
 # peak RSS in KiB, its CPU ticks in 5 s with foot idle and the ticks a
 # second (compositor-usage), the kiosk unit's state (kiosk-state) and
@@ -16,6 +19,9 @@ case $1 in
 final)
   i=0; while ! grep -qx foot /proc/[0-9]*/comm 2>/dev/null && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done
   sleep 4
+  echo RIG-KIOSK-KEYS > /dev/ttyS0
+  i=0; while [ ! -e /home/kiosk/typed ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  if [ -e /home/kiosk/typed ]; then echo yes; else echo no; fi > /run/rig/kiosk-typed
   echo RIG-SCREENDUMP final > /dev/ttyS0
   while [ ! -e /run/rig/final.done ]; do sleep 0.1; done
   # (minbase has no procps: the owners of /proc's cage and foot)
