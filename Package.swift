@@ -98,7 +98,8 @@ let package = Package(
         "SplashCore", "SplashSettings", "SplashRender", "SplashSystem", "SplashTestSupport", "CSDL2", "CSDL2Image",
       ]),
     .testTarget(
-      name: "SplashDevicesTests", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
+      name: "SplashDevicesTests",
+      dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
     // Host mode's compositor with real Wayland programs (weston's clients, foot).
     .testTarget(
       name: "SplashHostTests", dependencies: ["SplashCore", "SplashSystem", "SplashHost", "SplashTestSupport"]),

@@ -97,6 +97,9 @@ struct splashd_host {
   /* Every keyboard whose keys go to the focused window (the machine's and
      clients' virtual ones): struct host_keyboard. */
   struct wl_list keyboards;
+  /* No window has the keyboard's focus (withhold_keys: what is typed
+     answers a question on the splash). */
+  bool keys_withheld;
   struct wl_listener new_xdg_surface, new_decoration, client_destroy;
   struct wl_listener toplevel_destroy, toplevel_map, new_virtual_keyboard;
   struct wl_listener output_frame, new_surface;
@@ -208,7 +211,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 
 /* The keyboard's focus: the newest mapped toplevel (a dialog over the
    program's window) but `leaving` (one being unmapped), else the first;
-   none when nothing is mapped. */
+   none when nothing is mapped or keys are withheld. */
 static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface *leaving) {
   struct wlr_surface *target = NULL;
   struct later_toplevel *later;
@@ -219,7 +222,7 @@ static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface
     }
   }
   if (target == NULL && host->toplevel != NULL && host->toplevel->mapped) target = host->toplevel->surface;
-  if (target == NULL) {
+  if (target == NULL || host->keys_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);
     return;
   }
@@ -930,6 +933,11 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
   return committed;
 }
 
+static void withhold_keys(struct splashd_host *host, int withheld) {
+  host->keys_withheld = withheld != 0;
+  focus(host);
+}
+
 static void destroy(struct splashd_host *host) {
   end_read(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
@@ -959,5 +967,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .frame_done = frame_done,
     .show_screen = show_screen,
     .start_input = start_input,
+    .withhold_keys = withhold_keys,
     .destroy = destroy,
 };

@@ -25,8 +25,15 @@ final class HostedProgram: EventSource {
   private let runtimeDirectory: String?
   /// splashd's environment, whose XKB_DEFAULT_* pick the keyboard layout.
   private let environment: [String: String]
-  /// The console's keyboard, off while the compositor has the keyboards.
+  /// The console's keyboard, off while the compositor has the keyboards
+  /// (`mutesConsole`) and no question is asked.
   private var mutedConsole: MutedConsoleKeyboard?
+  private var mutesConsole = false
+  /// Whether a question on the splash is being answered: the program gets
+  /// no keys meanwhile.
+  private var asking = false
+  /// Whether a crash of splashd puts the console's keyboard back.
+  private let handlesCrashes: Bool
   private let controller: Controller
   private let stage: Stage
   private let log: Log
@@ -42,8 +49,9 @@ final class HostedProgram: EventSource {
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
-    log: Log
+    log: Log, handlesCrashes: Bool
   ) {
+    self.handlesCrashes = handlesCrashes
     self.program = program
     self.settings = settings
     searchPath = environment["PATH"]
@@ -98,6 +106,7 @@ final class HostedProgram: EventSource {
       throw error
     }
     self.host = host
+    if asking { host.withholdKeys(true) }
     if takingKeyboards { takeKeyboards(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
@@ -154,10 +163,32 @@ final class HostedProgram: EventSource {
       return
     }
     log.info("host mode: the keyboards type into the program (\(layout.description))")
+    mutesConsole = true
+    if !asking { muteConsole() }
+  }
+
+  /// Turns the console's keyboard off, said once when it cannot be.
+  private func muteConsole() {
     do {
-      mutedConsole = try MutedConsoleKeyboard()
+      mutedConsole = try MutedConsoleKeyboard(restoringOnCrash: handlesCrashes)
     } catch {
       log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
+      mutesConsole = false
+    }
+  }
+
+  /// A question on the splash is asked (`asking`), or the last one is
+  /// answered: meanwhile what is typed is the answer's, never the
+  /// program's (no window has the keyboard's focus), and the console's
+  /// keyboard is on for the terminal that reads it.
+  func questionAsked(_ asking: Bool) {
+    self.asking = asking
+    host?.withholdKeys(asking)
+    if asking {
+      mutedConsole?.release()
+      mutedConsole = nil
+    } else if mutesConsole, mutedConsole == nil {
+      muteConsole()
     }
   }
 
@@ -166,6 +197,7 @@ final class HostedProgram: EventSource {
   /// console's keyboard turned back on.
   func close() {
     removeDisplaySocket()
+    mutesConsole = false
     mutedConsole?.release()
     mutedConsole = nil
   }

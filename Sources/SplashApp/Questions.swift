@@ -18,6 +18,11 @@ final class Questions: EventSource {
   private let terminalPath: String?
   private let stage: Stage
   private let log: Log
+  /// Told true before the terminal is opened for the first question, false
+  /// once it is given back: host mode's compositor then withholds the
+  /// keyboards from its program and gives the console back its keyboard.
+  var onAsking: ((Bool) -> Void)?
+  private var reportedAsking = false
 
   init(terminal: String?, stage: Stage, log: Log) {
     terminalPath = terminal
@@ -80,6 +85,10 @@ final class Questions: EventSource {
       return
     }
     if terminal == nil {
+      if !reportedAsking {
+        reportedAsking = true
+        onAsking?(true)
+      }
       let path = terminalPath ?? KeyboardTerminal.activeConsole
       do {
         terminal = try KeyboardTerminal(path)
@@ -104,6 +113,10 @@ final class Questions: EventSource {
     terminal?.close()
     terminal = nil
     show(nil)
+    if reportedAsking {
+      reportedAsking = false
+      onAsking?(false)
+    }
   }
 
   private func show(_ line: String?) {

@@ -67,7 +67,7 @@ final class Session {
     if settings.handoff.host == .wayland, let program = plan.program {
       let hosted = HostedProgram(
         program: program, settings: settings, environment: dependencies.environment, controller: controller,
-        stage: stage, log: log)
+        stage: stage, log: log, handlesCrashes: dependencies.handlesCrashes)
       runLoop.add(hosted)
       self.hosted = hosted
       // The compositor loads, and the program starts, behind the first frame.
@@ -98,6 +98,7 @@ final class Session {
       log: log, removeOnCrash: { if crashes { Program.removeOnCrash($0) } },
       keepOnCrash: { if crashes { Program.keepOnCrash($0) } })
     let questions = Questions(terminal: settings.handoff.promptTerminal, stage: stage, log: log)
+    questions.onAsking = { [weak self] asking in self?.hosted?.questionAsked(asking) }
     controller.questions = questions
     runLoop.add(questions)
     self.questions = questions

@@ -158,6 +158,11 @@ public final class WaylandHost {
     }
   }
 
+  /// With `withheld`, no window has the keyboard's focus: nothing typed
+  /// reaches a client (it answers a question on the splash); without, the
+  /// newest window has it again.
+  public func withholdKeys(_ withheld: Bool) { api.withhold_keys(host, withheld ? 1 : 0) }
+
   /// `body` with `layout` as C strings, alive while it runs.
   private func withNames<Result>(
     of layout: KeyboardLayout, _ body: (inout splashd_host_keymap) -> Result

@@ -117,13 +117,25 @@ public enum Program {
     }
   }
 
-  /// The handler for the fatal signals: it removes the files it was told
-  /// to, then execs the program if there is one, else lets the signal end
-  /// the process as it would have.
+  /// From now on, a crash first puts the keyboard mode `mode` back on the
+  /// terminal open at `descriptor` (a console whose keyboard was turned
+  /// off), until `stopRestoringKeyboardOnCrash`.
+  public static func restoreKeyboardOnCrash(descriptor: Int32, mode: UInt) {
+    crashKeyboard = CrashKeyboard(descriptor: descriptor, mode: mode)
+    installCrashHandler()
+  }
+
+  /// Undoes `restoreKeyboardOnCrash` (the mode was put back).
+  public static func stopRestoringKeyboardOnCrash() { crashKeyboard = nil }
+
+  /// The handler for the fatal signals: it puts a console's keyboard mode
+  /// back and removes the files it was told to, then execs the program if
+  /// there is one, else lets the signal end the process as it would have.
   private static func installCrashHandler() {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
-      // Only async-signal-safe calls here: unlink(2), write(2), execve(2), raise(3).
+      // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), execve(2), raise(3).
+      if let keyboard = crashKeyboard { _ = splashd_ioctl_value(keyboard.descriptor, UInt(KDSKBMODE), keyboard.mode) }
       for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
       if let path = crashPath, let arguments = crashArguments {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
@@ -190,6 +202,15 @@ private struct CrashUser {
   let groups: UnsafeMutablePointer<gid_t>
   let environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 }
+/// The console keyboard the crash handler turns back on.
+nonisolated(unsafe) private var crashKeyboard: CrashKeyboard?
+
+/// A terminal's descriptor and the keyboard mode to put back on it.
+private struct CrashKeyboard {
+  let descriptor: Int32
+  let mode: UInt
+}
+
 /// The signal mask splashd started with, once it has blocked any.
 nonisolated(unsafe) private var savedSignalMask: sigset_t?
 

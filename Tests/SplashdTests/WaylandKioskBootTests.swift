@@ -21,6 +21,9 @@ extension DisplayTests.BootPathTests {
     /// keyboard, through the kernel's evdev) once foot ran reached foot's
     /// shell, which ran it.
     var typedIntoTheProgram: Bool
+    /// The console's keyboard mode (tty1's: keyboard-mode's word) while the
+    /// compositor ran, then, in host mode, once splashd had crashed.
+    var consoleKeyboard: [String]
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
@@ -62,6 +65,11 @@ extension DisplayTests.BootPathTests {
     try putFile("/etc/systemd/system/kiosk-with-splash.service", unit, into: tree)
     try putFile("/etc/systemd/system/kiosk-with-splash.service.d/rig.conf", dropIn, into: tree)
     try putScript("wayland-kiosk-boot", into: tree, as: "/usr/local/lib/rig/wayland-kiosk-boot.sh")
+    try FileManager.default.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
+    let compile = try run(
+      "/usr/bin/gcc",
+      ["-O2", "-Wall", "-o", tree + "/usr/local/bin/keyboard-mode", packageRoot + "/tools/qemu/keyboard-mode.c"])
+    try #require(compile.status == 0, "\(compile.stderr)")
     try putFile(
       "/etc/systemd/system/rig-final.service",
       """
@@ -112,6 +120,7 @@ extension DisplayTests.BootPathTests {
       who: Set(text("kiosk-who").split(separator: "\n").map { $0.split(separator: " ") }),
       unitState: text("kiosk-state"),
       restarts: text("kiosk-restarts"), typedIntoTheProgram: text("kiosk-typed") == "yes\n",
+      consoleKeyboard: text("console-keyboard").split(separator: "\n").map(String.init),
       compositor: usage(text("compositor-usage")))
   }
 
@@ -212,7 +221,8 @@ extension DisplayTests.BootPathTests {
     let boot = try bootWaylandKiosk(
       in: dir,
       // The line the example's comment gives for host mode.
-      execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "",
+      // Not restarted once the script crashes it: a new splashd would turn the console's keyboard off again.
+      execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "[Service]\nRestart=no\n",
       packages: Self.waylandKioskPackages, gpu: gpu)
     let name = gpu == "vga" ? "host_mode" : "host_mode_\(gpu)"
     let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
@@ -243,6 +253,9 @@ extension DisplayTests.BootPathTests {
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
     #expect(boot.typedIntoTheProgram, "the keyboard did not type into foot; \(boot.note)")
+    // The console's keyboard was off while splashd had the keyboards, and its
+    // crash put it back (systemd's console setup leaves it in unicode mode).
+    #expect(boot.consoleKeyboard == ["off", "unicode"], "\(boot.consoleKeyboard); \(boot.note)")
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {

@@ -94,9 +94,13 @@ struct splashd_host_api {
      failure. */
   int (*start_input)(struct splashd_host *host, const struct splashd_host_keymap *keymap, char *error,
                      size_t capacity);
+  /* With `withheld` non-zero, no window has the keyboard's focus, so that
+     nothing typed reaches a client (a question on the splash is being
+     answered); with 0, the newest window has it again. */
+  void (*withhold_keys)(struct splashd_host *host, int withheld);
 };
 
-#define SPLASHD_HOST_API_VERSION 3
+#define SPLASHD_HOST_API_VERSION 4
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

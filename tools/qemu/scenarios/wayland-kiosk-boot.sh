@@ -12,8 +12,9 @@
 # and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the compositor's
 # peak RSS in KiB, its CPU ticks in 5 s with foot idle and the ticks a
 # second (compositor-usage), the kiosk unit's state (kiosk-state) and
-# restarts (kiosk-restarts), the journal
-# (journal.txt); then RIG-STATUS 0 and the power off.
+# restarts (kiosk-restarts), tty1's keyboard mode (console-keyboard: one
+# word from keyboard-mode, then in host mode a second once splashd has
+# crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
 # Takes no variables.
 case $1 in
 final)
@@ -40,6 +41,15 @@ final)
     > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
+  # The console's keyboard (tty1, the terminal the kiosk holds) while the
+  # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
+  # mode is read again once it has gone.
+  keyboard-mode /dev/tty1 > /run/rig/console-keyboard 2>&1
+  if [ "$(cat "/proc/$main/comm")" = splashd ]; then
+    kill -SEGV "$main"
+    i=0; while [ -e "/proc/$main" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    keyboard-mode /dev/tty1 >> /run/rig/console-keyboard 2>&1
+  fi
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
   ;;
