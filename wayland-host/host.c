@@ -118,7 +118,7 @@ struct host_keyboard {
   struct splashd_host *host;
   struct wlr_input_device *device;
   struct wl_list link;
-  struct wl_listener key, modifiers, destroy;
+  struct wl_listener key, modifiers, keymap, destroy;
 };
 
 /* A keyboard of the machine's (a libinput device), as a wlroots input
@@ -336,6 +336,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 static void handle_key(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
   struct wlr_event_keyboard_key *event = data;
+  if (keyboard->host->keys_withheld) return;
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_key(keyboard->host->seat, event->time_msec, event->keycode, event->state);
 }
@@ -343,13 +344,32 @@ static void handle_key(struct wl_listener *listener, void *data) {
 static void handle_modifiers(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
   (void)data;
+  if (keyboard->host->keys_withheld) return;
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_modifiers(keyboard->host->seat, &keyboard->device->keyboard->modifiers);
 }
 
-/* The seat offers a keyboard while the machine has one. */
+/* The seat offers a keyboard while there is one with a keymap (a virtual
+   keyboard has none until its client sends it: a client told of a keyboard
+   before any keymap may crash, and wlroots 0.15 would send it a keymap
+   descriptor of -1, which breaks its connection). */
 static void update_capabilities(struct splashd_host *host) {
-  wlr_seat_set_capabilities(host->seat, wl_list_empty(&host->keyboards) ? 0 : WL_SEAT_CAPABILITY_KEYBOARD);
+  uint32_t capabilities = 0;
+  struct host_keyboard *keyboard;
+  wl_list_for_each(keyboard, &host->keyboards, link) {
+    if (keyboard->device->keyboard->keymap != NULL) capabilities = WL_SEAT_CAPABILITY_KEYBOARD;
+  }
+  wlr_seat_set_capabilities(host->seat, capabilities);
+}
+
+/* A virtual keyboard's keymap came: it may be the seat's keyboard now. */
+static void handle_keymap(struct wl_listener *listener, void *data) {
+  struct host_keyboard *keyboard = wl_container_of(listener, keyboard, keymap);
+  (void)data;
+  struct splashd_host *host = keyboard->host;
+  if (wlr_seat_get_keyboard(host->seat) == NULL) wlr_seat_set_keyboard(host->seat, keyboard->device);
+  update_capabilities(host);
+  focus(host);
 }
 
 static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
@@ -358,6 +378,7 @@ static void handle_keyboard_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = keyboard->host;
   wl_list_remove(&keyboard->key.link);
   wl_list_remove(&keyboard->modifiers.link);
+  wl_list_remove(&keyboard->keymap.link);
   wl_list_remove(&keyboard->destroy.link);
   wl_list_remove(&keyboard->link);
   free(keyboard);
@@ -374,10 +395,12 @@ static void add_keyboard(struct splashd_host *host, struct wlr_input_device *dev
   wl_signal_add(&device->keyboard->events.key, &keyboard->key);
   keyboard->modifiers.notify = handle_modifiers;
   wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
+  keyboard->keymap.notify = handle_keymap;
+  wl_signal_add(&device->keyboard->events.keymap, &keyboard->keymap);
   keyboard->destroy.notify = handle_keyboard_destroy;
   wl_signal_add(&device->events.destroy, &keyboard->destroy);
   wl_list_insert(&host->keyboards, &keyboard->link);
-  wlr_seat_set_keyboard(host->seat, device);
+  if (device->keyboard->keymap != NULL) wlr_seat_set_keyboard(host->seat, device);
   update_capabilities(host);
   focus(host);
 }
@@ -935,6 +958,9 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
 
 static void withhold_keys(struct splashd_host *host, int withheld) {
   host->keys_withheld = withheld != 0;
+  // A popup's keyboard grab keeps sending keys to its client whatever the
+  // focus: it ends (the popups are dismissed).
+  if (host->keys_withheld) wlr_seat_keyboard_end_grab(host->seat);
   focus(host);
 }
 

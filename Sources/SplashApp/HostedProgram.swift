@@ -29,6 +29,10 @@ final class HostedProgram: EventSource {
   /// (`mutesConsole`) and no question is asked.
   private var mutedConsole: MutedConsoleKeyboard?
   private var mutesConsole = false
+  /// The virtual terminal in front when the keyboards were taken, whose
+  /// keyboard is turned off again after each question (not whichever is in
+  /// front then).
+  private var console: String?
   /// Whether a question on the splash is being answered: the program gets
   /// no keys meanwhile.
   private var asking = false
@@ -164,13 +168,15 @@ final class HostedProgram: EventSource {
     }
     log.info("host mode: the keyboards type into the program (\(layout.description))")
     mutesConsole = true
+    console = KeyboardTerminal.activeConsole
     if !asking { muteConsole() }
   }
 
   /// Turns the console's keyboard off, said once when it cannot be.
   private func muteConsole() {
     do {
-      mutedConsole = try MutedConsoleKeyboard(restoringOnCrash: handlesCrashes)
+      mutedConsole = try MutedConsoleKeyboard(
+        console ?? KeyboardTerminal.activeConsole, restoringOnCrash: handlesCrashes)
     } catch {
       log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
       mutesConsole = false

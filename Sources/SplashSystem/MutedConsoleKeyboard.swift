@@ -15,15 +15,18 @@ public final class MutedConsoleKeyboard {
   private let restoringOnCrash: Bool
   private var released = false
 
-  /// Turns off the keyboard of the terminal at `path` (/dev/tty0: the
-  /// current one); with `restoringOnCrash`, a crash turns it back on.
-  public init(_ path: String = "/dev/tty0", restoringOnCrash: Bool) throws(SystemError) {
+  /// Turns off the keyboard of the virtual terminal at `path`; with
+  /// `restoringOnCrash`, a crash turns it back on. A keyboard found off is
+  /// turned back on in Unicode mode.
+  public init(_ path: String, restoringOnCrash: Bool) throws(SystemError) {
     descriptor = try FileDescriptor.openDevice(path, O_RDWR)
     self.restoringOnCrash = restoringOnCrash
     do {
       var mode: Int32 = 0
       _ = try descriptor.control(UInt(KDGKBMODE), &mode, call: "KDGKBMODE \(path)")
-      saved = UInt(mode)
+      // Found off (a splashd killed outright left it so), it comes back on,
+      // in Unicode mode as logind puts it back.
+      saved = mode == K_OFF ? UInt(K_UNICODE) : UInt(mode)
       if restoringOnCrash { Program.restoreKeyboardOnCrash(descriptor: descriptor.rawValue, mode: saved) }
       try descriptor.control(UInt(KDSKBMODE), value: UInt(K_OFF), call: "KDSKBMODE \(path)")
     } catch {

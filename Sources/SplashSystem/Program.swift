@@ -132,6 +132,8 @@ public enum Program {
   /// back and removes the files it was told to, then execs the program if
   /// there is one, else lets the signal end the process as it would have.
   private static func installCrashHandler() {
+    // The globals the handler reads are initialised here, never there.
+    _ = (crashKeyboard, crashPath, crashArguments, crashUser, crashFiles)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
       // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), execve(2), raise(3).

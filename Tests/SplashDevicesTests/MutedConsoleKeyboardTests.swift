@@ -29,6 +29,22 @@ import Testing
     #expect(try mode() == before)
   }
 
+  /// A keyboard found off (a splashd killed outright left it so) comes
+  /// back on, in Unicode mode.
+  @Test func aKeyboardFoundOffComesBackInUnicodeMode() throws {
+    let before = try mode()
+    let descriptor = try FileDescriptor.openDevice(terminal, O_RDWR)
+    defer {
+      _ = try? descriptor.control(UInt(KDSKBMODE), value: UInt(before), call: "KDSKBMODE")
+      try? descriptor.close()
+    }
+    try descriptor.control(UInt(KDSKBMODE), value: UInt(K_OFF), call: "KDSKBMODE")
+    let muted = try MutedConsoleKeyboard(terminal, restoringOnCrash: false)
+    #expect(try mode() == K_OFF)
+    muted.release()
+    #expect(try mode() == K_UNICODE)
+  }
+
   @Test func whatIsNotATerminalIsRefused() throws {
     #expect(throws: SystemError.self) { _ = try MutedConsoleKeyboard("/dev/null", restoringOnCrash: false) }
   }

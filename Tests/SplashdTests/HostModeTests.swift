@@ -168,6 +168,35 @@ import Testing
     #expect(created, "the typed command did not run: \(outcome.stderr)")
   }
 
+  /// A second virtual keyboard arriving while the first holds the seat (an
+  /// on-screen keyboard beside another) types too, and the program keeps
+  /// its connection: a keyboard counts only once its keymap has come
+  /// (before, wlroots sent foot a keymap descriptor of -1, which cut it off).
+  @Test func aSecondVirtualKeyboardTypesBesideTheFirst() throws {
+    var second = false
+    var stillRunning = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.3", "--", "foot", "--override=colors.background=2080c0", "/bin/sh"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        let environment = ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"]
+        // The first types, then holds its keyboard for 5 s (wtype's own sleep).
+        // A leading space: wtype's own first key may be lost (its issue 46).
+        guard
+          let first = try? StartedProcess(
+            "/usr/bin/wtype", [" touch \(dir.path)/first", "-k", "Return", "-s", "5000"], environment: environment),
+          waitUntil(20, { FileManager.default.fileExists(atPath: dir.path + "/first") })
+        else { return }
+        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/second", "-k", "Return"], environment: environment)
+        second = waitUntil(20) { FileManager.default.fileExists(atPath: dir.path + "/second") }
+        stillRunning = splashctl(["status"])?.stdout.contains(" program=shown") == true
+        _ = try? first.finish(timeout: 10)
+      })
+    #expect(second && stillRunning, "the second keyboard did not type into foot: \(outcome.stderr)")
+  }
+
   /// While a question is asked on the splash (a disk's passphrase), what is
   /// typed is its answer's and never the program's: a command typed then
   /// (through the virtual keyboard) does not reach foot's shell, while the
