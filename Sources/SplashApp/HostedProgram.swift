@@ -26,12 +26,11 @@ final class HostedProgram: EventSource {
   /// splashd's environment, whose XKB_DEFAULT_* pick the keyboard layout.
   private let environment: [String: String]
   /// The console's keyboard, off while the compositor has the keyboards
-  /// (`mutesConsole`) and no question is asked.
+  /// and no question is asked.
   private var mutedConsole: MutedConsoleKeyboard?
-  private var mutesConsole = false
-  /// The virtual terminal in front when the keyboards were taken, whose
-  /// keyboard is turned off again after each question (not whichever is in
-  /// front then).
+  /// The virtual terminal whose keyboard is kept off: the one in front
+  /// when the keyboards were taken (not whichever is in front after a
+  /// question); nil when none is.
   private var console: String?
   /// Whether a question on the splash is being answered: the program gets
   /// no keys meanwhile.
@@ -167,19 +166,18 @@ final class HostedProgram: EventSource {
       return
     }
     log.info("host mode: the keyboards type into the program (\(layout.description))")
-    mutesConsole = true
     console = KeyboardTerminal.activeConsole
     if !asking { muteConsole() }
   }
 
   /// Turns the console's keyboard off, said once when it cannot be.
   private func muteConsole() {
+    guard let console else { return }
     do {
-      mutedConsole = try MutedConsoleKeyboard(
-        console ?? KeyboardTerminal.activeConsole, restoringOnCrash: handlesCrashes)
+      mutedConsole = try MutedConsoleKeyboard(console, restoringOnCrash: handlesCrashes)
     } catch {
       log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
-      mutesConsole = false
+      self.console = nil
     }
   }
 
@@ -193,7 +191,7 @@ final class HostedProgram: EventSource {
     if asking {
       mutedConsole?.release()
       mutedConsole = nil
-    } else if mutesConsole, mutedConsole == nil {
+    } else if mutedConsole == nil {
       muteConsole()
     }
   }
@@ -203,7 +201,7 @@ final class HostedProgram: EventSource {
   /// console's keyboard turned back on.
   func close() {
     removeDisplaySocket()
-    mutesConsole = false
+    console = nil
     mutedConsole?.release()
     mutedConsole = nil
   }

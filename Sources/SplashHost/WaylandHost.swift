@@ -144,9 +144,9 @@ public final class WaylandHost {
   /// (there is nothing to show), rather than leaving them waiting.
   public func failScreenCopies() { _ = api.show_screen(host, nil) }
 
-  /// Takes the machine's keyboards (libinput, through libseat's noop back
-  /// end: the devices opened directly, which needs root; those plugged in
-  /// later too), their keys going to the program's newest window, in
+  /// Takes the machine's keyboards (the glue's own libinput context on
+  /// udev's seat0: the devices opened directly, which needs root; those
+  /// plugged in later too), their keys going to the program's newest window, in
   /// `layout`. A machine without keyboards is no failure. The error's
   /// code is EINVAL when the layout does not compile, ENODEV when libinput
   /// cannot be had.

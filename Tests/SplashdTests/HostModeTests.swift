@@ -40,6 +40,22 @@ import Testing
     return (phase, screen)
   }
 
+  /// What a client of the host's display socket (grim, wtype) is given.
+  var displayEnvironment: [String: String] { ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"] }
+  /// foot running a shell, in the kiosk's colour: the program keys are typed into.
+  static let footShell = ["foot", "--override=colors.background=2080c0", "/bin/sh"]
+
+  /// wtype's arguments to type `command` and Enter into the focused
+  /// window. A leading space goes first: wtype now and then loses its first
+  /// key on any wlroots compositor (its issue 46), and the shell ignores it.
+  static func typing(_ command: String) -> [String] { [" " + command, "-k", "Return"] }
+
+  /// Types `command` and Enter through the virtual-keyboard protocol
+  /// (wtype); wtype's outcome, nil when it could not be run.
+  func type(_ command: String) -> Outcome? {
+    try? run("/usr/bin/wtype", Self.typing(command), environment: displayEnvironment)
+  }
+
   /// Waits until `status` says the program has shown its first frame.
   func waitForTheProgram() -> Bool {
     waitUntil { FileManager.default.fileExists(atPath: socketPath) }
@@ -126,9 +142,7 @@ import Testing
         _ = splashctl(["reveal"])
         guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
         let late = dir.path + "/late.ppm"
-        let grim = try? run(
-          "/usr/bin/grim", ["-t", "ppm", late],
-          environment: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"])
+        let grim = try? run("/usr/bin/grim", ["-t", "ppm", late], environment: displayEnvironment)
         if grim?.status == 0 { afterTheTransition = Screendump(path: late) }
       })
     let note = outcome.stderr
@@ -149,16 +163,12 @@ import Testing
     let typed = dir.path + "/typed"
     var created = false
     let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.3", "--", "foot", "--override=colors.background=2080c0", "/bin/sh"], in: dir,
+      splash + ["--duration", "0.3", "--"] + Self.footShell, in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram() else { return }
-        // wtype now and then loses its first key on any wlroots compositor
-        // (wtype's issue 46): a leading space, which the shell ignores.
-        let wtype = try? run(
-          "/usr/bin/wtype", [" touch \(typed)", "-k", "Return"],
-          environment: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"])
+        let wtype = type("touch \(typed)")
         guard let wtype, wtype.status == 0 else {
           Issue.record("wtype failed: \(wtype?.stderr ?? "not run")")
           return
@@ -176,20 +186,19 @@ import Testing
     var second = false
     var stillRunning = false
     let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.3", "--", "foot", "--override=colors.background=2080c0", "/bin/sh"], in: dir,
+      splash + ["--duration", "0.3", "--"] + Self.footShell, in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram() else { return }
-        let environment = ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"]
         // The first types, then holds its keyboard for 5 s (wtype's own sleep).
-        // A leading space: wtype's own first key may be lost (its issue 46).
         guard
           let first = try? StartedProcess(
-            "/usr/bin/wtype", [" touch \(dir.path)/first", "-k", "Return", "-s", "5000"], environment: environment),
+            "/usr/bin/wtype", Self.typing("touch \(dir.path)/first") + ["-s", "5000"],
+            environment: displayEnvironment),
           waitUntil(20, { FileManager.default.fileExists(atPath: dir.path + "/first") })
         else { return }
-        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/second", "-k", "Return"], environment: environment)
+        _ = type("touch \(dir.path)/second")
         second = waitUntil(20) { FileManager.default.fileExists(atPath: dir.path + "/second") }
         stillRunning = splashctl(["status"])?.stdout.contains(" program=shown") == true
         _ = try? first.finish(timeout: 10)
@@ -208,10 +217,7 @@ import Testing
     var answer: Outcome?
     var afterwards = false
     let (_, outcome) = try spawnSplashd(
-      splash + [
-        "--until-reveal", "--timeout", "0", "--prompt-tty", console.terminal, "--", "foot",
-        "--override=colors.background=2080c0", "/bin/sh",
-      ], in: dir,
+      splash + ["--until-reveal", "--timeout", "0", "--prompt-tty", console.terminal, "--"] + Self.footShell, in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
@@ -219,12 +225,10 @@ import Testing
           let asker = try? StartedProcess(splashctlPath, ["--control", socketPath, "ask-password", "Disk"])
         else { return }
         guard waitUntil(20, { splashctl(["status"])?.stdout.contains(" asking=1") == true }) else { return }
-        let environment = ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"]
-        // A leading space: wtype's own first key may be lost (its issue 46).
-        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/leaked", "-k", "Return"], environment: environment)
+        _ = type("touch \(dir.path)/leaked")
         console.type("s3cret\r")
         answer = try? asker.finish(timeout: 10)
-        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/afterwards", "-k", "Return"], environment: environment)
+        _ = type("touch \(dir.path)/afterwards")
         afterwards = waitUntil(20) { FileManager.default.fileExists(atPath: dir.path + "/afterwards") }
       })
     #expect(answer?.status == 0 && answer?.stdout == "s3cret\n", "\(String(describing: answer))")
@@ -250,11 +254,9 @@ import Testing
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram() else { return }
-        let environment = ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": "wayland-0"]
         // The second window is there once the screen's middle is not the first's alone.
         guard waitUntil(20, { snapshot("two")?.screen.at(160, 120) != Self.foot }) else { return }
-        // A leading space: wtype's own first key may be lost (its issue 46).
-        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/$WHO", "-k", "Return"], environment: environment)
+        _ = type("touch \(dir.path)/$WHO")
         secondGotThem = waitUntil(20) { FileManager.default.fileExists(atPath: dir.path + "/second") }
         firstGotThemEarly = FileManager.default.fileExists(atPath: dir.path + "/first")
         guard secondGotThem,
@@ -264,7 +266,7 @@ import Testing
         else { return }
         kill(second, SIGTERM)
         guard waitUntil(20, { snapshot("closed")?.screen.at(160, 120) == Self.foot }) else { return }
-        _ = try? run("/usr/bin/wtype", [" touch \(dir.path)/$WHO", "-k", "Return"], environment: environment)
+        _ = type("touch \(dir.path)/$WHO")
         firstGotThemBack = waitUntil(20) { FileManager.default.fileExists(atPath: dir.path + "/first") }
       })
     #expect(secondGotThem && !firstGotThemEarly, "the second window did not get the keys: \(outcome.stderr)")
