@@ -4,7 +4,8 @@
 // program's current buffer and paints it itself, and gives the output what
 // the screen shows when a screencopy client asks for it; the machine's
 // keyboards (libinput) and clients' virtual ones type into the newest
-// window. Only glue: what wlroots' listener macros and wl_container_of
+// window, its pointers and touch screens point at what lies under them.
+// Only glue: what wlroots' listener macros and wl_container_of
 // need, which Swift cannot call.
 #define _GNU_SOURCE
 #include "splashd_wayland_host.h"
@@ -40,6 +41,7 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_seat.h>
@@ -97,10 +99,32 @@ struct splashd_host {
   /* Every keyboard whose keys go to the focused window (the machine's and
      clients' virtual ones): struct host_keyboard. */
   struct wl_list keyboards;
-  /* No window has the keyboard's focus (withhold_keys: what is typed
-     answers a question on the splash). */
-  bool keys_withheld;
-  struct wl_listener new_xdg_surface, new_decoration, client_destroy;
+  /* No input reaches a window (withhold_input: what is typed answers a
+     question on the splash). */
+  bool input_withheld;
+  /* The machine's pointers (mice, touchpads, tablets) and touch screens
+     now: the seat offers what there is. */
+  int pointers, touch_screens;
+  /* Where the pointer is on the window's canvas (the screen turned as
+     the splash is), and whether the cursor shows: from the pointer's first
+     move to the next touch (hidden until then, as kiosks expect). */
+  double pointer_x, pointer_y;
+  bool cursor_shown;
+  /* The cursor the client under the pointer set (NULL: none), its hotspot. */
+  struct wlr_surface *cursor;
+  int32_t cursor_hotspot_x, cursor_hotspot_y;
+  /* A point of an absolute device (a touch screen's or a tablet's, as
+     fractions u, v of the panel's width and height) on the canvas:
+     x = m[0] u + m[1] v + m[2], y = m[3] u + m[4] v + m[5]. */
+  double input_map[6];
+  /* Each touch point down: where it went down, as the offset from the
+     canvas to its surface's coordinates. */
+  struct touch_point {
+    int32_t id;
+    bool down;
+    double dx, dy;
+  } touches[16];
+  struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener toplevel_destroy, toplevel_map, new_virtual_keyboard;
   struct wl_listener output_frame, new_surface;
 };
@@ -222,7 +246,7 @@ static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface
     }
   }
   if (target == NULL && host->toplevel != NULL && host->toplevel->mapped) target = host->toplevel->surface;
-  if (target == NULL || host->keys_withheld) {
+  if (target == NULL || host->input_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);
     return;
   }
@@ -281,12 +305,192 @@ static void handle_later_toplevel_destroy(struct wl_listener *listener, void *da
   focus(host);
 }
 
+/* Where the program's windows lie on the canvas, as splashd shows them:
+   the first toplevel's buffer centred (cut around its middle where larger,
+   its picture `picture_width` x `picture_height`), each later toplevel's
+   window centred on that picture. false before the first buffer. */
+struct window_places {
+  int64_t first_x, first_y, picture_x, picture_y, picture_width, picture_height;
+};
+
+static bool place_windows(const struct splashd_host *host, struct window_places *places) {
+  if (host->toplevel == NULL || host->toplevel->surface->buffer == NULL ||
+      host->toplevel->surface->buffer->source == NULL)
+    return false;
+  const struct wlr_buffer *main = host->toplevel->surface->buffer->source;
+  places->picture_width = main->width < host->width ? main->width : host->width;
+  places->picture_height = main->height < host->height ? main->height : host->height;
+  places->picture_x = ((int64_t)host->width - places->picture_width) / 2;
+  places->picture_y = ((int64_t)host->height - places->picture_height) / 2;
+  places->first_x = ((int64_t)host->width - main->width) / 2;
+  places->first_y = ((int64_t)host->height - main->height) / 2;
+  return true;
+}
+
+/* Where a later toplevel's surface lies on the canvas. */
+static void place_later(const struct window_places *places, struct wlr_xdg_surface *surface, int64_t *x, int64_t *y) {
+  struct wlr_box window;
+  wlr_xdg_surface_get_geometry(surface, &window);
+  *x = places->picture_x + (places->picture_width - window.width) / 2 - window.x;
+  *y = places->picture_y + (places->picture_height - window.height) / 2 - window.y;
+}
+
+/* The surface shown at a point of the canvas (a popup, a subsurface, a
+   window: the newest window first), with the point in its coordinates;
+   NULL when only the background is there. */
+static struct wlr_surface *surface_at(const struct splashd_host *host, double x, double y, double *sx, double *sy) {
+  struct window_places places;
+  if (!host->toplevel->mapped || !place_windows(host, &places)) return NULL;
+  struct later_toplevel *later;
+  wl_list_for_each_reverse(later, &host->later, link) {
+    if (!later->surface->mapped) continue;
+    int64_t left, top;
+    place_later(&places, later->surface, &left, &top);
+    struct wlr_surface *found = wlr_xdg_surface_surface_at(later->surface, x - (double)left, y - (double)top, sx, sy);
+    if (found != NULL) return found;
+  }
+  return wlr_xdg_surface_surface_at(host->toplevel, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
+}
+
+/* A popup (a menu, a select box's list) kept on the screen: moved or
+   flipped as its positioner allows. */
+static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surface *surface) {
+  struct wlr_xdg_surface *root = surface;
+  while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
+         wlr_surface_is_xdg_surface(root->popup->parent)) {
+    root = wlr_xdg_surface_from_wlr_surface(root->popup->parent);
+  }
+  if (root->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
+  int64_t left = 0, top = 0;
+  struct window_places places;
+  if (place_windows(host, &places)) {
+    if (root == host->toplevel) {
+      left = places.first_x;
+      top = places.first_y;
+    } else {
+      place_later(&places, root, &left, &top);
+    }
+  }
+  struct wlr_box screen = {.x = (int)-left, .y = (int)-top, .width = host->width, .height = host->height};
+  wlr_xdg_popup_unconstrain_from_box(surface->popup, &screen);
+}
+
+/* Whether the cursor is drawn: it has been moved since the last touch,
+   and the client under it set one. */
+static bool cursor_visible(const struct splashd_host *host) {
+  const struct wlr_seat_client *focused = host->seat->pointer_state.focused_client;
+  return host->cursor_shown && host->cursor != NULL && host->cursor->buffer != NULL && focused != NULL &&
+         wl_resource_get_client(host->cursor->resource) == focused->client;
+}
+
+/* Tells the surface under the pointer where it is (entering it first). */
+static void point_at_pointer(struct splashd_host *host, uint32_t time_msec) {
+  if (host->input_withheld || host->toplevel == NULL) return;
+  double sx, sy;
+  struct wlr_surface *surface = surface_at(host, host->pointer_x, host->pointer_y, &sx, &sy);
+  if (surface == NULL) {
+    wlr_seat_pointer_notify_clear_focus(host->seat);
+  } else {
+    wlr_seat_pointer_notify_enter(host->seat, surface, sx, sy);
+    wlr_seat_pointer_notify_motion(host->seat, time_msec, sx, sy);
+  }
+  wlr_seat_pointer_notify_frame(host->seat);
+}
+
+/* The pointer moved to (x, y) on the canvas (kept on it): the cursor shows. */
+static void move_pointer(struct splashd_host *host, uint32_t time_msec, double x, double y) {
+  host->pointer_x = x < 0 ? 0 : x > host->width - 1 ? host->width - 1 : x;
+  host->pointer_y = y < 0 ? 0 : y > host->height - 1 ? host->height - 1 : y;
+  host->cursor_shown = true;
+  point_at_pointer(host, time_msec);
+  if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+}
+
+/* A point of an absolute device on the canvas (input_map). */
+static void map_point(const struct splashd_host *host, double u, double v, double *x, double *y) {
+  const double *m = host->input_map;
+  *x = m[0] * u + m[1] * v + m[2];
+  *y = m[3] * u + m[4] * v + m[5];
+}
+
+static struct touch_point *touch_point(struct splashd_host *host, int32_t id) {
+  for (size_t i = 0; i < sizeof host->touches / sizeof host->touches[0]; i++) {
+    if (host->touches[i].down && host->touches[i].id == id) return &host->touches[i];
+  }
+  return NULL;
+}
+
+/* A finger down at (u, v) of the touch screen: the surface under it has
+   it until it lifts; the cursor hides. */
+static void touch_down(struct splashd_host *host, uint32_t time_msec, int32_t id, double u, double v) {
+  if (host->cursor_shown) {
+    host->cursor_shown = false;
+    if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+  }
+  if (host->input_withheld || host->toplevel == NULL || touch_point(host, id) != NULL) return;
+  double x, y, sx, sy;
+  map_point(host, u, v, &x, &y);
+  struct wlr_surface *surface = surface_at(host, x, y, &sx, &sy);
+  struct touch_point *free_point = NULL;
+  for (size_t i = 0; free_point == NULL && i < sizeof host->touches / sizeof host->touches[0]; i++) {
+    if (!host->touches[i].down) free_point = &host->touches[i];
+  }
+  if (surface == NULL || free_point == NULL) return;
+  *free_point = (struct touch_point){.id = id, .down = true, .dx = sx - x, .dy = sy - y};
+  wlr_seat_touch_notify_down(host->seat, surface, time_msec, id, sx, sy);
+}
+
+static void touch_motion(struct splashd_host *host, uint32_t time_msec, int32_t id, double u, double v) {
+  struct touch_point *point = touch_point(host, id);
+  if (point == NULL) return;
+  double x, y;
+  map_point(host, u, v, &x, &y);
+  wlr_seat_touch_notify_motion(host->seat, time_msec, id, x + point->dx, y + point->dy);
+}
+
+static void touch_up(struct splashd_host *host, uint32_t time_msec, int32_t id) {
+  struct touch_point *point = touch_point(host, id);
+  if (point == NULL) return;
+  point->down = false;
+  wlr_seat_touch_notify_up(host->seat, time_msec, id);
+}
+
+/* The cursor the client under the pointer asked for (NULL: none). */
+static void set_cursor(struct splashd_host *host, struct wlr_surface *surface, int32_t hotspot_x, int32_t hotspot_y);
+
+static void handle_cursor_destroy(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, cursor_destroy);
+  (void)data;
+  set_cursor(host, NULL, 0, 0);
+}
+
+static void set_cursor(struct splashd_host *host, struct wlr_surface *surface, int32_t hotspot_x, int32_t hotspot_y) {
+  if (host->cursor != NULL) wl_list_remove(&host->cursor_destroy.link);
+  host->cursor = surface;
+  host->cursor_hotspot_x = hotspot_x;
+  host->cursor_hotspot_y = hotspot_y;
+  if (surface != NULL) {
+    host->cursor_destroy.notify = handle_cursor_destroy;
+    wl_signal_add(&surface->events.destroy, &host->cursor_destroy);
+  }
+  if (host->cursor_shown && host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+}
+
+static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, request_set_cursor);
+  struct wlr_seat_pointer_request_set_cursor_event *event = data;
+  // Only the client the pointer is over picks its cursor.
+  if (event->seat_client != host->seat->pointer_state.focused_client) return;
+  set_cursor(host, event->surface, event->hotspot_x, event->hotspot_y);
+}
+
 /* The first toplevel is the program's window: configured full screen at
    the output's size before its first buffer. Later toplevels are shown
    over it at their own size. */
 static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, new_xdg_surface);
   struct wlr_xdg_surface *surface = data;
+  if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) keep_popup_on_screen(host, surface);
   if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
   if (host->toplevel != NULL) {
     // Sized by the program (wlroots configures it), shown over the first.
@@ -336,7 +540,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 static void handle_key(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
   struct wlr_event_keyboard_key *event = data;
-  if (keyboard->host->keys_withheld) return;
+  if (keyboard->host->input_withheld) return;
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_key(keyboard->host->seat, event->time_msec, event->keycode, event->state);
 }
@@ -344,7 +548,7 @@ static void handle_key(struct wl_listener *listener, void *data) {
 static void handle_modifiers(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
   (void)data;
-  if (keyboard->host->keys_withheld) return;
+  if (keyboard->host->input_withheld) return;
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_modifiers(keyboard->host->seat, &keyboard->device->keyboard->modifiers);
 }
@@ -352,12 +556,15 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 /* The seat offers a keyboard while there is one with a keymap (a virtual
    keyboard has none until its client sends it: a client told of a keyboard
    before any keymap may crash, and wlroots 0.15 would send it a keymap
-   descriptor of -1, which breaks its connection). */
+   descriptor of -1, which breaks its connection), a pointer and touch
+   while the machine has them. */
 static void update_capabilities(struct splashd_host *host) {
   uint32_t capabilities = 0;
+  if (host->pointers > 0) capabilities |= WL_SEAT_CAPABILITY_POINTER;
+  if (host->touch_screens > 0) capabilities |= WL_SEAT_CAPABILITY_TOUCH;
   struct host_keyboard *keyboard;
   wl_list_for_each(keyboard, &host->keyboards, link) {
-    if (keyboard->device->keyboard->keymap != NULL) capabilities = WL_SEAT_CAPABILITY_KEYBOARD;
+    if (keyboard->device->keyboard->keymap != NULL) capabilities |= WL_SEAT_CAPABILITY_KEYBOARD;
   }
   wlr_seat_set_capabilities(host->seat, capabilities);
 }
@@ -437,7 +644,7 @@ static const struct wlr_input_device_impl machine_keyboard_impl = {
 };
 
 /* A keyboard plugged in (or there at the start): the machine's keymap and
-   the usual repeat. Pointers and touch screens are not served yet. */
+   the usual repeat. */
 static void add_machine_keyboard(struct splashd_host *host, struct libinput_device *handle) {
   struct machine_keyboard *machine = calloc(1, sizeof *machine);
   if (machine == NULL) return;
@@ -454,15 +661,124 @@ static void add_machine_keyboard(struct splashd_host *host, struct libinput_devi
   add_keyboard(host, &machine->device);
 }
 
+/* A device of the machine came (added 1) or went (-1): a keyboard of its,
+   and what the seat offers. */
+static void count_device(struct splashd_host *host, struct libinput_device *handle, int added) {
+  if (libinput_device_has_capability(handle, LIBINPUT_DEVICE_CAP_POINTER)) host->pointers += added;
+  if (libinput_device_has_capability(handle, LIBINPUT_DEVICE_CAP_TOUCH)) host->touch_screens += added;
+  struct machine_keyboard *machine = libinput_device_get_user_data(handle);
+  if (added > 0 && libinput_device_has_capability(handle, LIBINPUT_DEVICE_CAP_KEYBOARD)) {
+    add_machine_keyboard(host, handle);
+  } else if (added < 0 && machine != NULL) {
+    wlr_input_device_destroy(&machine->device);
+  }
+  update_capabilities(host);
+}
+
+/* A wheel's, a finger's or a trackpoint's scroll, on both axes. */
+static void scroll(struct splashd_host *host, struct libinput_event_pointer *event, enum wlr_axis_source source) {
+  if (host->input_withheld) return;
+  const enum libinput_pointer_axis axes[] = {LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL,
+                                             LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL};
+  const enum wlr_axis_orientation orientations[] = {WLR_AXIS_ORIENTATION_VERTICAL, WLR_AXIS_ORIENTATION_HORIZONTAL};
+  uint32_t time_msec = (uint32_t)(libinput_event_pointer_get_time_usec(event) / 1000);
+  for (size_t i = 0; i < 2; i++) {
+    if (!libinput_event_pointer_has_axis(event, axes[i])) continue;
+    int32_t discrete = source == WLR_AXIS_SOURCE_WHEEL
+                           ? (int32_t)(libinput_event_pointer_get_scroll_value_v120(event, axes[i]) / 120)
+                           : 0;
+    wlr_seat_pointer_notify_axis(host->seat, time_msec, orientations[i],
+                                 libinput_event_pointer_get_scroll_value(event, axes[i]), discrete, source);
+  }
+  wlr_seat_pointer_notify_frame(host->seat);
+}
+
+static void handle_pointer_event(struct splashd_host *host, enum libinput_event_type type,
+                                 struct libinput_event_pointer *event) {
+  uint32_t time_msec = (uint32_t)(libinput_event_pointer_get_time_usec(event) / 1000);
+  switch (type) {
+  case LIBINPUT_EVENT_POINTER_MOTION:
+    move_pointer(host, time_msec, host->pointer_x + libinput_event_pointer_get_dx(event),
+                 host->pointer_y + libinput_event_pointer_get_dy(event));
+    break;
+  case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE: {
+    double x, y;
+    map_point(host, libinput_event_pointer_get_absolute_x_transformed(event, 1),
+              libinput_event_pointer_get_absolute_y_transformed(event, 1), &x, &y);
+    move_pointer(host, time_msec, x, y);
+    break;
+  }
+  case LIBINPUT_EVENT_POINTER_BUTTON:
+    if (host->input_withheld) break;
+    wlr_seat_pointer_notify_button(host->seat, time_msec, libinput_event_pointer_get_button(event),
+                                   libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED
+                                       ? WLR_BUTTON_PRESSED
+                                       : WLR_BUTTON_RELEASED);
+    wlr_seat_pointer_notify_frame(host->seat);
+    break;
+  case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
+    scroll(host, event, WLR_AXIS_SOURCE_WHEEL);
+    break;
+  case LIBINPUT_EVENT_POINTER_SCROLL_FINGER:
+    scroll(host, event, WLR_AXIS_SOURCE_FINGER);
+    break;
+  case LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+    scroll(host, event, WLR_AXIS_SOURCE_CONTINUOUS);
+    break;
+  default:
+    break;
+  }
+}
+
+static void handle_touch_event(struct splashd_host *host, enum libinput_event_type type,
+                               struct libinput_event_touch *event) {
+  uint32_t time_msec = (uint32_t)(libinput_event_touch_get_time_usec(event) / 1000);
+  switch (type) {
+  case LIBINPUT_EVENT_TOUCH_DOWN:
+    touch_down(host, time_msec, libinput_event_touch_get_seat_slot(event),
+               libinput_event_touch_get_x_transformed(event, 1), libinput_event_touch_get_y_transformed(event, 1));
+    break;
+  case LIBINPUT_EVENT_TOUCH_MOTION:
+    touch_motion(host, time_msec, libinput_event_touch_get_seat_slot(event),
+                 libinput_event_touch_get_x_transformed(event, 1), libinput_event_touch_get_y_transformed(event, 1));
+    break;
+  case LIBINPUT_EVENT_TOUCH_UP:
+  case LIBINPUT_EVENT_TOUCH_CANCEL:
+    touch_up(host, time_msec, libinput_event_touch_get_seat_slot(event));
+    break;
+  case LIBINPUT_EVENT_TOUCH_FRAME:
+    wlr_seat_touch_notify_frame(host->seat);
+    break;
+  default:
+    break;
+  }
+}
+
 static void handle_libinput_event(struct splashd_host *host, struct libinput_event *event) {
   struct libinput_device *handle = libinput_event_get_device(event);
   struct machine_keyboard *machine = libinput_device_get_user_data(handle);
-  switch (libinput_event_get_type(event)) {
+  enum libinput_event_type type = libinput_event_get_type(event);
+  switch (type) {
   case LIBINPUT_EVENT_DEVICE_ADDED:
-    if (libinput_device_has_capability(handle, LIBINPUT_DEVICE_CAP_KEYBOARD)) add_machine_keyboard(host, handle);
+    count_device(host, handle, 1);
     break;
   case LIBINPUT_EVENT_DEVICE_REMOVED:
-    if (machine != NULL) wlr_input_device_destroy(&machine->device);
+    count_device(host, handle, -1);
+    break;
+  case LIBINPUT_EVENT_POINTER_MOTION:
+  case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+  case LIBINPUT_EVENT_POINTER_BUTTON:
+  case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
+  case LIBINPUT_EVENT_POINTER_SCROLL_FINGER:
+  case LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+    handle_pointer_event(host, type, libinput_event_get_pointer_event(event));
+    break;
+  case LIBINPUT_EVENT_TOUCH_DOWN:
+  case LIBINPUT_EVENT_TOUCH_MOTION:
+  case LIBINPUT_EVENT_TOUCH_UP:
+  case LIBINPUT_EVENT_TOUCH_CANCEL:
+  case LIBINPUT_EVENT_TOUCH_FRAME:
+    handle_touch_event(host, type, libinput_event_get_touch_event(event));
     break;
   case LIBINPUT_EVENT_KEYBOARD_KEY:
     if (machine != NULL) {
@@ -546,6 +862,8 @@ static void stop_input(struct splashd_host *host) {
   host->udev = NULL;
   if (host->keymap != NULL) xkb_keymap_unref(host->keymap);
   host->keymap = NULL;
+  host->pointers = 0;
+  host->touch_screens = 0;
 }
 
 static int start_input(struct splashd_host *host, const struct splashd_host_keymap *names, char *error,
@@ -621,6 +939,11 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->wake = -1;
   host->width = width;
   host->height = height;
+  // Absolute devices span the canvas until told how the screen is turned.
+  host->input_map[0] = width;
+  host->input_map[4] = height;
+  host->pointer_x = width / 2;
+  host->pointer_y = height / 2;
   wl_list_init(&host->later);
   wl_list_init(&host->keyboards);
   wl_list_init(&host->machine_keyboards);
@@ -696,6 +1019,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&compositor->events.new_surface, &host->new_surface);
   host->new_decoration.notify = handle_new_decoration;
   wl_signal_add(&decorations->events.new_toplevel_decoration, &host->new_decoration);
+  host->request_set_cursor.notify = handle_request_set_cursor;
+  wl_signal_add(&host->seat->events.request_set_cursor, &host->request_set_cursor);
   host->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
   wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &host->new_virtual_keyboard);
   return host;
@@ -791,7 +1116,7 @@ static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *d
 
 /* The program as one picture: the first toplevel with its subsurfaces and
    popups where they lie (those below it first), then each later toplevel's
-   window (with its own) centred over that, on black. The picture is the
+   window (with its own) centred over that, then the cursor, on black. The picture is the
    first toplevel's size, cut to the window's configured size around its
    middle (as splashd centres it), so that a client's huge buffer costs no
    more than the screen. */
@@ -821,6 +1146,12 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main, struct sp
     placement.y = (int)(((int64_t)height - window.height) / 2 - window.y);
     wlr_xdg_surface_for_each_surface(later->surface, compose_surface, &placement);
   }
+  if (cursor_visible(host)) {
+    // The cursor's hotspot at the pointer, the picture being centred on the canvas.
+    placement.x = (int)((int64_t)host->pointer_x - host->cursor_hotspot_x - ((int64_t)host->width - width) / 2);
+    placement.y = (int)((int64_t)host->pointer_y - host->cursor_hotspot_y - ((int64_t)host->height - height) / 2);
+    wlr_surface_for_each_surface(host->cursor, compose_surface, &placement);
+  }
   buffer->pixels = pixman_image_get_data(host->composed);
   buffer->width = width;
   buffer->height = height;
@@ -843,15 +1174,15 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
     wlr_buffer_end_data_ptr_access(source);
     return 0;
   }
-  // A window of one surface is read where it lies; one of several is
-  // composed first (its own buffer left alone).
+  // A window of one surface is read where it lies; one of several, or
+  // one under the cursor, is composed first (its own buffer left alone).
   int shown = 0;
   wlr_xdg_surface_for_each_surface(host->toplevel, count_shown, &shown);
   struct later_toplevel *later;
   wl_list_for_each(later, &host->later, link) {
     if (later->surface->mapped) shown++;
   }
-  if (shown > 1) {
+  if (shown > 1 || cursor_visible(host)) {
     wlr_buffer_end_data_ptr_access(source);
     if (!compose(host, source, buffer)) return 0;
   } else {
@@ -894,6 +1225,7 @@ static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t 
   wl_list_for_each(later, &host->later, link) {
     wlr_xdg_surface_for_each_surface(later->surface, send_frame_done, &when);
   }
+  if (cursor_visible(host)) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
   if (host->feedback != NULL) {
     struct wlr_presentation_event event = {
         .output = host->output,
@@ -956,19 +1288,26 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
   return committed;
 }
 
-static void withhold_keys(struct splashd_host *host, int withheld) {
-  host->keys_withheld = withheld != 0;
-  // A popup's keyboard grab keeps sending keys to its client whatever the
-  // focus: it ends (the popups are dismissed).
-  if (host->keys_withheld) wlr_seat_keyboard_end_grab(host->seat);
+static void withhold_input(struct splashd_host *host, int withheld) {
+  host->input_withheld = withheld != 0;
+  if (host->input_withheld) {
+    // A popup's grabs keep sending keys and clicks to its client whatever
+    // the focus: they end (the popups are dismissed).
+    wlr_seat_keyboard_end_grab(host->seat);
+    wlr_seat_pointer_end_grab(host->seat);
+    wlr_seat_pointer_notify_clear_focus(host->seat);
+  }
   focus(host);
 }
+
+static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
 
 static void destroy(struct splashd_host *host) {
   end_read(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   wl_display_destroy_clients(host->display);
+  wl_list_remove(&host->request_set_cursor.link);
   if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
   close(host->wake);
   stop_input(host);
@@ -993,6 +1332,7 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .frame_done = frame_done,
     .show_screen = show_screen,
     .start_input = start_input,
-    .withhold_keys = withhold_keys,
+    .withhold_input = withhold_input,
+    .map_input = map_input,
     .destroy = destroy,
 };

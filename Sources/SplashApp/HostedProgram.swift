@@ -66,13 +66,15 @@ final class HostedProgram: EventSource {
     controller.hostsProgram()
   }
 
-  /// Loads the compositor and starts the program, its window `size` on a
-  /// screen of `screen` pixels (the first, as wired); with `takingKeyboards`
-  /// (the screen is the machine's own: a card or framebuffer), the
-  /// machine's keyboards type into it. A compositor that cannot be had is
-  /// one line, and the splash goes on as without host mode: revealed now,
-  /// the program run after it (never lost).
-  func start(windowSize size: PixelSize, screen: PixelSize, takingKeyboards: Bool) throws(Failure) {
+  /// Loads the compositor and starts the program, on a screen of `screen`
+  /// pixels (the first, as wired) whose content is turned by `rotation`:
+  /// its window is the turned canvas; with `takingInput` (the screen is the
+  /// machine's own: a card or framebuffer), the machine's keyboards,
+  /// pointers and touch screens reach it, touches turned with the screen. A
+  /// compositor that cannot be had is one line, and the splash goes on as
+  /// without host mode: revealed now, the program run after it (never lost).
+  func start(screen: PixelSize, rotation: Rotation, takingInput: Bool) throws(Failure) {
+    let size = rotation.logicalSize(ofPhysical: screen)
     let host: WaylandHost
     let connection: FileDescriptor
     do {
@@ -109,8 +111,9 @@ final class HostedProgram: EventSource {
       throw error
     }
     self.host = host
-    if asking { host.withholdKeys(true) }
-    if takingKeyboards { takeKeyboards(of: host) }
+    if asking { host.withholdInput(true) }
+    host.mapInput(rotation.logicalPointMap(inLogical: size))
+    if takingInput { takeInputDevices(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
   }
@@ -145,27 +148,28 @@ final class HostedProgram: EventSource {
     }
   }
 
-  /// The machine's keyboards for the program, in the machine's layout
-  /// (`KeyboardLayout`; one that does not compile is said, and xkbcommon's
-  /// default taken), the console's own keyboard off meanwhile. Without
-  /// them (not root, no libinput), the program runs as it would, said once.
-  private func takeKeyboards(of host: WaylandHost) {
+  /// The machine's keyboards (in the machine's layout, `KeyboardLayout`;
+  /// one that does not compile is said, and xkbcommon's default taken),
+  /// pointers and touch screens for the program, the console's own keyboard
+  /// off meanwhile. Without them (not root, no libinput), the program runs
+  /// as it would, said once.
+  private func takeInputDevices(of host: WaylandHost) {
     var layout = KeyboardLayout(
       defaultKeyboard: try? Files.readText(KeyboardLayout.machineFile), environment: environment)
     do throws(SystemError) {
       do throws(SystemError) {
-        try host.takeKeyboards(layout: layout)
+        try host.takeInputDevices(keyboardLayout: layout)
       } catch {
         guard error.code == EINVAL, layout != KeyboardLayout() else { throw error }
         log.error("\(error.description); xkbcommon's default layout is taken instead")
         layout = KeyboardLayout()
-        try host.takeKeyboards(layout: layout)
+        try host.takeInputDevices(keyboardLayout: layout)
       }
     } catch {
-      log.error("\(error.description); the program gets no keyboard")
+      log.error("\(error.description); the program gets no keyboard, pointer or touch")
       return
     }
-    log.info("host mode: the keyboards type into the program (\(layout.description))")
+    log.info("host mode: the keyboards, pointers and touch screens reach the program (\(layout.description))")
     console = KeyboardTerminal.activeConsole
     if !asking { muteConsole() }
   }
@@ -183,11 +187,11 @@ final class HostedProgram: EventSource {
 
   /// A question on the splash is asked (`asking`), or the last one is
   /// answered: meanwhile what is typed is the answer's, never the
-  /// program's (no window has the keyboard's focus), and the console's
-  /// keyboard is on for the terminal that reads it.
+  /// program's (no window has the keyboard's focus, nor the pointer's or a
+  /// touch), and the console's keyboard is on for the terminal that reads it.
   func questionAsked(_ asking: Bool) {
     self.asking = asking
-    host?.withholdKeys(asking)
+    host?.withholdInput(asking)
     if asking {
       mutedConsole?.release()
       mutedConsole = nil

@@ -151,9 +151,7 @@ final class Session {
   private func startHostedProgram() {
     guard let hosted, let output = stage.output else { return }
     do {
-      try hosted.start(
-        windowSize: controller.rotation.logicalSize(ofPhysical: output.size), screen: output.size,
-        takingKeyboards: output.traits.hasFixedMode)
+      try hosted.start(screen: output.size, rotation: controller.rotation, takingInput: output.traits.hasFixedMode)
     } catch {
       log.error(error.message)
       _ = controller.execute(.stop, because: "the program cannot run")

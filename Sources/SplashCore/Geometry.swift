@@ -95,6 +95,18 @@ public struct Rect: Equatable, Sendable {
   public var maxY: Double { y + height }
 }
 
+/// A map of the plane: (x, y) goes to (a x + b y + c, d x + e y + f).
+public struct AffineMap: Equatable, Sendable {
+  public var a, b, c, d, e, f: Double
+
+  public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+    (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+  }
+
+  /// Where (x, y) goes.
+  public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (a * x + b * y + c, d * x + e * y + f) }
+}
+
 /// How far the content is turned, clockwise, on the physical display.
 public enum Rotation: Int, CaseIterable, Equatable, Sendable {
   case none = 0
@@ -143,6 +155,22 @@ public enum Rotation: Int, CaseIterable, Equatable, Sendable {
       return PixelRect(x: w - r.x - r.width, y: h - r.y - r.height, width: r.width, height: r.height)
     case .threeQuarters:
       return PixelRect(x: r.y, y: w - r.x - r.width, width: r.height, height: r.width)
+    }
+  }
+
+  /// Where a point of the physical display shows on a logical canvas of
+  /// `size`, the point given as fractions (u, v) of the display's width and
+  /// height: what a touch screen or tablet on the display reports, which
+  /// turns with the panel, not with the content. The inverse of
+  /// `physicalRect(_:inLogical:)`'s turn.
+  public func logicalPointMap(inLogical size: PixelSize) -> AffineMap {
+    let w = Double(size.width)
+    let h = Double(size.height)
+    switch self {
+    case .none: return AffineMap(a: w, b: 0, c: 0, d: 0, e: h, f: 0)
+    case .quarter: return AffineMap(a: 0, b: w, c: 0, d: -h, e: 0, f: h)
+    case .half: return AffineMap(a: -w, b: 0, c: w, d: 0, e: -h, f: h)
+    case .threeQuarters: return AffineMap(a: 0, b: -w, c: w, d: h, e: 0, f: 0)
     }
   }
 

@@ -144,24 +144,36 @@ public final class WaylandHost {
   /// (there is nothing to show), rather than leaving them waiting.
   public func failScreenCopies() { _ = api.show_screen(host, nil) }
 
-  /// Takes the machine's keyboards (the glue's own libinput context on
-  /// udev's seat0: the devices opened directly, which needs root; those
-  /// plugged in later too), their keys going to the program's newest window, in
-  /// `layout`. A machine without keyboards is no failure. The error's
-  /// code is EINVAL when the layout does not compile, ENODEV when libinput
-  /// cannot be had.
-  public func takeKeyboards(layout: KeyboardLayout) throws(SystemError) {
+  /// Takes the machine's keyboards, pointers and touch screens (the glue's
+  /// own libinput context on udev's seat0: the devices opened directly,
+  /// which needs root; those plugged in later too): keys in `layout` go to
+  /// the program's newest window, the pointer and touches to the window
+  /// under them (absolute devices through `mapInput`), the cursor the
+  /// client sets drawn from the pointer's first move to the next touch.
+  /// A machine without them is no failure. The error's code is EINVAL
+  /// when the layout does not compile, ENODEV when libinput cannot be had.
+  public func takeInputDevices(keyboardLayout layout: KeyboardLayout) throws(SystemError) {
     var error = [CChar](repeating: 0, count: 512)
     let status = withNames(of: layout) { names in api.start_input(host, &names, &error, error.count) }
     guard status == 0 else {
-      throw SystemError("host mode: the keyboards", code: status == -2 ? EINVAL : ENODEV, reason: Self.text(of: error))
+      throw SystemError(
+        "host mode: the input devices", code: status == -2 ? EINVAL : ENODEV, reason: Self.text(of: error))
     }
   }
 
-  /// With `withheld`, no window has the keyboard's focus: nothing typed
-  /// reaches a client (it answers a question on the splash); without, the
-  /// newest window has it again.
-  public func withholdKeys(_ withheld: Bool) { api.withhold_keys(host, withheld ? 1 : 0) }
+  /// With `withheld`, no window has the keyboard's or the pointer's focus
+  /// and no touch reaches one: nothing typed or pressed reaches a client
+  /// (it answers a question on the splash); without, input goes to the
+  /// windows again.
+  public func withholdInput(_ withheld: Bool) { api.withhold_input(host, withheld ? 1 : 0) }
+
+  /// Where a point of a touch screen or tablet (fractions of the panel's
+  /// width and height) lies on the window's canvas: the screen's turn
+  /// (`Rotation.logicalPointMap`).
+  public func mapInput(_ map: AffineMap) {
+    let coefficients = [map.a, map.b, map.c, map.d, map.e, map.f]
+    coefficients.withUnsafeBufferPointer { api.map_input(host, $0.baseAddress) }
+  }
 
   /// `body` with `layout` as C strings, alive while it runs.
   private func withNames<Result>(

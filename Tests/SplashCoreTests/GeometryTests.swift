@@ -23,6 +23,27 @@ import Testing
       Rotation.threeQuarters.physicalRect(block, inLogical: canvas) == PixelRect(x: 0, y: 390, width: 20, height: 10))
   }
 
+  /// A touch on the panel lands where the content under it is: every
+  /// logical point, turned onto the panel and read back as fractions of the
+  /// panel's width and height (what a touch screen reports), maps home.
+  @Test(arguments: Rotation.allCases)
+  func aTouchOnThePanelLandsOnTheContentUnderIt(rotation: Rotation) {
+    let map = rotation.logicalPointMap(inLogical: canvas)
+    let panel = rotation.physicalSize(ofLogical: canvas)
+    for (x, y) in [(0.0, 0.0), (400, 0), (0, 300), (100, 50), (399.5, 299.5)] {
+      let touched = rotation.physicalRect(Rect(x: x, y: y, width: 0, height: 0), inLogical: canvas)
+      let landed = map.apply(touched.x / Double(panel.width), touched.y / Double(panel.height))
+      #expect(abs(landed.x - x) < 1e-9 && abs(landed.y - y) < 1e-9, "\(rotation) (\(x), \(y)) → \(landed)")
+    }
+  }
+
+  /// The panel's top-left corner (where a touch screen reports 0, 0) is
+  /// the logical canvas's bottom-left corner once the content is turned 90°.
+  @Test func aQuarterTurnPutsThePanelsTopLeftAtTheCanvassBottomLeft() {
+    let corner = Rotation.quarter.logicalPointMap(inLogical: canvas).apply(0, 0)
+    #expect(corner == (x: 0, y: 300))
+  }
+
   @Test(arguments: Rotation.allCases)
   func pixelMappingAgreesWithRectMapping(rotation: Rotation) {
     // Every logical pixel, as a 1×1 rect, maps to the physical pixel that

@@ -197,17 +197,17 @@ import Testing
     #expect(hosted.wait(for: .clientGone))
   }
 
-  /// The machine's keyboards: a layout that does not compile is an error
-  /// naming it; xkbcommon's default compiles, and a machine with no
-  /// keyboard (this one: no /dev/input) is no failure.
-  @Test func keyboardsAreTakenInACompilingLayout() throws {
+  /// The machine's input devices: a layout that does not compile is an
+  /// error naming it; xkbcommon's default compiles, and a machine with no
+  /// device (this one: no /dev/input) is no failure.
+  @Test func inputDevicesAreTakenWithACompilingLayout() throws {
     let host = try WaylandHost(size: PixelSize(width: 8, height: 8)) { _ in }
     #expect {
-      try host.takeKeyboards(layout: KeyboardLayout(layout: "no-such-layout"))
+      try host.takeInputDevices(keyboardLayout: KeyboardLayout(layout: "no-such-layout"))
     } throws: { error in
       "\(error)".contains("layout no-such-layout") && "\(error)".contains("does not compile")
     }
-    try host.takeKeyboards(layout: KeyboardLayout())
+    try host.takeInputDevices(keyboardLayout: KeyboardLayout())
   }
 
   /// A library that is not there is an error naming it, not a crash.

@@ -24,6 +24,13 @@ extension DisplayTests.BootPathTests {
     /// The console's keyboard mode (tty1's: keyboard-mode's word) while the
     /// compositor ran, then, in host mode, once splashd had crashed.
     var consoleKeyboard: [String]
+    /// In host mode, what input-probe (a second window, 320x240 centred
+    /// over foot) was told by its seat while a fake pointer went to 300,150
+    /// and clicked, then a finger touched 500,300 (its lines), and the
+    /// screen after each.
+    var inputProbe: [Substring]
+    var pointed: Screendump?
+    var touched: Screendump?
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
@@ -66,10 +73,24 @@ extension DisplayTests.BootPathTests {
     try putFile("/etc/systemd/system/kiosk-with-splash.service.d/rig.conf", dropIn, into: tree)
     try putScript("wayland-kiosk-boot", into: tree, as: "/usr/local/lib/rig/wayland-kiosk-boot.sh")
     try FileManager.default.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
-    let compile = try run(
+    for tool in ["keyboard-mode", "fake-pointer-and-touch"] {
+      let compile = try run(
+        "/usr/bin/gcc", ["-O2", "-Wall", "-o", tree + "/usr/local/bin/" + tool, "\(packageRoot)/tools/qemu/\(tool).c"])
+      try #require(compile.status == 0, "\(compile.stderr)")
+    }
+    // input-probe, with the xdg-shell glue wayland-scanner makes.
+    let shell = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+    for (kind, file) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
+      let made = try run("/usr/bin/wayland-scanner", [kind, shell, dir.path + "/" + file])
+      try #require(made.status == 0, "\(made.stderr)")
+    }
+    let probe = try run(
       "/usr/bin/gcc",
-      ["-O2", "-Wall", "-o", tree + "/usr/local/bin/keyboard-mode", packageRoot + "/tools/qemu/keyboard-mode.c"])
-    try #require(compile.status == 0, "\(compile.stderr)")
+      [
+        "-O2", "-Wall", "-I", dir.path, "-o", tree + "/usr/local/bin/input-probe",
+        packageRoot + "/tools/qemu/input-probe.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client", "-lm",
+      ])
+    try #require(probe.status == 0, "\(probe.stderr)")
     try putFile(
       "/etc/systemd/system/rig-final.service",
       """
@@ -121,6 +142,8 @@ extension DisplayTests.BootPathTests {
       unitState: text("kiosk-state"),
       restarts: text("kiosk-restarts"), typedIntoTheProgram: text("kiosk-typed") == "yes\n",
       consoleKeyboard: text("console-keyboard").split(separator: "\n").map(String.init),
+      inputProbe: text("input-probe.log").split(separator: "\n"), pointed: Screendump(path: work + "/pointer.ppm"),
+      touched: Screendump(path: work + "/touched.ppm"),
       compositor: usage(text("compositor-usage")))
   }
 
@@ -256,6 +279,21 @@ extension DisplayTests.BootPathTests {
     // The console's keyboard was off while splashd had the keyboards, and its
     // crash put it back (systemd's console setup leaves it in unicode mode).
     #expect(boot.consoleKeyboard == ["off", "unicode"], "\(boot.consoleKeyboard); \(boot.note)")
+    // The fake pointer's point and the finger's reached the probe's window
+    // where they are on it (it lies at 240,120), and its click; its cursor
+    // showed where the pointer was, and went at the touch.
+    for line in ["pointer-enter 60 30", "button 272 pressed", "button 272 released", "touch-down 260 180", "touch-up"] {
+      #expect(boot.inputProbe.contains(Substring(line)), "no \(line): \(boot.inputProbe); \(boot.note)")
+    }
+    let magenta: UInt32 = 0xFF00FF
+    let yellow: UInt32 = 0xFFFF00
+    let pointed = try #require(boot.pointed, "no screendump with the pointer; \(boot.note)")
+    pointed.keep(as: "host-mode-\(gpu)-boot-pointer")
+    #expect(
+      (300..<308).allSatisfy { x in (150..<158).allSatisfy { pointed.at(x, $0) == magenta } }
+        && pointed.at(310, 160) == yellow, "the cursor is not at the pointer; \(boot.note)")
+    let touched = try #require(boot.touched, "no screendump after the touch; \(boot.note)")
+    #expect(touched.at(303, 153) == yellow, "the cursor still shows after a touch; \(boot.note)")
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {

@@ -7,7 +7,7 @@
    protocol server of one kiosk program (wl_compositor, wl_subcompositor,
    wl_shm, xdg-shell, xdg-decoration, xdg-output, viewporter,
    presentation-time, wlr-screencopy, virtual-keyboard, a seat with the
-   machine's keyboards), whose current buffer splashd paints into its own
+   machine's keyboards, pointers and touch screens), whose current buffer splashd paints into its own
    frames. It lives in its own shared object (libsplashd-wayland-host.so,
    which links wlroots), loaded with dlopen only in host mode, so that a
    plain splash never maps wlroots. Every call comes from the thread that
@@ -86,21 +86,29 @@ struct splashd_host_api {
   int (*show_screen)(struct splashd_host *host, const struct splashd_host_buffer *screen);
   /* Disconnects the program and frees everything. */
   void (*destroy)(struct splashd_host *host);
-  /* Takes the machine's keyboards (libinput; those plugged in later too),
-     with the layout `keymap`, their keys going to the newest window; 0,
-     -2 when the layout does not compile, or -1 when libinput cannot be
+  /* Takes the machine's keyboards, pointers and touch screens (libinput;
+     those plugged in later too): keys in the layout `keymap` go to the
+     newest window, the pointer and touches to what lies under them (the
+     cursor drawn from the pointer's first move to the next touch); 0, -2
+     when the layout does not compile, or -1 when libinput cannot be
      started, with the reason in `error`. Needs root (the devices are opened
-     directly) and udev's database; a machine without keyboards is no
-     failure. */
+     directly) and udev's database; a machine without them is no failure. */
   int (*start_input)(struct splashd_host *host, const struct splashd_host_keymap *keymap, char *error,
                      size_t capacity);
-  /* With `withheld` non-zero, no window has the keyboard's focus, so that
-     nothing typed reaches a client (a question on the splash is being
-     answered); with 0, the newest window has it again. */
-  void (*withhold_keys)(struct splashd_host *host, int withheld);
+  /* With `withheld` non-zero, no window has the keyboard's or the
+     pointer's focus and no touch reaches one, so that nothing typed or
+     pressed reaches a client (a question on the splash is being answered);
+     with 0, input goes to the windows again. */
+  void (*withhold_input)(struct splashd_host *host, int withheld);
+  /* Where a point of an absolute device (a touch screen or a tablet on
+     the screen: u, v the fractions of the panel's width and height it
+     reports) lies on the window's canvas: x = map[0] u + map[1] v +
+     map[2], y = map[3] u + map[4] v + map[5] (the screen's turn; until
+     told, the canvas unturned). */
+  void (*map_input)(struct splashd_host *host, const double map[6]);
 };
 
-#define SPLASHD_HOST_API_VERSION 4
+#define SPLASHD_HOST_API_VERSION 5
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

@@ -12,7 +12,9 @@
 # and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the compositor's
 # peak RSS in KiB, its CPU ticks in 5 s with foot idle and the ticks a
 # second (compositor-usage), the kiosk unit's state (kiosk-state) and
-# restarts (kiosk-restarts), tty1's keyboard mode (console-keyboard: one
+# restarts (kiosk-restarts); in host mode, what a second window's seat
+# got from a fake pointer and touch screen (input-probe.log, screendumps
+# pointer and touched); tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
 # crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
 # Takes no variables.
@@ -41,6 +43,30 @@ final)
     > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
+  # In host mode, pointer and touch: input-probe, a second window of the
+  # kiosk user's (320x240, centred over foot: at 240,120), and a fake
+  # absolute pointer and touch screen (uinput, 800x480 units: a pixel
+  # each) that splashd's libinput takes as they come. Once the probe's seat
+  # has both, the pointer goes to 300,150 and clicks (screendump pointer:
+  # the probe's cursor there), then a finger touches 500,300 (screendump
+  # touched: the cursor hidden); the probe's lines in input-probe.log.
+  if [ "$(cat "/proc/$main/comm")" = splashd ]; then
+    mkdir -p /run/rig/input
+    runuser -u kiosk -- env XDG_RUNTIME_DIR="/run/user/$(id -u kiosk)" WAYLAND_DISPLAY=wayland-0 input-probe \
+      > /run/rig/input-probe.log 2>&1 &
+    fake-pointer-and-touch /run/rig/input 800 480 &
+    i=0; while ! grep -qx 'seat pointer touch' /run/rig/input-probe.log && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
+    i=0; while ! grep -q '^shown' /run/rig/input-probe.log && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
+    echo 300 150 > /run/rig/input/point.new && mv /run/rig/input/point.new /run/rig/input/point
+    i=0; while ! grep -qx 'button 272 released' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    echo RIG-SCREENDUMP pointer > /dev/ttyS0
+    while [ ! -e /run/rig/pointer.done ]; do sleep 0.1; done
+    echo 500 300 > /run/rig/input/touch.new && mv /run/rig/input/touch.new /run/rig/input/touch
+    i=0; while ! grep -qx 'touch-up' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    echo RIG-SCREENDUMP touched > /dev/ttyS0
+    while [ ! -e /run/rig/touched.done ]; do sleep 0.1; done
+    touch /run/rig/input/done
+  fi
   # The console's keyboard (tty1, the terminal the kiosk holds) while the
   # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
   # mode is read again once it has gone.
