@@ -1300,6 +1300,16 @@ static void withhold_input(struct splashd_host *host, int withheld) {
   focus(host);
 }
 
+static void resize(struct splashd_host *host, int32_t width, int32_t height) {
+  host->width = width;
+  host->height = height;
+  host->pointer_x = host->pointer_x < width - 1 ? host->pointer_x : width - 1;
+  host->pointer_y = host->pointer_y < height - 1 ? host->pointer_y : height - 1;
+  send_configure(host);
+  if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+  flush(host);
+}
+
 static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
 
 static void destroy(struct splashd_host *host) {
@@ -1334,5 +1344,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .start_input = start_input,
     .withhold_input = withhold_input,
     .map_input = map_input,
+    .resize = resize,
     .destroy = destroy,
 };

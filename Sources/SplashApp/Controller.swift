@@ -239,9 +239,14 @@ final class Controller {
     if stopReason == nil { stopReason = reason }
   }
 
-  /// Turns a held splash to `rotation` for `cause`; returns why it could not.
+  /// Whether a new angle turns the screen: while the splash holds, and in
+  /// host mode after its transition (the program's window turns).
+  var turns: Bool { phase.isHolding || (phase == .done && hostedProgram != nil) }
+
+  /// Turns a held splash, or a hosted program after its transition, to
+  /// `rotation` for `cause`; returns why it could not.
   private func turn(to rotation: Rotation, by cause: String) -> String? {
-    guard phase.isHolding else {
+    guard turns else {
       return "rotate: the transition has started; the angle stays \(self.rotation.rawValue)"
     }
     if let problem = stage.turn(to: rotation, by: cause) { return "rotate: \(problem)" }

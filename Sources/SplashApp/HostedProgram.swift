@@ -41,6 +41,8 @@ final class HostedProgram: EventSource {
   private let stage: Stage
   private let log: Log
   private var host: WaylandHost?
+  /// The screen the program's window is on (the first, as wired).
+  private var screen = PixelSize(width: 0, height: 0)
   /// The display's listening socket, while it is there.
   private var displaySocket: WaylandDisplaySocket?
   /// The program, once started.
@@ -74,6 +76,7 @@ final class HostedProgram: EventSource {
   /// compositor that cannot be had is one line, and the splash goes on as
   /// without host mode: revealed now, the program run after it (never lost).
   func start(screen: PixelSize, rotation: Rotation, takingInput: Bool) throws(Failure) {
+    self.screen = screen
     let size = rotation.logicalSize(ofPhysical: screen)
     let host: WaylandHost
     let connection: FileDescriptor
@@ -183,6 +186,19 @@ final class HostedProgram: EventSource {
       log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
       self.console = nil
     }
+  }
+
+  /// The screen was turned to `rotation` (a sensor, `splashctl rotate`),
+  /// while the splash holds or after it: the program's window is
+  /// configured at the turned canvas, touches are turned with it, and its
+  /// current frame is shown on the new canvas until it draws at the new size.
+  func turn(to rotation: Rotation) {
+    guard let host else { return }
+    let size = rotation.logicalSize(ofPhysical: screen)
+    host.resizeWindow(to: size)
+    host.mapInput(rotation.logicalPointMap(inLogical: size))
+    showProgramFrame(host)
+    log.info("host mode: the program's window is \(size.description) (turned to \(rotation.rawValue) degrees)")
   }
 
   /// A question on the splash is asked (`asking`), or the last one is

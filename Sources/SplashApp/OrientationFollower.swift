@@ -33,7 +33,7 @@ final class OrientationFollower: EventSource {
       failed = true
       return
     }
-    guard let next, controller.phase.isHolding, next != controller.rotation else { return }
+    guard let next, controller.turns, next != controller.rotation else { return }
     if case .error(let problem) = controller.execute(.rotate(next), because: device.cause) { log.error(problem) }
   }
 }

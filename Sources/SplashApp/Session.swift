@@ -70,6 +70,11 @@ final class Session {
         stage: stage, log: log, handlesCrashes: dependencies.handlesCrashes)
       runLoop.add(hosted)
       self.hosted = hosted
+      // Its window turns with the screen.
+      controller.onRotation = { [weak hosted, onRotation = dependencies.onRotation] rotation in
+        onRotation(rotation)
+        hosted?.turn(to: rotation)
+      }
       // The compositor loads, and the program starts, behind the first frame.
       controller.observe { [weak self] event in
         guard event == .appeared else { return }

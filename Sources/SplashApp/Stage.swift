@@ -37,6 +37,9 @@ final class Stage: EventSource, FrameSink {
   private let log: Log
   /// The last frame's progress and time (seconds after the first frame).
   private var lastProgress = 0.0
+  /// Whether the splash's pictures were let go of at the transition's end
+  /// (a turn after it prepares none again).
+  private var splashPicturesReleased = false
   private var lastTime = 0.0
   /// The clock time the first frame was on the screen; nil before.
   private var appearedAt: Double?
@@ -138,6 +141,11 @@ final class Stage: EventSource, FrameSink {
       return error.message
     }
     self.rotation = rotation
+    // After the transition only what lies behind is drawn (the program).
+    if splashPicturesReleased {
+      for scene in scenes { scene.releaseSplashPictures() }
+      Heap.returnFreedMemory()
+    }
     damage(.whole)
     let note = maker.choosesByShape ? "; pictures: " + keys.joined(separator: ", ") : ""
     log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
@@ -331,6 +339,7 @@ final class Stage: EventSource, FrameSink {
     // The splash's pictures are not drawn at the end: their memory goes
     // (a 1080p pair of leaves is 8 MB), and the freed heap goes back too.
     for scene in scenes { scene.releaseSplashPictures() }
+    splashPicturesReleased = true
     Heap.returnFreedMemory()
   }
 

@@ -34,7 +34,9 @@ public enum SplashctlUsage {
         + "exit 1 if splashd ends without it"),
     ControlCommandHelp(
       name: "rotate", argument: "ANGLE", values: Rotation.allCases.map { String($0.rawValue) },
-      help: "turn a splash that still holds to 0, 90, 180 or 270 degrees (refused once the doors move)"),
+      help:
+        "turn a splash that still holds to 0, 90, 180 or 270 degrees (refused once the doors move; in host mode the"
+        + " program's window turns after them)"),
     ControlCommandHelp(
       name: "progress", argument: "N", values: [],
       help: "show the progress bar at N percent (0 to 100; beyond is clamped)"),

@@ -167,6 +167,11 @@ public final class WaylandHost {
   /// windows again.
   public func withholdInput(_ withheld: Bool) { api.withhold_input(host, withheld ? 1 : 0) }
 
+  /// The program's window is `size` from now on (the screen turned): its
+  /// first toplevel is configured at that size, and draws at it when it
+  /// next commits.
+  public func resizeWindow(to size: PixelSize) { api.resize(host, Int32(size.width), Int32(size.height)) }
+
   /// Where a point of a touch screen or tablet (fractions of the panel's
   /// width and height) lies on the window's canvas: the screen's turn
   /// (`Rotation.logicalPointMap`).

@@ -419,8 +419,9 @@ enum SplashSettingsTable {
       print: { formatNumber($0) }),
     SettingSpec(
       "follow", .orientation, .fileOnly(placeholder: "yes|no"), .orientation,
-      help: "Keep following the evdev accelerometer or rotation switch while the splash holds: a new angle "
-        + "turns the held splash.", values: ["yes", "no"], \.orientation.follow, read: { try $0.yesOrNo() },
+      help: "Keep following the evdev accelerometer or rotation switch while the splash holds (in host mode, "
+        + "while the program runs): a new angle turns the held splash (the program's window).", values: ["yes", "no"],
+      \.orientation.follow, read: { try $0.yesOrNo() },
       print: { $0 ? "yes" : "no" }),
   ]
 }

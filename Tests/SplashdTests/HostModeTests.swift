@@ -322,6 +322,57 @@ import Testing
     #expect(row.filter { $0 == Self.foot }.count > 300, "\(note)")
   }
 
+  /// A turn after the transition (`splashctl rotate 90`, as a sensor's
+  /// would be) turns the program too: foot is told its new size (its
+  /// terminal narrower), and fills the turned screen, where its old
+  /// landscape frame centred on the portrait canvas would leave the
+  /// background at the screen's left and right.
+  @Test func aTurnAfterTheTransitionTurnsTheProgramsWindow() throws {
+    let sizes = dir.path + "/sizes"
+    var turned: Outcome?
+    var before: [[Int]] = []
+    var after: [[Int]] = []
+    var filled: Screendump?
+    // Each size foot gives its terminal: "ROWS COLUMNS" lines.
+    func read() -> [[Int]] {
+      ((try? String(contentsOfFile: sizes, encoding: .utf8)) ?? "").split(separator: "\n").map {
+        $0.split(separator: " ").compactMap { Int($0) }
+      }
+    }
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.3", "--", "foot", "--override=colors.background=2080c0", "/bin/sh", "-c",
+        "trap 'stty size >> \(sizes)' WINCH; while :; do sleep 0.1; done",
+      ], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(),
+          waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+        else { return }
+        before = read()
+        turned = splashctl(["rotate", "90"])
+        guard waitUntil(20, { read().count > before.count }) else { return }
+        after = Array(read().dropFirst(before.count))
+        _ = waitUntil(20) {
+          guard let screen = snapshot("turned")?.screen, screen.at(10, 120) == Self.foot,
+            screen.at(310, 120) == Self.foot
+          else { return false }
+          filled = screen
+          return true
+        }
+      })
+    let note = outcome.stderr
+    #expect(turned?.status == 0, "\(turned?.stderr ?? ""): \(note)")
+    let told = try #require(after.last, "foot was told no new size: \(note)")
+    if let was = before.last { #expect(told.count == 2 && was.count == 2 && told[1] < was[1], "\(was) → \(told)") }
+    let screen = try #require(filled, "foot does not fill the turned screen: \(note)")
+    screen.keep(as: "host-mode-turned")
+    let grid = stride(from: 20, to: 240, by: 20).flatMap { y in
+      stride(from: 0, to: 320, by: 20).map { screen.at($0, y) }
+    }
+    #expect(grid.filter { $0 == Self.foot }.count > grid.count * 9 / 10, "\(note)")
+  }
+
   /// An animating program keeps animating while the doors open: the
   /// program's pixels between the leaves change from frame to frame.
   @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {

@@ -106,6 +106,9 @@ struct splashd_host_api {
      map[2], y = map[3] u + map[4] v + map[5] (the screen's turn; until
      told, the canvas unturned). */
   void (*map_input)(struct splashd_host *host, const double map[6]);
+  /* The program's window is `width` x `height` from now on (the screen
+     turned): its first toplevel is configured at that size. */
+  void (*resize)(struct splashd_host *host, int32_t width, int32_t height);
 };
 
 #define SPLASHD_HOST_API_VERSION 5
