@@ -222,6 +222,25 @@ final class Controller {
   /// Host mode: the program is starting; reveals wait for its first frame.
   func hostsProgram() { hostedProgram = .starting }
 
+  /// Host mode: how many times the program was started again.
+  private(set) var programRestarts = 0
+
+  /// Host mode: the program is started again; reveals wait for its new
+  /// first frame.
+  func programRestarted() {
+    programRestarts += 1
+    hostsProgram()
+  }
+
+  /// Host mode: the program ended and the splash holds again, for its
+  /// restart: what revealed or stopped the splash before is forgotten.
+  func beginAgain() {
+    phase = .holding
+    revealReason = nil
+    stopReason = nil
+    waitingReveal = nil
+  }
+
   /// Host mode: the program's first frame is drawn; a reveal that waited
   /// for it goes ahead.
   func programShowedItsFirstFrame() { stopWaitingForProgram(.shown) }
@@ -277,6 +296,8 @@ final class Controller {
     stage.record(event)
     switch event {
     case .appeared(let at):
+      // A splash played again (host mode's restart) appeared long before.
+      guard appearedAt == nil else { break }
       appearedAt = at
       appearedAfter = at - started
       publish(.appeared)
@@ -304,6 +325,7 @@ final class Controller {
     let screens = stage.screenStates
     if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
     if let hostedProgram { fields.append("program=\(hostedProgram.rawValue)") }
+    if programRestarts > 0 { fields.append("restarts=\(programRestarts)") }
     return fields.joined(separator: " ")
   }
 }

@@ -51,6 +51,11 @@ final class HostedProgram: EventSource {
   private(set) var showedAFrame = false
   /// How many of the program's buffers have been shown.
   private(set) var buffersShown = 0
+  /// What the program's environment gets besides splashd's (its runtime
+  /// directory, the display's name), for each start.
+  private var additions: [String: String] = [:]
+  /// Whether the program has been started again (`restart`).
+  private var restarted = false
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
@@ -79,10 +84,8 @@ final class HostedProgram: EventSource {
     self.screen = screen
     let size = rotation.logicalSize(ofPhysical: screen)
     let host: WaylandHost
-    let connection: FileDescriptor
     do {
       host = try WaylandHost(size: size, screen: screen) { [log] in log.info("wayland: \(printable($0))") }
-      connection = try host.connectClient()
     } catch {
       log.error(
         "\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase); the program runs after the splash instead")
@@ -90,8 +93,6 @@ final class HostedProgram: EventSource {
       _ = controller.execute(.reveal, because: "host mode is not available")
       return
     }
-    defer { try? connection.close() }
-    var additions = ["WAYLAND_SOCKET": String(connection.rawValue)]
     let programDirectory: String?
     if settings.handoff.user == nil, runtimeDirectory == nil {
       programDirectory = madeRuntimeDirectory()
@@ -104,10 +105,7 @@ final class HostedProgram: EventSource {
       displaySocket = socket
     }
     do {
-      spawned = try SpawnedProgram(
-        program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
-        additions: additions, controller: controller, log: log,
-        whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+      try spawnProgram(on: host)
     } catch {
       // No program: nothing will connect.
       removeDisplaySocket()
@@ -119,6 +117,44 @@ final class HostedProgram: EventSource {
     if takingInput { takeInputDevices(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
+  }
+
+  /// Starts the program as `host`'s client, with its own connection
+  /// (WAYLAND_SOCKET) and `additions`.
+  private func spawnProgram(on host: WaylandHost) throws(Failure) {
+    let connection: FileDescriptor
+    do {
+      connection = try host.connectClient()
+    } catch {
+      throw Failure.runtime("\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase)")
+    }
+    defer { try? connection.close() }
+    spawned = try SpawnedProgram(
+      program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
+      additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 }, controller: controller,
+      log: log, whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+  }
+
+  /// Starts the program again (it has ended), under the splash, which it
+  /// reveals with its new first frame (with `ready = notify`, and its
+  /// READY=1): the boot's other gates (`until-file`, `until-reveal`) are
+  /// not waited for again.
+  func restart() throws(Failure) {
+    guard let host else { throw Failure.runtime("host mode: the compositor is gone") }
+    showedAFrame = false
+    restarted = true
+    controller.programRestarted()
+    // The ended one's notify socket goes first: the new one takes its name.
+    spawned = nil
+    try spawnProgram(on: host)
+  }
+
+  /// The program's exit status once it has ended (128 + the signal when a
+  /// signal ended it), said in the log; nil when it cannot be had.
+  func exitStatus() -> Int32? {
+    guard let spawned, let exited = try? spawned.child.wait() else { return nil }
+    log.info("\(spawned.path) ended with status \(exited.status)")
+    return exited.status
   }
 
   /// The display's listening socket, `wayland-N` in the program's runtime
@@ -251,6 +287,7 @@ final class HostedProgram: EventSource {
   /// until-reveal). Otherwise those reveal, once the first frame is there.
   private var revealsOnFirstFrame: Bool {
     let handoff = settings.handoff
+    if restarted { return handoff.ready != .notify }
     return handoff.ready == .firstFrame || (handoff.ready == .exec && handoff.untilFile == nil && !handoff.untilReveal)
   }
 

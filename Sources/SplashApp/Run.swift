@@ -179,7 +179,7 @@ final class Run {
     if let session, session.hosted?.spawned != nil {
       lifecycle.finish(status: outcome)
       let ended = session.plan.settings.splash.record == nil ? session.keepHosting() : status
-      session.finish(keepingLastFrame: false)
+      session.finish(keepingLastFrame: session.keepsSplash)
       return .exit(ended)
     }
     // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.

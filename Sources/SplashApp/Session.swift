@@ -29,6 +29,12 @@ final class Session {
   private(set) var spawned: SpawnedProgram?
   /// The program of host mode, the client of splashd's compositor.
   private(set) var hosted: HostedProgram?
+  /// Host mode: a stop signal was passed on to the program (it is not
+  /// started again).
+  private var stopSignalled = false
+  /// Host mode: the program was not started again after it ended (the
+  /// limit): the splash stays on the screen when splashd lets go of it.
+  private(set) var keepsSplash = false
   /// The control transports that opened (the control socket, …).
   private var transports: [ControlTransport] = []
   /// The questions asked of the person at the screen.
@@ -163,7 +169,7 @@ final class Session {
       return
     }
     if let child = hosted.spawned?.child {
-      signals?.passOn = { child.send($0) }
+      passSignals(to: child)
       // The program runs: a crash of splashd must not start it again.
       if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
     }
@@ -173,15 +179,103 @@ final class Session {
   /// compositor, its frames drawn as they come, signals passed on to it,
   /// until it ends; returns its exit status (128 + the signal when a signal
   /// ended it).
+  ///
+  /// With `restart`, a program that ends is started again under the
+  /// splash (`RestartPolicy`): the splash comes back with a message saying
+  /// how it ended, the program starts again after a pause, and the
+  /// transition opens onto its new first frame; at the limit the splash
+  /// stays (`keepsSplash`) and its status is returned.
   func keepHosting() -> Int32 {
-    guard let hosted, let spawned = hosted.spawned else { return ExitStatus.cannotRun }
-    // A splash stopped before its transition shows the program from now on too.
-    stage.showTransitionEnd()
-    runLoop.run(until: .infinity) { hosted.ended }
-    hosted.close()
-    guard let exited = try? spawned.child.wait() else { return ExitStatus.runtimeFailure }
-    log.info("\(spawned.path) ended with status \(exited.status)")
-    return exited.status
+    guard let hosted, hosted.spawned != nil else { return ExitStatus.cannotRun }
+    let handoff = settings.handoff
+    var restarts = 0
+    while true {
+      // A splash stopped before its transition shows the program from now
+      // on too (one whose program has ended already stays for a restart).
+      if !hosted.ended || handoff.restart == .no { stage.showTransitionEnd() }
+      runLoop.run(until: .infinity) { hosted.ended }
+      guard let status = hosted.exitStatus() else {
+        hosted.close()
+        return ExitStatus.runtimeFailure
+      }
+      let decision = handoff.restart.decide(
+        status: status, restarts: restarts, limit: handoff.restartLimit, stopping: stopSignalled)
+      guard decision != .end else {
+        hosted.close()
+        return status
+      }
+      controller.beginAgain()
+      let name = Files.name(of: plan.program?.first ?? "the program")
+      returnToTheSplash(saying: decision.message(program: name, status: status, restarts: restarts))
+      if case .restart(let pause) = decision {
+        runLoop.run(until: dependencies.clock.now() + pause) { stopSignalled }
+      }
+      guard case .restart = decision, !stopSignalled else {
+        keepsSplash = !stopSignalled
+        hosted.close()
+        return status
+      }
+      restarts += 1
+      do {
+        try hosted.restart()
+      } catch {
+        log.error(error.message)
+        keepsSplash = true
+        hosted.close()
+        return status
+      }
+      if let child = hosted.spawned?.child { passSignals(to: child) }
+      playAgain()
+    }
+  }
+
+  /// Host mode, the program gone: the splash comes back with `message`
+  /// (nil: none), cross-faded from the program's last frame over the
+  /// transition's duration, and holds.
+  private func returnToTheSplash(saying message: String?) {
+    var next = stage.status
+    next.message = message
+    if let message { log.info("host mode: \(message)") }
+    _ = stage.show(next)
+    guard stage.prepareReturn() else { return }
+    let timeline = settings.splash.timeline
+    let player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
+      [stage] in stage.record($0)
+    }
+    do {
+      _ = try player.play(on: stage, clock: clock)
+    } catch {
+      log.info("host mode: the return to the splash ended early: \(error)")
+    }
+    stage.holdAgain()
+  }
+
+  /// Host mode, the program started again: the splash holds until its
+  /// first frame (at most `timeout`), then the transition opens onto it.
+  private func playAgain() {
+    let timeline = settings.splash.timeline
+    var player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
+      [self] event in
+      // The splash appeared long ago: the rest is said as the first time.
+      if case .appeared = event {} else { lifecycle.report(event, settings) }
+      controller.record(event)
+    }
+    player.gate = SessionGate(runLoop: runLoop, controller: controller, timeout: settings.handoff.timeout)
+    player.gateTimeout = settings.handoff.timeout
+    do {
+      _ = try player.play(on: stage, clock: clock)
+    } catch {
+      log.info("ended early: \(error)")
+    }
+  }
+
+  /// Signals to splashd go on to the program `child`; a stop signal
+  /// (SIGTERM, SIGINT, SIGHUP) means the program is not started again.
+  private func passSignals(to child: ChildProcess) {
+    signals?.passOn = { [weak self] signal in
+      child.send(signal)
+      if StopSignals.stops(signal) { self?.stopSignalled = true }
+    }
   }
 
   /// The display: the one a splashd of the initramfs hands over (`--boot

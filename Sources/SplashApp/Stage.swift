@@ -37,10 +37,13 @@ final class Stage: EventSource, FrameSink {
   private let log: Log
   /// The last frame's progress and time (seconds after the first frame).
   private var lastProgress = 0.0
+  private var lastTime = 0.0
   /// Whether the splash's pictures were let go of at the transition's end
   /// (a turn after it prepares none again).
   private var splashPicturesReleased = false
-  private var lastTime = 0.0
+  /// Host mode, the program gone: the player's frames return to the
+  /// splash, a cross-fade from what lies behind (progress runs backwards).
+  private var returning = false
   /// The clock time the first frame was on the screen; nil before.
   private var appearedAt: Double?
   /// Whether the player is between the transition's first frame and its last.
@@ -218,9 +221,12 @@ final class Stage: EventSource, FrameSink {
 
   func present(_ frame: FrameRequest) throws -> Double? {
     guard let output else { return nil }
-    lastProgress = frame.progress
+    lastProgress = returning ? 1 - frame.progress : frame.progress
     lastTime = frame.time
-    let vsync = try output.present { scenes[$0].draw(progress: frame.progress, time: frame.time, status: status) }
+    let transition: TransitionKind? = returning ? .crossfade : nil
+    let vsync = try output.present {
+      scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
+    }
     drawn()
     onPresented(vsync ?? clock.now())
     return vsync
@@ -341,6 +347,35 @@ final class Stage: EventSource, FrameSink {
     for scene in scenes { scene.releaseSplashPictures() }
     splashPicturesReleased = true
     Heap.returnFreedMemory()
+  }
+
+  /// Host mode, the program gone: the splash's pictures are prepared again,
+  /// the program's last frame kept behind them, and the player's next
+  /// frames return to the splash (`returning`). False when there is no
+  /// return to play: the splash was never let go of (it was stopped before
+  /// its transition), or its pictures cannot be had (said).
+  func prepareReturn() -> Bool {
+    guard let output, splashPicturesReleased else { return false }
+    let previous = scenes
+    do {
+      (scenes, _) = try maker.scenes(for: output, rotation: rotation, message: status.shownText)
+    } catch {
+      log.error("host mode: the splash cannot come back: \(error.message)")
+      return false
+    }
+    for (scene, old) in zip(scenes, previous) { scene.keepBehind(from: old) }
+    splashPicturesReleased = false
+    returning = true
+    return true
+  }
+
+  /// Host mode: the return to the splash is played (or was not needed):
+  /// the splash holds again, at rest, its animation stepping.
+  func holdAgain() {
+    returning = false
+    holding = true
+    lastProgress = 0
+    damage(.whole)
   }
 
   /// The frame on the screen shows every change: the replies waiting for it go.

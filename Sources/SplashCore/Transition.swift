@@ -117,9 +117,10 @@ public struct SceneComposer: Sendable {
     }
   }
 
-  /// The scene at eased `progress` (0: splash at rest, 1: background alone).
-  public func scene(progress: Double) -> Scene {
-    switch transition {
+  /// The scene at eased `progress` (0: splash at rest, 1: background
+  /// alone), in this composer's transition or `kind`.
+  public func scene(progress: Double, as kind: TransitionKind? = nil) -> Scene {
+    switch kind ?? transition {
     case .doors: return doorsScene(progress)
     case .crossfade: return crossfadeScene(progress)
     }

@@ -86,6 +86,19 @@ public final class SceneRenderer {
     try adopt(pixels, as: .background, size: layout.canvas, opaque: true)
   }
 
+  /// Host mode, the splash made again on the same screen (its painter):
+  /// what lay behind `previous` (the program's last frame, which the
+  /// painter still holds) lies behind this one too, unless this one has a
+  /// background picture of its own, which took its place.
+  public func keepBehind(from previous: SceneRenderer) {
+    guard painter === previous.painter, case .color = layout.backdrop, case .image = previous.layout.backdrop,
+      let size = previous.adoptedSizes[.background], size == layout.canvas
+    else { return }
+    layout = layout.over(.image(ImageInfo(size: layout.canvas, opaque: true)))
+    composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
+    adoptedSizes[.background] = size
+  }
+
   /// Host mode, once the program is alone on the screen: lets go of the
   /// splash's pictures (the leaves or the picture, the message, the
   /// animation), keeping only what lies behind (the program's frame). What
@@ -183,20 +196,26 @@ public final class SceneRenderer {
 
   /// The frame at eased `progress`, `time` seconds after the first: the
   /// splash, and the status layers showing `boot` over it, faded with the
-  /// transition.
-  public func scene(progress: Double, time: Double, status boot: BootStatus = BootStatus()) -> Scene {
-    var scene = composer.scene(progress: progress)
+  /// transition (the scene's, or `transition`).
+  public func scene(
+    progress: Double, time: Double, status boot: BootStatus = BootStatus(), transition: TransitionKind? = nil
+  ) -> Scene {
+    var scene = composer.scene(progress: progress, as: transition)
     if let status {
-      let alpha = StatusLayout.alpha(progress: progress, transition: composer.transition)
+      let alpha = StatusLayout.alpha(progress: progress, transition: transition ?? composer.transition)
       if alpha > 0 { scene.layers += status.layers(boot, time: time, alpha: alpha) }
     }
     return scene
   }
 
   /// Draws the frame at eased `progress`, `time` seconds after the first,
-  /// with `status`; with `clip` (logical pixels), only what falls inside it.
-  public func draw(progress: Double, time: Double = 0, status: BootStatus = BootStatus(), clip: Rect? = nil) {
-    let scene = scene(progress: progress, time: time, status: status)
+  /// with `status`, in the scene's transition or `transition`; with `clip`
+  /// (logical pixels), only what falls inside it.
+  public func draw(
+    progress: Double, time: Double = 0, status: BootStatus = BootStatus(), clip: Rect? = nil,
+    transition: TransitionKind? = nil
+  ) {
+    let scene = scene(progress: progress, time: time, status: status, transition: transition)
     draw(clip.map { scene.clipped(to: $0) } ?? scene)
   }
 

@@ -180,6 +180,12 @@ public struct HandoffSettings: Equatable, Sendable {
   /// A start this many seconds after the last hand-off to the same program
   /// (under systemd) hands off at once, without the splash; 0: always plays.
   public var restartWindow: Double = 30
+  /// Host mode: when the program is started again after it ends, under
+  /// the splash.
+  public var restart = RestartPolicy.no
+  /// Host mode: the most restarts, after which splashd keeps the splash
+  /// and ends with the program's status.
+  public var restartLimit = 5
 
   /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
   public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
@@ -334,6 +340,8 @@ public struct Settings: Equatable, Sendable {
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
   public static let maxRestartWindow = 3600.0
+  /// The most restarts `restart-limit` may allow.
+  public static let maxRestartLimit = 1000
   /// The longest an accelerometer may delay the first frame.
   public static let maxSettle = 5.0
   /// The framebuffer used when `device` is not set.
@@ -392,6 +400,11 @@ public struct Settings: Equatable, Sendable {
     if handoff.group != nil && handoff.user == nil {
       throw SettingsError(
         "\(origin(of: \.handoff.group)) needs \(sibling("user", of: "group")): the group the program's user runs as")
+    }
+    if handoff.restart != .no && handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: \.handoff.restart)) needs \(sibling("host", of: "restart")) wayland: only a program splashd "
+          + "hosts is started again under the splash (under systemd, Restart= restarts the others)")
     }
     if splash.record != nil && splash.display == "window" {
       throw SettingsError("--record renders offscreen and cannot be combined with --display window")

@@ -245,8 +245,9 @@ enum SplashSettingsTable {
         + "frames; splashd then stays its compositor until it ends, and exits with its status. A reveal asked "
         + "before the program's first frame waits for that frame (at most timeout). Other clients (the "
         + "program's children, grim) connect at wayland-N in its XDG_RUNTIME_DIR (its WAYLAND_DISPLAY). On a card or "
-        + "framebuffer the machine's keyboards type into the program (libinput, as root; the layout of "
-        + "/etc/default/keyboard, XKB_DEFAULT_* overriding it), the console's own keyboard off meanwhile. Needs "
+        + "framebuffer the machine's keyboards, pointers and touch screens reach the program (libinput, as root; "
+        + "the layout of /etc/default/keyboard, XKB_DEFAULT_* overriding it; touches turned with the screen), the "
+        + "console's own keyboard off meanwhile. Needs "
         + "wlroots 0.15 (libwlroots10). none: the program takes the display itself.",
       values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
       print: { $0.rawValue }),
@@ -273,6 +274,26 @@ enum SplashSettingsTable {
         + "splash, and says so: a restart loop never replays the transition. 0 always plays it.",
       \.handoff.restartWindow, read: { try $0.seconds(upTo: Settings.maxRestartWindow, zero: " (always play)") },
       print: { formatNumber($0) }),
+    SettingSpec(
+      "restart", .handoff, .option(placeholder: "no|on-failure|always"), .reveal,
+      help: "Host mode: when the program ends (on-failure: with a status other than 0 or by a signal; always: "
+        + "however it ends; not when splashd is stopped), the splash comes back, cross-faded from the program's "
+        + "last frame, with a message line saying how it ended; the program is started again after a pause (half "
+        + "a second, doubled at each restart up to 8), and the transition opens onto its new first frame. After "
+        + "restart-limit restarts the splash stays with its message and splashd exits with the program's status. "
+        + "no: splashd exits with the program's status at once.",
+      values: RestartPolicy.allCases.map(\.rawValue), \.handoff.restart, read: { try $0.choice(RestartPolicy.self) },
+      print: { $0.rawValue }),
+    SettingSpec(
+      "restart-limit", .handoff, .option(placeholder: "N"), .reveal,
+      help: "Host mode with restart: the most times the program is started again (from 1 to "
+        + "\(Settings.maxRestartLimit)).", \.handoff.restartLimit,
+      read: { value in
+        guard let number = Int(value.text), (1...Settings.maxRestartLimit).contains(number) else {
+          throw value.fail("a whole number from 1 to \(Settings.maxRestartLimit)")
+        }
+        return number
+      }, print: { String($0) }),
     SettingSpec(
       "timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
       help: "The longest --ready notify, --until-file or --until-reveal holds the splash, counted from the first "

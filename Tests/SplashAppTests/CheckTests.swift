@@ -41,7 +41,7 @@ import Testing
         "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "ready = notify", "host = none",
         "; until-file: not set",
         "until-reveal = yes",
-        "keep-last-frame = no", "restart-window = 30", "timeout = 30",
+        "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",
         "plymouth-socket = /org/freedesktop/plymouthd", "plymouth-pid-file = /run/plymouth/pid",
         "prompt-tty = auto",

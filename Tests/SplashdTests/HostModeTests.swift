@@ -373,6 +373,68 @@ import Testing
     #expect(grid.filter { $0 == Self.foot }.count > grid.count * 9 / 10, "\(note)")
   }
 
+  /// `restart = on-failure`: foot's shell exits 3 when told to (a file
+  /// appears); the splash comes back, cross-faded from foot's last frame
+  /// (never the background between them), the program starts again and
+  /// the doors open onto its new frame (`restarts=1`); when it fails again
+  /// at the limit (1), the splash stays and splashd exits 3, saying why.
+  @Test func aProgramThatFailsIsStartedAgainUnderTheSplash() throws {
+    let fail = dir.path + "/fail"
+    var returning: [Screendump] = []
+    var back: Screendump?
+    var again: Screendump?
+    var restartedStatus = ""
+    func phase() -> String { splashctl(["status"])?.stdout ?? "" }
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "1", "--restart", "on-failure", "--restart-limit", "1", "--", "foot",
+        "--override=colors.background=2080c0", "/bin/sh", "-c",
+        "while [ ! -e \(fail) ]; do sleep 0.05; done; rm \(fail); exit 3",
+      ], in: dir,
+      whileRunning: { splashd in
+        // Ended by the test only when something did not come; else it ends by itself.
+        var ended = false
+        defer { if !ended { kill(splashd.pid, SIGTERM) } }
+        guard waitForTheProgram(), waitUntil(20, { phase().hasPrefix("phase=done") }) else { return }
+        _ = FileManager.default.createFile(atPath: fail, contents: nil)
+        // The return: snapshots until the leaves stand closed again.
+        _ = waitUntil(20) {
+          guard let shot = snapshot("returning-\(returning.count)")?.screen else { return false }
+          returning.append(shot)
+          guard shot.at(0, 120) == Self.red, shot.at(319, 120) == Self.green else { return false }
+          back = shot
+          return true
+        }
+        guard back != nil, waitUntil(20, { phase().hasPrefix("phase=done") && phase().contains(" program=shown") })
+        else { return }
+        restartedStatus = phase()
+        again = snapshot("again")?.screen
+        ended = FileManager.default.createFile(atPath: fail, contents: nil)
+      })
+    let note = outcome.stderr
+    let closed = try #require(back, "the splash did not come back: \(note)")
+    closed.keep(as: "host-mode-splash-back")
+    // Foot's colour fades into the leaves': never the background, never black.
+    let corners = returning.map { $0.at(0, 120) }
+    #expect(!corners.contains(Self.blue) && !corners.contains(0), "\(corners.map { String($0, radix: 16) }): \(note)")
+    let blended = returning.first { $0.at(0, 120) != Self.red && $0.at(0, 120) != Self.foot }
+    blended?.keep(as: "host-mode-splash-returning")
+    #expect(blended != nil, "no frame between foot and the leaves: \(note)")
+    #expect(restartedStatus.contains(" restarts=1"), "\(restartedStatus): \(note)")
+    let program = try #require(again, "no snapshot of the restarted program: \(note)")
+    #expect(program.at(0, 120) == Self.foot && program.at(319, 120) == Self.foot, "\(note)")
+    #expect(outcome.status == 3, "\(outcome.status): \(note)")
+    #expect(note.contains("foot ended with status 3; starting it again (restart 1)\n"), "\(note)")
+    #expect(note.contains("foot ended with status 3; not started again after 1 restart\n"), "\(note)")
+  }
+
+  /// Without `restart`, a setting that needs host mode is refused by name.
+  @Test func restartNeedsHostMode() throws {
+    let outcome = try run(splashdPath, ["--display", "offscreen", "--restart", "always", "--", "foot"])
+    #expect(outcome.status != 0)
+    #expect(outcome.stderr.contains("--restart needs --host wayland"), "\(outcome.stderr)")
+  }
+
   /// An animating program keeps animating while the doors open: the
   /// program's pixels between the leaves change from frame to frame.
   @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {
