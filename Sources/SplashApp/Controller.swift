@@ -232,8 +232,9 @@ final class Controller {
     hostsProgram()
   }
 
-  /// Host mode: the program ended and the splash holds again, for its
-  /// restart: what revealed or stopped the splash before is forgotten.
+  /// Host mode: the splash holds again (the program ended, for its
+  /// restart, or splashd stops, for the shutdown's picture): what
+  /// revealed or stopped the splash before is forgotten.
   func beginAgain() {
     phase = .holding
     revealReason = nil
@@ -253,10 +254,16 @@ final class Controller {
     if let waitingReveal { reveal(because: waitingReveal) }
   }
 
-  /// Ends the splash now, without its transition. The first reason is kept.
+  /// Ends the splash now, without its transition. The first reason is
+  /// kept. In host mode after the transition, `onStopWhileHosting` is told.
   private func stop(because reason: String) {
     if stopReason == nil { stopReason = reason }
+    if phase == .done, hostedProgram != nil { onStopWhileHosting() }
   }
+
+  /// Host mode: told when splashd is asked to stop after the transition,
+  /// while it hosts the program.
+  var onStopWhileHosting: () -> Void = {}
 
   /// Whether a new angle turns the screen: while the splash holds, and in
   /// host mode after its transition (the program's window turns).

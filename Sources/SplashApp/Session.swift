@@ -29,9 +29,10 @@ final class Session {
   private(set) var spawned: SpawnedProgram?
   /// The program of host mode, the client of splashd's compositor.
   private(set) var hosted: HostedProgram?
-  /// Host mode: a stop signal was passed on to the program (it is not
-  /// started again).
-  private var stopSignalled = false
+  /// Host mode: splashd was asked to stop (a stop signal, passed on to the
+  /// program, or `splashctl quit` while it runs): the program is not
+  /// started again, and the splash fades into the shutdown's picture.
+  private var stopAsked = false
   /// Host mode: the program was not started again after it ended (the
   /// limit): the splash stays on the screen when splashd lets go of it.
   private(set) var keepsSplash = false
@@ -193,25 +194,30 @@ final class Session {
       // A splash stopped before its transition shows the program from now
       // on too (one whose program has ended already stays for a restart).
       if !hosted.ended || handoff.restart == .no { stage.showTransitionEnd() }
-      runLoop.run(until: .infinity) { hosted.ended }
+      runLoop.run(until: .infinity) { hosted.ended || stopAsked }
+      if stopAsked {
+        fadeToTheShutdownPicture()
+        runLoop.run(until: .infinity) { hosted.ended }
+      }
       guard let status = hosted.exitStatus() else {
         hosted.close()
         return ExitStatus.runtimeFailure
       }
       let decision = handoff.restart.decide(
-        status: status, restarts: restarts, limit: handoff.restartLimit, stopping: stopSignalled)
+        status: status, restarts: restarts, limit: handoff.restartLimit, stopping: stopAsked)
       guard decision != .end else {
         hosted.close()
+        keepsSplash = stopAsked
         return status
       }
       controller.beginAgain()
       let name = Files.name(of: plan.program?.first ?? "the program")
       returnToTheSplash(saying: decision.message(program: name, status: status, restarts: restarts))
       if case .restart(let pause) = decision {
-        runLoop.run(until: dependencies.clock.now() + pause) { stopSignalled }
+        runLoop.run(until: dependencies.clock.now() + pause) { stopAsked }
       }
-      guard case .restart = decision, !stopSignalled else {
-        keepsSplash = !stopSignalled
+      guard case .restart = decision, !stopAsked else {
+        keepsSplash = true
         hosted.close()
         return status
       }
@@ -229,6 +235,23 @@ final class Session {
     }
   }
 
+  /// Host mode, splashd asked to stop while the program runs (systemctl
+  /// stop, SIGTERM, `splashctl quit`; the program is told too): the
+  /// program's frames, live until it ends, cross-fade into what the
+  /// shutdown splash shows (`image-shutdown`, else the boot's pictures),
+  /// which stays on the display when splashd lets go of it, for the
+  /// shutdown splash to take over without a gap.
+  private func fadeToTheShutdownPicture() {
+    var shutdown = settings
+    Plan.adjust(&shutdown, for: .shutdown)
+    // A second stop cuts the fade short.
+    controller.beginAgain()
+    _ = stage.show(BootStatus(shutdown))
+    guard stage.prepareReturn(to: SceneMaker(shutdown, log: log)) else { return }
+    log.info("host mode: stopping; the program fades into the shutdown's picture")
+    playReturn()
+  }
+
   /// Host mode, the program gone: the splash comes back with `message`
   /// (nil: none), cross-faded from the program's last frame over the
   /// transition's duration, and holds.
@@ -238,6 +261,12 @@ final class Session {
     if let message { log.info("host mode: \(message)") }
     _ = stage.show(next)
     guard stage.prepareReturn() else { return }
+    playReturn()
+  }
+
+  /// The return `Stage.prepareReturn` prepared: a cross-fade from what lies
+  /// behind to the splash, over the transition's duration; then it holds.
+  private func playReturn() {
     let timeline = settings.splash.timeline
     let player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
       [stage] in stage.record($0)
@@ -274,7 +303,13 @@ final class Session {
   private func passSignals(to child: ChildProcess) {
     signals?.passOn = { [weak self] signal in
       child.send(signal)
-      if StopSignals.stops(signal) { self?.stopSignalled = true }
+      if StopSignals.stops(signal) { self?.stopAsked = true }
+    }
+    // `splashctl quit` while the program runs stops it as SIGTERM would.
+    controller.onStopWhileHosting = { [weak self] in
+      guard let self, !self.stopAsked else { return }
+      child.send(SIGTERM)
+      stopAsked = true
     }
   }
 

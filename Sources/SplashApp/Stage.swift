@@ -349,16 +349,16 @@ final class Stage: EventSource, FrameSink {
     Heap.returnFreedMemory()
   }
 
-  /// Host mode, the program gone: the splash's pictures are prepared again,
-  /// the program's last frame kept behind them, and the player's next
-  /// frames return to the splash (`returning`). False when there is no
+  /// Host mode, the program gone: the splash's pictures are prepared again
+  /// (or `other`'s: the shutdown's), the program's last frame kept behind
+  /// them, and the player's next frames return to the splash (`returning`). False when there is no
   /// return to play: the splash was never let go of (it was stopped before
   /// its transition), or its pictures cannot be had (said).
-  func prepareReturn() -> Bool {
+  func prepareReturn(to other: SceneMaker? = nil) -> Bool {
     guard let output, splashPicturesReleased else { return false }
     let previous = scenes
     do {
-      (scenes, _) = try maker.scenes(for: output, rotation: rotation, message: status.shownText)
+      (scenes, _) = try (other ?? maker).scenes(for: output, rotation: rotation, message: status.shownText)
     } catch {
       log.error("host mode: the splash cannot come back: \(error.message)")
       return false

@@ -417,15 +417,54 @@ import Testing
     // Foot's colour fades into the leaves': never the background, never black.
     let corners = returning.map { $0.at(0, 120) }
     #expect(!corners.contains(Self.blue) && !corners.contains(0), "\(corners.map { String($0, radix: 16) }): \(note)")
-    let blended = returning.first { $0.at(0, 120) != Self.red && $0.at(0, 120) != Self.foot }
-    blended?.keep(as: "host-mode-splash-returning")
-    #expect(blended != nil, "no frame between foot and the leaves: \(note)")
+    let blended = returning.filter { $0.at(0, 120) != Self.red && $0.at(0, 120) != Self.foot }
+    blended.dropFirst(blended.count / 2).first?.keep(as: "host-mode-splash-returning")
+    #expect(!blended.isEmpty, "no frame between foot and the leaves: \(note)")
     #expect(restartedStatus.contains(" restarts=1"), "\(restartedStatus): \(note)")
     let program = try #require(again, "no snapshot of the restarted program: \(note)")
     #expect(program.at(0, 120) == Self.foot && program.at(319, 120) == Self.foot, "\(note)")
     #expect(outcome.status == 3, "\(outcome.status): \(note)")
     #expect(note.contains("foot ended with status 3; starting it again (restart 1)\n"), "\(note)")
     #expect(note.contains("foot ended with status 3; not started again after 1 restart\n"), "\(note)")
+  }
+
+  /// `splashctl quit` while the program runs (as systemctl stop's SIGTERM
+  /// would): the program (a shell that keeps foot on for 2 s once told to
+  /// stop) is told, and its frames cross-fade into the shutdown's picture
+  /// (yellow), never the background or black between, which holds until the
+  /// program ends; splashd then ends with it.
+  @Test func aStopWhileTheProgramRunsFadesIntoTheShutdownPicture() throws {
+    let yellow = dir.solidPNG("yellow.png", width: 320, height: 240, rgb: (255, 255, 0))
+    var fading: [Screendump] = []
+    var quit: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "1", "--image-shutdown", yellow, "--", "/bin/sh", "-c",
+        "foot --override=colors.background=2080c0 & trap 'sleep 2; kill $!; exit 0' TERM; wait",
+      ], in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+        else {
+          kill(splashd.pid, SIGTERM)
+          return
+        }
+        quit = splashctl(["quit"])
+        // Snapshots until the picture is whole (or splashd has gone).
+        _ = waitUntil(20) {
+          guard let shot = snapshot("fading-\(fading.count)")?.screen else { return true }
+          fading.append(shot)
+          return shot.at(0, 120) == 0xFFFF00 && shot.at(319, 120) == 0xFFFF00
+        }
+      })
+    let note = outcome.stderr
+    #expect(quit?.status == 0, "\(note)")
+    let corners = fading.map { $0.at(0, 120) }
+    #expect(corners.last == 0xFFFF00, "the shutdown's picture never showed: \(corners): \(note)")
+    #expect(!corners.contains(Self.blue) && !corners.contains(0), "\(corners): \(note)")
+    let blended = fading.filter { $0.at(0, 120) != 0xFFFF00 && $0.at(0, 120) != Self.foot }
+    blended.dropFirst(blended.count / 2).first?.keep(as: "host-mode-fading-to-shutdown")
+    #expect(!blended.isEmpty, "no frame between foot and the shutdown's picture: \(note)")
+    #expect(outcome.status == 0 && note.contains("/sh ended with status 0\n"), "\(outcome.status): \(note)")
   }
 
   /// Without `restart`, a setting that needs host mode is refused by name.
