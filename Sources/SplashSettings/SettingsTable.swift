@@ -67,6 +67,16 @@ public struct SettingValue: Sendable {
     return seconds
   }
 
+  /// A number above 0 and at most `limit`, `expected` when it is not one.
+  /// One too small to print as more than 0 (settings print 6 decimals) is
+  /// refused too, so that what `--check` prints reads back.
+  public func positiveDecimal(upTo limit: Double, expected: String) throws(SettingsError) -> Double {
+    guard let number = parseDecimal(text), number <= limit, let printed = parseDecimal(formatNumber(number)),
+      printed > 0
+    else { throw fail(expected) }
+    return number
+  }
+
   public func yesOrNo() throws(SettingsError) -> Bool {
     switch text {
     case "yes", "true", "1": return true

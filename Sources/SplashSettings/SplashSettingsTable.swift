@@ -176,10 +176,8 @@ enum SplashSettingsTable {
         "fps", .splash, .option(placeholder: "N"), .display,
         help: "The frame rate of offscreen rendering and recording.", field: \.splash.fps,
         parse: { settings, value in
-          guard let fps = parseDecimal(value.text), fps > 0, fps <= Settings.maxFPS else {
-            throw value.fail("frames per second above 0, at most \(formatNumber(Settings.maxFPS))")
-          }
-          settings.splash.fps = fps
+          settings.splash.fps = try value.positiveDecimal(
+            upTo: Settings.maxFPS, expected: "frames per second above 0, at most \(formatNumber(Settings.maxFPS))")
         }, show: { formatNumber($0.splash.fps) }),
       SettingSpec(
         "record", .splash, .option(placeholder: "DIR"), .display,

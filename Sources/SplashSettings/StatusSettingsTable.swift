@@ -74,10 +74,7 @@ enum StatusSettingsTable {
       "message-size", .message, .option(placeholder: "FRACTION"), .status, file: "size",
       help: "The text's height as a fraction of the canvas's shorter side.", field: \.message.size,
       parse: { settings, value in
-        guard let size = parseDecimal(value.text), size > 0, size <= 0.5 else {
-          throw value.fail("a fraction above 0, at most 0.5")
-        }
-        settings.message.size = size
+        settings.message.size = try value.positiveDecimal(upTo: 0.5, expected: "a fraction above 0, at most 0.5")
       }, show: { formatNumber($0.message.size) }),
     SettingSpec(
       "message-color", .message, .option(placeholder: "#RRGGBB"), .status, file: "color", help: "The text's colour.",
@@ -109,10 +106,8 @@ enum StatusSettingsTable {
       help: "The animation's frames per second.", unset: "the delays stored in a GIF; 30 for a folder",
       field: \.animation.fps,
       parse: { settings, value in
-        guard let fps = parseDecimal(value.text), fps > 0, fps <= 240 else {
-          throw value.fail("frames per second above 0, at most 240")
-        }
-        settings.animation.fps = fps
+        settings.animation.fps = try value.positiveDecimal(
+          upTo: 240, expected: "frames per second above 0, at most 240")
       }, show: { $0.animation.fps.map(formatNumber) }),
   ]
 }

@@ -52,6 +52,12 @@ import Testing
     ("hold", "abc", "--hold: expected a number of seconds"),
     ("hold", "inf", "--hold: expected a number of seconds"),
     ("fps", "0", "--fps: expected frames per second above 0"),
+    // Above 0, but printed (6 decimals) as 0, which would not read back.
+    ("fps", "0.0000000002", "--fps: expected frames per second above 0"),
+    ("animation-fps", "0.0000000001996011119", "--animation-fps: expected frames per second above 0"),
+    ("message-size", "0.0000001", "--message-size: expected a fraction above 0"),
+    ("restart", "sometimes", "--restart: expected no, on-failure or always"),
+    ("restart-limit", "0", "--restart-limit: expected a whole number from 1 to 1000"),
     ("background", "#12345", "--background: expected #RRGGBB, #RGB or a picture file"),
     ("background", "#GG0000", "--background: expected #RRGGBB, #RGB or a picture file"),
     ("background", "red", "--background: expected #RRGGBB, #RGB or a picture file, got \"red\""),
