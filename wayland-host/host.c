@@ -352,8 +352,9 @@ static struct wlr_surface *surface_at(const struct splashd_host *host, double x,
   return wlr_xdg_surface_surface_at(host->toplevel, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
 }
 
-/* A popup (a menu, a select box's list) kept on the screen: moved or
-   flipped as its positioner allows. */
+/* A popup (a menu, a select box's list) kept on what is shown of the
+   program (the screen, or a smaller window's picture): moved or flipped as
+   its positioner allows. */
 static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surface *surface) {
   struct wlr_xdg_surface *root = surface;
   while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
@@ -362,7 +363,7 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
   }
   if (root->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
   int64_t left = 0, top = 0;
-  struct window_places places;
+  struct window_places places = {.picture_width = host->width, .picture_height = host->height};
   if (place_windows(host, &places)) {
     if (root == host->toplevel) {
       left = places.first_x;
@@ -371,7 +372,10 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
       place_later(&places, root, &left, &top);
     }
   }
-  struct wlr_box screen = {.x = (int)-left, .y = (int)-top, .width = host->width, .height = host->height};
+  struct wlr_box screen = {.x = (int)(places.picture_x - left),
+                           .y = (int)(places.picture_y - top),
+                           .width = (int)places.picture_width,
+                           .height = (int)places.picture_height};
   wlr_xdg_popup_unconstrain_from_box(surface->popup, &screen);
 }
 
@@ -397,13 +401,15 @@ static void point_at_pointer(struct splashd_host *host, uint32_t time_msec) {
   wlr_seat_pointer_notify_frame(host->seat);
 }
 
-/* The pointer moved to (x, y) on the canvas (kept on it): the cursor shows. */
+/* The pointer moved to (x, y) on the canvas (kept on it): the cursor shows
+   (a new frame only when a cursor is drawn, or was). */
 static void move_pointer(struct splashd_host *host, uint32_t time_msec, double x, double y) {
+  bool was_visible = cursor_visible(host);
   host->pointer_x = x < 0 ? 0 : x > host->width - 1 ? host->width - 1 : x;
   host->pointer_y = y < 0 ? 0 : y > host->height - 1 ? host->height - 1 : y;
   host->cursor_shown = true;
   point_at_pointer(host, time_msec);
-  if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->toplevel != NULL && (was_visible || cursor_visible(host))) note(host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 /* A point of an absolute device on the canvas (input_map). */

@@ -131,6 +131,7 @@ final class Controller {
       return .ok(nil)
     case .stop:
       stop(because: cause)
+      if keepsHosting { onStopWhileHosting() }
       return .ok(nil)
     case .stepAside:
       stop(because: cause)
@@ -254,15 +255,29 @@ final class Controller {
     if let waitingReveal { reveal(because: waitingReveal) }
   }
 
-  /// Ends the splash now, without its transition. The first reason is
-  /// kept. In host mode after the transition, `onStopWhileHosting` is told.
+  /// Ends the splash now, without its transition. The first reason is kept.
   private func stop(because reason: String) {
     if stopReason == nil { stopReason = reason }
-    if phase == .done, hostedProgram != nil { onStopWhileHosting() }
   }
 
-  /// Host mode: told when splashd is asked to stop after the transition,
-  /// while it hosts the program.
+  /// Host mode: the program ended before its first frame: the splash (or
+  /// the player of a restart) ends now, as at a stop, though nobody asked
+  /// splashd to stop.
+  func programEndedBeforeItsFirstFrame(because cause: String) { stop(because: cause) }
+
+  /// Host mode: whether splashd goes on as the program's compositor after
+  /// the splash (its restarts included): a stop asked meanwhile stops the
+  /// program (`onStopWhileHosting`).
+  private(set) var keepsHosting = false
+
+  /// Host mode: the splash is over, played or stopped (its phase is
+  /// `done`), and splashd goes on as the program's compositor.
+  func keepHosting() {
+    phase = .done
+    keepsHosting = true
+  }
+  /// Host mode: told when splashd is asked to stop (SIGTERM, `splashctl
+  /// quit`) while it `keepsHosting`.
   var onStopWhileHosting: () -> Void = {}
 
   /// Whether a new angle turns the screen: while the splash holds, and in

@@ -132,7 +132,13 @@ final class HostedProgram: EventSource {
     spawned = try SpawnedProgram(
       program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
       additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 }, controller: controller,
-      log: log, whenEnded: { [weak self] in self?.showedAFrame == true ? .reveal : .stop }, revealsWhen: revealsWhen)
+      log: log,
+      whenEnded: { [weak self] in
+        guard let self, !showedAFrame else { return .reveal }
+        // No doors onto nothing: the splash ends now (or its player, for a restart, stops).
+        controller.programEndedBeforeItsFirstFrame(because: "\(spawned?.path ?? program[0]) ended")
+        return nil
+      }, revealsWhen: revealsWhen)
   }
 
   /// Starts the program again (it has ended), under the splash, which it

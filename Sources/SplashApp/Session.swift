@@ -78,9 +78,9 @@ final class Session {
       runLoop.add(hosted)
       self.hosted = hosted
       // Its window turns with the screen.
-      controller.onRotation = { [weak hosted, onRotation = dependencies.onRotation] rotation in
+      controller.onRotation = { [weak hosted, stage, onRotation = dependencies.onRotation] rotation in
         onRotation(rotation)
-        hosted?.turn(to: rotation)
+        hosted?.turn(to: stage.firstScreenRotation)
       }
       // The compositor loads, and the program starts, behind the first frame.
       controller.observe { [weak self] event in
@@ -163,7 +163,8 @@ final class Session {
   private func startHostedProgram() {
     guard let hosted, let output = stage.output else { return }
     do {
-      try hosted.start(screen: output.size, rotation: controller.rotation, takingInput: output.traits.hasFixedMode)
+      try hosted.start(
+        screen: output.size, rotation: stage.firstScreenRotation, takingInput: output.traits.hasFixedMode)
     } catch {
       log.error(error.message)
       _ = controller.execute(.stop, because: "the program cannot run")
@@ -189,17 +190,22 @@ final class Session {
   func keepHosting() -> Int32 {
     guard let hosted, hosted.spawned != nil else { return ExitStatus.cannotRun }
     let handoff = settings.handoff
+    controller.keepHosting()
     var restarts = 0
     while true {
       // A splash stopped before its transition shows the program from now
-      // on too (one whose program has ended already stays for a restart).
-      if !hosted.ended || handoff.restart == .no { stage.showTransitionEnd() }
+      // on too (unless splashd is stopping, or the program has ended
+      // already and may be started again: the splash stays).
+      if !stopAsked && (!hosted.ended || handoff.restart == .no) { stage.showTransitionEnd() }
       runLoop.run(until: .infinity) { hosted.ended || stopAsked }
       if stopAsked {
         fadeToTheShutdownPicture()
-        runLoop.run(until: .infinity) { hosted.ended }
+        awaitTheEnd(of: hosted)
       }
-      guard let status = hosted.exitStatus() else {
+      let status = hosted.exitStatus()
+      // Reaped: its PID is no longer its own.
+      passSignals(to: nil)
+      guard let status else {
         hosted.close()
         return ExitStatus.runtimeFailure
       }
@@ -234,6 +240,18 @@ final class Session {
       playAgain()
     }
   }
+
+  /// Host mode, splashd stopping: the program, told, has `stopWait`
+  /// seconds to end, then is killed (SIGKILL).
+  private func awaitTheEnd(of hosted: HostedProgram) {
+    guard !runLoop.run(until: dependencies.clock.now() + Self.stopWait, stopWhen: { hosted.ended }) else { return }
+    log.error("host mode: the program did not end within \(formatNumber(Self.stopWait)) s of its SIGTERM; killing it")
+    hosted.spawned?.child.send(SIGKILL)
+    runLoop.run(until: .infinity) { hosted.ended }
+  }
+
+  /// How long a program told to stop has before it is killed.
+  static let stopWait = 5.0
 
   /// Host mode, splashd asked to stop while the program runs (systemctl
   /// stop, SIGTERM, `splashctl quit`; the program is told too): the
@@ -271,6 +289,7 @@ final class Session {
     let player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
       [stage] in stage.record($0)
     }
+    defer { stage.playbackEnded() }
     do {
       _ = try player.play(on: stage, clock: clock)
     } catch {
@@ -291,6 +310,7 @@ final class Session {
     }
     player.gate = SessionGate(runLoop: runLoop, controller: controller, timeout: settings.handoff.timeout)
     player.gateTimeout = settings.handoff.timeout
+    defer { stage.playbackEnded() }
     do {
       _ = try player.play(on: stage, clock: clock)
     } catch {
@@ -298,17 +318,19 @@ final class Session {
     }
   }
 
-  /// Signals to splashd go on to the program `child`; a stop signal
-  /// (SIGTERM, SIGINT, SIGHUP) means the program is not started again.
-  private func passSignals(to child: ChildProcess) {
+  /// Signals to splashd go on to the program `child` (nil: it has ended
+  /// and been reaped, nothing to pass them to); a stop signal (SIGTERM,
+  /// SIGINT, SIGHUP), or a stop asked otherwise while splashd keeps
+  /// hosting (`splashctl quit`, which sends the program SIGTERM), means
+  /// the program is not started again.
+  private func passSignals(to child: ChildProcess?) {
     signals?.passOn = { [weak self] signal in
-      child.send(signal)
+      child?.send(signal)
       if StopSignals.stops(signal) { self?.stopAsked = true }
     }
-    // `splashctl quit` while the program runs stops it as SIGTERM would.
     controller.onStopWhileHosting = { [weak self] in
-      guard let self, !self.stopAsked else { return }
-      child.send(SIGTERM)
+      guard let self, !stopAsked else { return }
+      child?.send(SIGTERM)
       stopAsked = true
     }
   }
@@ -375,6 +397,8 @@ final class Session {
       player.gate = SessionGate(runLoop: runLoop, controller: controller, timeout: settings.handoff.timeout)
       player.gateTimeout = settings.handoff.timeout
     }
+    // A stop during the transition leaves the stage drawing on its own again.
+    defer { stage.playbackEnded() }
     do {
       let report = try player.play(on: stage, clock: clock)
       controller.playback = report

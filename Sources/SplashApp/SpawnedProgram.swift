@@ -17,8 +17,9 @@ final class SpawnedProgram: EventSource {
   /// The program has ended (its exit descriptor was readable).
   private(set) var ended = false
 
-  /// What its end asks of the splash (a reveal, unless told otherwise).
-  private let whenEnded: () -> ControlCommand
+  /// What its end asks of the splash (a reveal, unless told otherwise;
+  /// nil: nothing, the caller saw to it).
+  private let whenEnded: () -> ControlCommand?
 
   /// Starts `program` (PATH lookup like a shell, in `searchPath`), as
   /// `user` (and `group`) when given, with `additions` to the environment:
@@ -27,7 +28,7 @@ final class SpawnedProgram: EventSource {
   init(
     program: [String], searchPath: String?, user: String? = nil, group: String? = nil,
     additions extra: [String: String] = [:], controller: Controller, log: Log,
-    whenEnded: @escaping () -> ControlCommand = { .reveal }, revealsWhen: String = "it sends READY=1"
+    whenEnded: @escaping () -> ControlCommand? = { .reveal }, revealsWhen: String = "it sends READY=1"
   ) throws(Failure) {
     guard let path = Program.locate(program[0], searchPath: searchPath) else {
       throw Failure(
@@ -63,7 +64,7 @@ final class SpawnedProgram: EventSource {
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == exit {
       ended = true
-      _ = controller.execute(whenEnded(), because: "\(path) ended")
+      if let command = whenEnded() { _ = controller.execute(command, because: "\(path) ended") }
       return
     }
     for line in notify.received() {

@@ -324,6 +324,9 @@ final class Stage: EventSource, FrameSink {
   /// screen from now on (`frame` makes it for a screen's canvas), drawn at
   /// the next frame.
   func showBehind(_ frame: (PixelSize) throws(RenderError) -> Pixels) {
+    // While the splash comes back, the program's last frame stays behind
+    // it (a program stopping may still draw; a background picture stays).
+    guard !returning else { return }
     for scene in scenes {
       do {
         try scene.showBehind(frame(scene.layout.canvas))
@@ -370,13 +373,24 @@ final class Stage: EventSource, FrameSink {
   }
 
   /// Host mode: the return to the splash is played (or was not needed):
-  /// the splash holds again, at rest, its animation stepping.
+  /// the splash holds again, at rest, its animation stepping, over its own
+  /// background (the program's last frame let go of).
   func holdAgain() {
     returning = false
     holding = true
     lastProgress = 0
+    for scene in scenes { scene.dropKeptBehind() }
     damage(.whole)
   }
+
+  /// A player's playback is over, played to its end or stopped: the stage
+  /// draws what changes on its own again.
+  func playbackEnded() { inTransition = false }
+
+  /// The turn of the first screen (the global angle, or the screen's own:
+  /// its panel's orientation, its `[screen]` section): the program's
+  /// window's.
+  var firstScreenRotation: Rotation { scenes.first?.rotation ?? rotation }
 
   /// The frame on the screen shows every change: the replies waiting for it go.
   private func drawn() {

@@ -10,6 +10,9 @@ import SplashSettings
 public final class SceneRenderer {
   public let painter: LayerPainter
   public private(set) var layout: SplashLayout
+  /// The layout before `keepBehind` put what lay behind another scene in
+  /// its background's place; nil when it did not.
+  private var ownLayout: SplashLayout?
   public let rotation: Rotation
   public private(set) var composer: SceneComposer
   /// The progress bar, message and animation drawn over the splash; nil for none.
@@ -94,9 +97,21 @@ public final class SceneRenderer {
     guard painter === previous.painter, case .color = layout.backdrop, case .image = previous.layout.backdrop,
       let size = previous.adoptedSizes[.background], size == layout.canvas
     else { return }
+    ownLayout = layout
     layout = layout.over(.image(ImageInfo(size: layout.canvas, opaque: true)))
     composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
     adoptedSizes[.background] = size
+  }
+
+  /// What `keepBehind` kept goes: the scene's own background again, the
+  /// program's frame let go of.
+  public func dropKeptBehind() {
+    guard let ownLayout else { return }
+    layout = ownLayout
+    composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
+    adoptedSizes[.background] = nil
+    painter.release(.background)
+    self.ownLayout = nil
   }
 
   /// Host mode, once the program is alone on the screen: lets go of the

@@ -467,6 +467,72 @@ import Testing
     #expect(outcome.status == 0 && note.contains("/sh ended with status 0\n"), "\(outcome.status): \(note)")
   }
 
+  /// `splashctl quit` while a failed program waits to be started again
+  /// ends splashd then, with the program's status: a stop is never
+  /// followed by a restart (before: the quit was lost, the program started
+  /// again and splashd never ended).
+  @Test func aQuitWhileTheProgramWaitsForItsRestartEndsSplashd() throws {
+    var quit: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.3", "--restart", "on-failure", "--restart-limit", "3", "--", "foot",
+        "--override=colors.background=2080c0", "/bin/sh", "-c", "sleep 0.5; exit 3",
+      ], in: dir,
+      whileRunning: { splashd in
+        guard waitForTheProgram(),
+          waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=holding") == true })
+        else {
+          kill(splashd.pid, SIGTERM)
+          return
+        }
+        quit = splashctl(["quit"])
+      })
+    #expect(quit?.status == 0, "\(outcome.stderr)")
+    #expect(outcome.status == 3, "\(outcome.status): \(outcome.stderr)")
+    let starts = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("splashd: started ") }
+    #expect(starts.count == 1, "\(outcome.stderr)")
+  }
+
+  /// A quit during the transition ends it at once, and splashd goes on as
+  /// the program's compositor: weston-simple-shm keeps animating (the
+  /// stage draws its frames, and their frame callbacks go out; before, the
+  /// stage thought the stopped transition still ran, and drew nothing).
+  @Test func aQuitDuringTheTransitionLeavesTheProgramAnimating() throws {
+    var first: Screendump?
+    var changed = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "3", "--", "weston-simple-shm"], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        _ = splashctl(["reveal"])
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=transition") == true }) else { return }
+        _ = splashctl(["quit"])
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=transition") == false }) else { return }
+        first = snapshot("after-quit")?.screen
+        changed = waitUntil(10) {
+          guard let first, let next = snapshot("later")?.screen else { return false }
+          return (0..<240).contains { y in (0..<320).contains { next.at($0, y) != first.at($0, y) } }
+        }
+      })
+    #expect(first != nil, "\(outcome.stderr)")
+    #expect(changed, "the program stopped animating after the quit: \(outcome.stderr)")
+  }
+
+  /// A program that never draws, revealed by the timeout, then ending with
+  /// 3, is a failure to start again (before: its end counted as a stop
+  /// asked of splashd, which faded into the shutdown picture instead).
+  @Test func aProgramThatNeverDrewIsStartedAgainWhenItFails() throws {
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--timeout", "0.5", "--duration", "0.2", "--restart", "on-failure", "--restart-limit", "1", "--",
+        "/bin/sh", "-c", "sleep 1; exit 3",
+      ], in: dir)
+    #expect(outcome.status == 3, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("sh ended with status 3; starting it again (restart 1)\n"), "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("sh ended with status 3; not started again after 1 restart\n"), "\(outcome.stderr)")
+  }
+
   /// Without `restart`, a setting that needs host mode is refused by name.
   @Test func restartNeedsHostMode() throws {
     let outcome = try run(splashdPath, ["--display", "offscreen", "--restart", "always", "--", "foot"])
