@@ -31,6 +31,10 @@ extension DisplayTests.BootPathTests {
     var inputProbe: [Substring]
     var pointed: Screendump?
     var touched: Screendump?
+    /// In host mode, once foot was killed and started again: the screen
+    /// once it was revealed, and splashctl's status then.
+    var restarted: Screendump?
+    var restartStatus: String
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
@@ -143,7 +147,8 @@ extension DisplayTests.BootPathTests {
       restarts: text("kiosk-restarts"), typedIntoTheProgram: text("kiosk-typed") == "yes\n",
       consoleKeyboard: text("console-keyboard").split(separator: "\n").map(String.init),
       inputProbe: text("input-probe.log").split(separator: "\n"), pointed: Screendump(path: work + "/pointer.ppm"),
-      touched: Screendump(path: work + "/touched.ppm"),
+      touched: Screendump(path: work + "/touched.ppm"), restarted: Screendump(path: work + "/restarted.ppm"),
+      restartStatus: text("restart-status"),
       compositor: usage(text("compositor-usage")))
   }
 
@@ -245,7 +250,9 @@ extension DisplayTests.BootPathTests {
       in: dir,
       // The line the example's comment gives for host mode.
       // Not restarted once the script crashes it: a new splashd would turn the console's keyboard off again.
-      execStart: { try exampleLine($0, containing: "--host wayland") }, dropIn: "[Service]\nRestart=no\n",
+      // Its control socket for the script's splashctl: /run/splashd/control.
+      execStart: { try exampleLine($0, containing: "--host wayland") },
+      dropIn: "[Service]\nRestart=no\nRuntimeDirectory=splashd\n",
       packages: Self.waylandKioskPackages, gpu: gpu)
     let name = gpu == "vga" ? "host_mode" : "host_mode_\(gpu)"
     let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
@@ -294,6 +301,27 @@ extension DisplayTests.BootPathTests {
         && pointed.at(310, 160) == yellow, "the cursor is not at the pointer; \(boot.note)")
     let touched = try #require(boot.touched, "no screendump after the touch; \(boot.note)")
     #expect(touched.at(303, 153) == yellow, "the cursor still shows after a touch; \(boot.note)")
+    // foot killed: the splash came back whole (its leaves) and foot was
+    // started again under it and revealed (the example's --restart
+    // on-failure). From the first frame with the probe's window (it stays
+    // through the crash) to foot's return, no frame shows the background or
+    // black.
+    let withProbe = Array(boot.frames.drop { $0.screen.at(400, 240) != yellow })
+    let back = withProbe.firstIndex { isSplash($0.screen) }
+    let again = back.flatMap { back in withProbe[back...].firstIndex { $0.screen.at(10, 240) == Self.kiosk } }
+    if let back { withProbe[back].screen.keep(as: "host-mode-\(gpu)-boot-splash-back") }
+    #expect(back != nil, "the splash did not come back after foot's crash; \(boot.note)")
+    #expect(again != nil, "foot did not show again after its crash; \(boot.note)")
+    let gaps = withProbe[..<(again ?? withProbe.endIndex)].filter {
+      [Self.revealed, 0].contains($0.screen.at(10, 240))
+    }
+    gaps.first?.screen.keep(as: "host-mode-\(gpu)-boot-crash-gap")
+    #expect(gaps.isEmpty, "\(gaps.count) frames of background or black, the first at \(gaps.first?.time ?? 0) s")
+    #expect(boot.restartStatus.contains(" restarts=1"), "\(boot.restartStatus); \(boot.note)")
+    let restarted = try #require(boot.restarted, "no screendump of the restarted foot; \(boot.note)")
+    restarted.keep(as: "host-mode-\(gpu)-boot-restarted")
+    let edges = [restarted.at(10, 240), restarted.at(790, 240), restarted.at(400, 60), restarted.at(400, 420)]
+    #expect(edges.allSatisfy { $0 == Self.kiosk }, "foot does not fill the screen again; \(boot.note)")
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {

@@ -11,6 +11,9 @@
 //   button CODE pressed|released
 //   touch-down X Y
 //   touch-up
+//   presented button|touch     a frame shown after the click's release, or
+//                              the touch's end (what they changed is on the
+//                              screen: a frame callback asked then came)
 //
 // Built by the test with the xdg-shell glue wayland-scanner makes:
 //   input-probe.c xdg-shell-protocol.c -lwayland-client
@@ -65,6 +68,20 @@ static void say(const char *format, ...) {
 
 static int rounded(wl_fixed_t value) { return (int)lround(wl_fixed_to_double(value)); }
 
+static void presented(void *data, struct wl_callback *callback, uint32_t time) {
+  (void)time;
+  say("presented %s", (const char *)data);
+  wl_callback_destroy(callback);
+}
+static const struct wl_callback_listener presented_listener = {.done = presented};
+
+/* Asks for the next frame after what just happened, said as "presented
+   `what`" when it is on the screen. */
+static void ask_presented(const char *what) {
+  wl_callback_add_listener(wl_surface_frame(window), &presented_listener, (void *)what);
+  wl_surface_commit(window);
+}
+
 static void pointer_enter(void *data, struct wl_pointer *p, uint32_t serial, struct wl_surface *surface,
                           wl_fixed_t x, wl_fixed_t y) {
   (void)data;
@@ -83,6 +100,7 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
                            uint32_t state) {
   (void)data, (void)p, (void)serial, (void)time;
   say("button %u %s", button, state == WL_POINTER_BUTTON_STATE_PRESSED ? "pressed" : "released");
+  if (state == WL_POINTER_BUTTON_STATE_RELEASED) ask_presented("button");
 }
 static void pointer_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t value) {
   (void)data, (void)p, (void)time, (void)axis, (void)value;
@@ -99,6 +117,7 @@ static void touch_down(void *data, struct wl_touch *t, uint32_t serial, uint32_t
 static void touch_up(void *data, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id) {
   (void)data, (void)t, (void)serial, (void)time, (void)id;
   say("touch-up");
+  ask_presented("touch");
 }
 static void touch_motion(void *data, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {
   (void)data, (void)t, (void)time, (void)id, (void)x, (void)y;

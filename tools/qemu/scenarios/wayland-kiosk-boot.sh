@@ -14,7 +14,9 @@
 # second (compositor-usage), the kiosk unit's state (kiosk-state) and
 # restarts (kiosk-restarts); in host mode, what a second window's seat
 # got from a fake pointer and touch screen (input-probe.log, screendumps
-# pointer and touched); tty1's keyboard mode (console-keyboard: one
+# pointer and touched), then foot killed and started again under the splash
+# (screendump restarted, splashctl's status in restart-status);
+# tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
 # crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
 # Takes no variables.
@@ -58,14 +60,26 @@ final)
     i=0; while ! grep -qx 'seat pointer touch' /run/rig/input-probe.log && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
     i=0; while ! grep -q '^shown' /run/rig/input-probe.log && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
     echo 300 150 > /run/rig/input/point.new && mv /run/rig/input/point.new /run/rig/input/point
-    i=0; while ! grep -qx 'button 272 released' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    i=0; while ! grep -qx 'presented button' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     echo RIG-SCREENDUMP pointer > /dev/ttyS0
     while [ ! -e /run/rig/pointer.done ]; do sleep 0.1; done
     echo 500 300 > /run/rig/input/touch.new && mv /run/rig/input/touch.new /run/rig/input/touch
-    i=0; while ! grep -qx 'touch-up' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    i=0; while ! grep -qx 'presented touch' /run/rig/input-probe.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     echo RIG-SCREENDUMP touched > /dev/ttyS0
     while [ ! -e /run/rig/touched.done ]; do sleep 0.1; done
     touch /run/rig/input/done
+    # A crash of the program (foot killed outright): with restart =
+    # on-failure the splash comes back and foot starts again under it (the
+    # screen's frames show it); screendump restarted once it has been
+    # revealed again, splashctl's status then in restart-status.
+    for comm in /proc/[0-9]*/comm; do
+      [ "$(cat "$comm" 2>/dev/null)" = foot ] && kill -KILL "$(basename "${comm%/comm}")"
+    done
+    i=0; while ! splashctl status 2>/dev/null | grep -q '^phase=done .*program=shown restarts=1' \
+      && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    splashctl status > /run/rig/restart-status 2>&1
+    echo RIG-SCREENDUMP restarted > /dev/ttyS0
+    while [ ! -e /run/rig/restarted.done ]; do sleep 0.1; done
   fi
   # The console's keyboard (tty1, the terminal the kiosk holds) while the
   # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
