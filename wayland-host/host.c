@@ -233,19 +233,32 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
   wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
+/* Tells a toplevel whether it is the active window, when that changes
+   (each change is a configure). */
+static void activate(struct wlr_xdg_surface *toplevel, bool active) {
+  if (toplevel->toplevel->scheduled.activated != active) wlr_xdg_toplevel_set_activated(toplevel, active);
+}
+
 /* The keyboard's focus: the newest mapped toplevel (a dialog over the
    program's window) but `leaving` (one being unmapped), else the first;
-   none when nothing is mapped or keys are withheld. */
+   none when nothing is mapped or keys are withheld. The toplevel that has
+   it is the activated one (drawn as the active window; the others as in
+   the backdrop). */
 static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface *leaving) {
-  struct wlr_surface *target = NULL;
+  struct wlr_xdg_surface *active = NULL;
   struct later_toplevel *later;
   wl_list_for_each_reverse(later, &host->later, link) {
     if (later->surface->mapped && later->surface != leaving) {
-      target = later->surface->surface;
+      active = later->surface;
       break;
     }
   }
-  if (target == NULL && host->toplevel != NULL && host->toplevel->mapped) target = host->toplevel->surface;
+  if (active == NULL && host->toplevel != NULL && host->toplevel->mapped) active = host->toplevel;
+  wl_list_for_each(later, &host->later, link) {
+    if (later->surface != leaving) activate(later->surface, later->surface == active);
+  }
+  if (host->toplevel != NULL) activate(host->toplevel, host->toplevel == active);
+  struct wlr_surface *target = active != NULL ? active->surface : NULL;
   if (target == NULL || host->input_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);
     return;
@@ -1316,6 +1329,15 @@ static void resize(struct splashd_host *host, int32_t width, int32_t height) {
   flush(host);
 }
 
+static int windows(struct splashd_host *host) {
+  int count = host->toplevel != NULL && host->toplevel->mapped ? 1 : 0;
+  struct later_toplevel *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (later->surface->mapped) count++;
+  }
+  return count;
+}
+
 static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
 
 static void destroy(struct splashd_host *host) {
@@ -1351,5 +1373,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .withhold_input = withhold_input,
     .map_input = map_input,
     .resize = resize,
+    .windows = windows,
     .destroy = destroy,
 };

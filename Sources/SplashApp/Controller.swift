@@ -225,6 +225,9 @@ final class Controller {
 
   /// Host mode: how many times the program was started again.
   private(set) var programRestarts = 0
+  /// Host mode: how many windows the compositor shows (`status` says
+  /// windows=N).
+  var programWindows: () -> Int = { 0 }
 
   /// Host mode: the program is started again; reveals wait for its new
   /// first frame.
@@ -348,6 +351,7 @@ final class Controller {
     if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
     if let hostedProgram { fields.append("program=\(hostedProgram.rawValue)") }
     if programRestarts > 0 { fields.append("restarts=\(programRestarts)") }
+    if hostedProgram != nil { fields.append("windows=\(programWindows())") }
     return fields.joined(separator: " ")
   }
 }

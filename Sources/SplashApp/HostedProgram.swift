@@ -71,6 +71,7 @@ final class HostedProgram: EventSource {
     self.stage = stage
     self.log = log
     controller.hostsProgram()
+    controller.programWindows = { [weak self] in self?.host?.windowCount ?? 0 }
   }
 
   /// Loads the compositor and starts the program, on a screen of `screen`

@@ -167,6 +167,10 @@ public final class WaylandHost {
   /// windows again.
   public func withholdInput(_ withheld: Bool) { api.withhold_input(host, withheld ? 1 : 0) }
 
+  /// How many windows are mapped (the program's, its dialogs, other
+  /// clients').
+  public var windowCount: Int { Int(api.windows(host)) }
+
   /// The program's window is `size` from now on (the screen turned): its
   /// first toplevel is configured at that size, and draws at it when it
   /// next commits.

@@ -273,6 +273,50 @@ import Testing
     #expect(firstGotThemBack, "the first window did not get the keys back: \(outcome.stderr)")
   }
 
+  /// A GTK program's menu (gtk3-demo's menus demo: a window with a menu
+  /// bar over the demo's own): F10, typed through the virtual keyboard into
+  /// the newest window (the active one), opens the bar's first menu as a
+  /// popup, drawn below the bar over what lies there: its last items' text
+  /// is where the demo's blank pane lay (dark pixels there only once the
+  /// menu is open).
+  @Test func aGTKMenuOpensAsAPopupOverTheWindows() throws {
+    var before = -1
+    var opened = false
+    // Dark pixels below the menus window, where the open menu's last items go.
+    func dark(_ screen: Screendump) -> Int {
+      (335..<358).reduce(0) { count, y in
+        count
+          + (262..<410).filter { x in
+            let pixel = screen.at(x, y)
+            return (pixel >> 16 & 0xFF) + (pixel >> 8 & 0xFF) + (pixel & 0xFF) < 300
+          }.count
+      }
+    }
+    let (_, outcome) = try spawnSplashd(
+      [
+        "--display", "offscreen", "--size", "640x480", "--control", socketPath, "--host", "wayland", "--duration",
+        "0.3", "--", "gtk3-demo", "--run=menus",
+      ], in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard
+          waitUntil(
+            30,
+            {
+              let status = splashctl(["status"])?.stdout ?? ""
+              return status.hasPrefix("phase=done") && status.contains(" windows=2")
+            }), let shown = snapshot("before")?.screen
+        else { return }
+        before = dark(shown)
+        // (wtype's pause lets the new keyboard's focus settle before its key.)
+        _ = try? run("/usr/bin/wtype", ["-s", "300", "-k", "F10"], environment: displayEnvironment)
+        opened = waitUntil(20) { snapshot("opened").map { dark($0.screen) > 50 } == true }
+        if opened { snapshot("opened")?.screen.keep(as: "host-mode-gtk-menu") }
+      })
+    #expect(before == 0, "\(before) dark pixels before the menu opened: \(outcome.stderr)")
+    #expect(opened, "the menu did not open: \(outcome.stderr)")
+  }
+
   /// A later toplevel (here a second client's window, weston-simple-shm,
   /// 250x250, started by the program through WAYLAND_DISPLAY) shows centred
   /// over the first, which stays full screen around it; once it closes,

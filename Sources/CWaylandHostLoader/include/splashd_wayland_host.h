@@ -109,9 +109,12 @@ struct splashd_host_api {
   /* The program's window is `width` x `height` from now on (the screen
      turned): its first toplevel is configured at that size. */
   void (*resize)(struct splashd_host *host, int32_t width, int32_t height);
+  /* How many toplevels are mapped (the program's window, dialogs, other
+     clients' windows). */
+  int (*windows)(struct splashd_host *host);
 };
 
-#define SPLASHD_HOST_API_VERSION 5
+#define SPLASHD_HOST_API_VERSION 6
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
