@@ -20,7 +20,9 @@ public enum SplashctlUsage {
       help: "let the held splash start its transition (opens the gate of --until-reveal, and of --until-file early)"),
     ControlCommandHelp(
       name: "quit", argument: nil, values: [],
-      help: "end the splash now, without its transition; splashd then hands off to its program"),
+      help:
+        "end the splash now, without its transition; splashd then hands off to its program (in host mode after the"
+        + " splash: stop the program, fading it into the shutdown's picture)"),
     ControlCommandHelp(
       name: "step-aside", argument: nil, values: [],
       help: "end the splash now and give the screen back to the console, no frame kept on it whatever "
