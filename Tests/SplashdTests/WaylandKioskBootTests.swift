@@ -35,6 +35,10 @@ extension DisplayTests.BootPathTests {
     /// once it was revealed, and splashctl's status then.
     var restarted: Screendump?
     var restartStatus: String
+    /// In host mode, once the accelerometer turned the screen: foot's
+    /// terminal columns before and after, and the screen.
+    var turnedColumns: [Int]
+    var turned: Screendump?
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
@@ -65,6 +69,7 @@ extension DisplayTests.BootPathTests {
       background = #0000FF
       hold = 1
       duration = 1.5
+      rotate = auto
 
       """, into: tree)
     let example = try String(
@@ -77,7 +82,7 @@ extension DisplayTests.BootPathTests {
     try putFile("/etc/systemd/system/kiosk-with-splash.service.d/rig.conf", dropIn, into: tree)
     try putScript("wayland-kiosk-boot", into: tree, as: "/usr/local/lib/rig/wayland-kiosk-boot.sh")
     try FileManager.default.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
-    for tool in ["keyboard-mode", "fake-pointer-and-touch"] {
+    for tool in ["keyboard-mode", "fake-pointer-and-touch", "fake-accelerometer"] {
       let compile = try run(
         "/usr/bin/gcc", ["-O2", "-Wall", "-o", tree + "/usr/local/bin/" + tool, "\(packageRoot)/tools/qemu/\(tool).c"])
       try #require(compile.status == 0, "\(compile.stderr)")
@@ -95,6 +100,20 @@ extension DisplayTests.BootPathTests {
         packageRoot + "/tools/qemu/input-probe.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client", "-lm",
       ])
     try #require(probe.status == 0, "\(probe.stderr)")
+    // An accelerometer, reporting upright, there before splashd starts (the
+    // angle it follows: rotate = auto); the script tilts it.
+    try putFile(
+      "/etc/systemd/system/rig-accelerometer.service",
+      """
+      [Unit]
+      Description=QEMU rig: a fake accelerometer (uinput), upright until /run/accel/tilt
+      Before=kiosk-with-splash.service
+      [Service]
+      ExecStartPre=/bin/mkdir -p /run/accel
+      ExecStart=/usr/local/bin/fake-accelerometer /run/accel
+      ExecStartPost=/bin/sh -c 'while [ ! -e /run/accel/accel-ready ]; do sleep 0.05; done'
+
+      """, into: tree)
     try putFile(
       "/etc/systemd/system/rig-final.service",
       """
@@ -108,7 +127,7 @@ extension DisplayTests.BootPathTests {
       """, into: tree)
     let wants = tree + "/etc/systemd/system/multi-user.target.wants"
     try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
-    for unit in ["kiosk-with-splash.service", "rig-final.service"] {
+    for unit in ["kiosk-with-splash.service", "rig-final.service", "rig-accelerometer.service"] {
       try FileManager.default.createSymbolicLink(
         atPath: wants + "/" + unit, withDestinationPath: "/etc/systemd/system/" + unit)
     }
@@ -149,6 +168,9 @@ extension DisplayTests.BootPathTests {
       inputProbe: text("input-probe.log").split(separator: "\n"), pointed: Screendump(path: work + "/pointer.ppm"),
       touched: Screendump(path: work + "/touched.ppm"), restarted: Screendump(path: work + "/restarted.ppm"),
       restartStatus: text("restart-status"),
+      turnedColumns: text("turned-columns").split(separator: " ").compactMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }, turned: Screendump(path: work + "/turned.ppm"),
       compositor: usage(text("compositor-usage")))
   }
 
@@ -306,14 +328,18 @@ extension DisplayTests.BootPathTests {
     // on-failure). From the first frame with the probe's window (it stays
     // through the crash) to foot's return, no frame shows the background or
     // black.
-    let withProbe = Array(boot.frames.drop { $0.screen.at(400, 240) != yellow })
-    let back = withProbe.firstIndex { isSplash($0.screen) }
-    let again = back.flatMap { back in withProbe[back...].firstIndex { $0.screen.at(10, 240) == Self.kiosk } }
+    // (Frames of another size, the console's at the end, count as foreign.)
+    func pixel(_ screen: Screendump, _ x: Int, _ y: Int) -> UInt32? {
+      x < screen.width && y < screen.height ? screen.at(x, y) : nil
+    }
+    let withProbe = Array(boot.frames.drop { pixel($0.screen, 400, 240) != yellow })
+    let back = withProbe.firstIndex { $0.screen.width == 800 && isSplash($0.screen) }
+    let again = back.flatMap { back in withProbe[back...].firstIndex { pixel($0.screen, 10, 240) == Self.kiosk } }
     if let back { withProbe[back].screen.keep(as: "host-mode-\(gpu)-boot-splash-back") }
     #expect(back != nil, "the splash did not come back after foot's crash; \(boot.note)")
     #expect(again != nil, "foot did not show again after its crash; \(boot.note)")
     let gaps = withProbe[..<(again ?? withProbe.endIndex)].filter {
-      [Self.revealed, 0].contains($0.screen.at(10, 240))
+      $0.screen.width != 800 || $0.screen.height != 480 || [Self.revealed, 0].contains($0.screen.at(10, 240))
     }
     gaps.first?.screen.keep(as: "host-mode-\(gpu)-boot-crash-gap")
     #expect(gaps.isEmpty, "\(gaps.count) frames of background or black, the first at \(gaps.first?.time ?? 0) s")
@@ -322,6 +348,15 @@ extension DisplayTests.BootPathTests {
     restarted.keep(as: "host-mode-\(gpu)-boot-restarted")
     let edges = [restarted.at(10, 240), restarted.at(790, 240), restarted.at(400, 60), restarted.at(400, 420)]
     #expect(edges.allSatisfy { $0 == Self.kiosk }, "foot does not fill the screen again; \(boot.note)")
+    // The accelerometer turned the screen 90 degrees while foot ran: foot was
+    // told its portrait size (fewer columns), and a touch on the panel at
+    // 500,100 landed where the turned content shows: 20,20 of the probe's
+    // window (without the turn: 220,47).
+    boot.turned?.keep(as: "host-mode-\(gpu)-boot-turned")
+    let columns = boot.turnedColumns
+    #expect(columns.count == 2 && columns[1] < columns[0], "foot's columns \(columns); \(boot.note)")
+    let touches = boot.inputProbe.filter { $0.hasPrefix("touch-down ") }
+    #expect(touches.count == 2 && touches.last == "touch-down 20 20", "\(touches); \(boot.note)")
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {

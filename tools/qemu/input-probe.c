@@ -136,6 +136,14 @@ static void seat_capabilities(void *data, struct wl_seat *s, uint32_t capabiliti
   if ((capabilities & WL_SEAT_CAPABILITY_TOUCH) && touch == NULL) {
     touch = wl_seat_get_touch(s);
     wl_touch_add_listener(touch, &touch_listener, NULL);
+  } else if (!(capabilities & WL_SEAT_CAPABILITY_TOUCH) && touch != NULL) {
+    // Gone (the touch screen unplugged): a new one gets a new object.
+    wl_touch_release(touch);
+    touch = NULL;
+  }
+  if (!(capabilities & WL_SEAT_CAPABILITY_POINTER) && pointer != NULL) {
+    wl_pointer_release(pointer);
+    pointer = NULL;
   }
   say("seat%s%s", capabilities & WL_SEAT_CAPABILITY_POINTER ? " pointer" : "",
       capabilities & WL_SEAT_CAPABILITY_TOUCH ? " touch" : "");

@@ -15,7 +15,10 @@
 # restarts (kiosk-restarts); in host mode, what a second window's seat
 # got from a fake pointer and touch screen (input-probe.log, screendumps
 # pointer and touched), then foot killed and started again under the splash
-# (screendump restarted, splashctl's status in restart-status);
+# (screendump restarted, splashctl's status in restart-status), then the
+# screen turned by the accelerometer (foot's columns before and after in
+# turned-columns, a touch through the turn in input-probe.log, screendump
+# turned);
 # tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
 # crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
@@ -80,6 +83,38 @@ final)
     splashctl status > /run/rig/restart-status 2>&1
     echo RIG-SCREENDUMP restarted > /dev/ttyS0
     while [ ! -e /run/rig/restarted.done ]; do sleep 0.1; done
+    # The sensor turns the screen while foot runs (rotate = auto follows
+    # the rig's accelerometer, rig-accelerometer.service): once the status
+    # says rotation=90, foot is told its new size (its shell's terminal:
+    # columns before and after in turned-columns); a new fake touch screen
+    # (the first one gone) touches the panel at 500,100, which the content
+    # turned 90 degrees shows at 100,300 of the portrait canvas: 20,20 of
+    # the probe's window (at 80,280); screendump turned.
+    foot=$(for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = foot ] && basename "${c%/comm}"; done | head -n 1)
+    shell=$(for s in /proc/[0-9]*/stat; do
+      [ "$(awk '{print $4}' "$s" 2>/dev/null)" = "$foot" ] && basename "${s%/stat}"
+    done | head -n 1)
+    pts=$(readlink "/proc/$shell/fd/0")
+    columns() { stty -F "$pts" size 2>/dev/null | cut -d' ' -f2; }
+    before=$(columns)
+    touch /run/accel/tilt
+    i=0; while ! splashctl status 2>/dev/null | grep -q ' rotation=90 ' && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    i=0; while [ "$(columns)" = "$before" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    echo "$before $(columns)" > /run/rig/turned-columns
+    mkdir -p /run/rig/input2
+    fake-pointer-and-touch /run/rig/input2 800 480 &
+    i=0; while [ "$(grep -cx 'seat pointer touch' /run/rig/input-probe.log)" -lt 2 ] && [ $i -lt 200 ]; do
+      sleep 0.1; i=$((i+1))
+    done
+    echo 790 470 > /run/rig/input2/point.new && mv /run/rig/input2/point.new /run/rig/input2/point
+    i=0; while [ ! -e /run/rig/input2/pointed ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    echo 500 100 > /run/rig/input2/touch.new && mv /run/rig/input2/touch.new /run/rig/input2/touch
+    i=0; while [ "$(grep -cx 'presented touch' /run/rig/input-probe.log)" -lt 2 ] && [ $i -lt 100 ]; do
+      sleep 0.1; i=$((i+1))
+    done
+    echo RIG-SCREENDUMP turned > /dev/ttyS0
+    while [ ! -e /run/rig/turned.done ]; do sleep 0.1; done
+    touch /run/rig/input2/done /run/accel/done
   fi
   # The console's keyboard (tty1, the terminal the kiosk holds) while the
   # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
