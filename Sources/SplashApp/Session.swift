@@ -282,13 +282,17 @@ final class Session {
     playReturn()
   }
 
+  /// The splash's transition, with no hold before it: a restart's and a
+  /// return's (the splash has been on the screen long enough).
+  private var transitionWithoutHold: Timeline {
+    let timeline = settings.splash.timeline
+    return Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)
+  }
+
   /// The return `Stage.prepareReturn` prepared: a cross-fade from what lies
   /// behind to the splash, over the transition's duration; then it holds.
   private func playReturn() {
-    let timeline = settings.splash.timeline
-    let player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
-      [stage] in stage.record($0)
-    }
+    let player = Player(timeline: transitionWithoutHold) { [stage] in stage.record($0) }
     defer { stage.playbackEnded() }
     do {
       _ = try player.play(on: stage, clock: clock)
@@ -301,9 +305,7 @@ final class Session {
   /// Host mode, the program started again: the splash holds until its
   /// first frame (at most `timeout`), then the transition opens onto it.
   private func playAgain() {
-    let timeline = settings.splash.timeline
-    var player = Player(timeline: Timeline(hold: 0, duration: timeline.duration, easing: timeline.easing)) {
-      [self] event in
+    var player = Player(timeline: transitionWithoutHold) { [self] event in
       // The splash appeared long ago: the rest is said as the first time.
       if case .appeared = event {} else { lifecycle.report(event, settings) }
       controller.record(event)
