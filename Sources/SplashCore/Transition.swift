@@ -141,10 +141,20 @@ public struct SceneComposer: Sendable {
     return Scene(layers: backdropLayers(under: moved) + moved)
   }
 
+  /// The splash at rest as one piece per picture: a single picture whole
+  /// (it does not part, and a painter blends it over whole rows in one pass:
+  /// as two halves, each over half of every row, a 2160p frame took three
+  /// times as long), separate leaves each.
+  private var pictures: [(AssetID, PixelRect, PixelRect)] {
+    guard let whole = layout.placements[.splash] else { return leaves }
+    let d = whole.destination
+    return d.isEmpty ? [] : [(.splash, PixelRect(x: 0, y: 0, width: d.width, height: d.height), d)]
+  }
+
   private func crossfadeScene(_ progress: Double) -> Scene {
     let alpha = 1 - progress
     guard alpha > 0 else { return Scene(layers: backdropLayers(under: [])) }
-    let faded = leaves.map { asset, source, rest in
+    let faded = pictures.map { asset, source, rest in
       Layer(content: .image(asset, source: source), destination: rest.rect, alpha: alpha)
     }
     return Scene(layers: backdropLayers(under: faded) + faded)

@@ -60,10 +60,16 @@ import Testing
 
   @Test func crossfadeFadesTheSplashOverTheBackground() {
     let c = composer(.crossfade, exact: true)
-    #expect(c.scene(progress: 0).layers.count == 2)  // opaque splash halves, nothing behind
+    // One opaque picture, whole (a blend over whole rows), nothing behind.
+    #expect(
+      c.scene(progress: 0).layers == [
+        Layer(
+          content: .image(.splash, source: PixelRect(x: 0, y: 0, width: 101, height: 50)),
+          destination: Rect(x: 0, y: 0, width: 101, height: 50))
+      ])
     let mid = c.scene(progress: 0.25)
     #expect(mid.layers.first?.content == .color(.black))
-    #expect(imageLayers(mid).allSatisfy { $0.alpha == 0.75 })
+    #expect(imageLayers(mid).count == 1 && imageLayers(mid).allSatisfy { $0.alpha == 0.75 })
     #expect(imageLayers(c.scene(progress: 1)).isEmpty)
   }
 
