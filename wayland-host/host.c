@@ -126,7 +126,13 @@ struct splashd_host {
   } touches[16];
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener toplevel_destroy, toplevel_map, new_virtual_keyboard;
-  struct wl_listener output_frame, new_surface;
+  struct wl_listener output_frame, new_surface, client_created;
+};
+
+/* A client of the display, watched until it goes. */
+struct watched_client {
+  struct splashd_host *host;
+  struct wl_listener destroy;
 };
 
 /* A toplevel after the first, until it is destroyed. */
@@ -554,6 +560,28 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
   wl_list_remove(&host->client_destroy.link);
   host->client = NULL;
   note(host, SPLASHD_HOST_CLIENT_GONE);
+}
+
+static void handle_watched_client_destroy(struct wl_listener *listener, void *data) {
+  struct watched_client *watched = wl_container_of(listener, watched, destroy);
+  (void)data;
+  wl_list_remove(&watched->destroy.link);
+  note(watched->host, SPLASHD_HOST_CLIENT_GONE);
+  free(watched);
+}
+
+/* Every client that connects (the program's own connection, and those
+   through the display's socket: the program's other processes, grim,
+   wtype) is told to splashd, and so is its going. */
+static void handle_client_created(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, client_created);
+  struct watched_client *watched = calloc(1, sizeof *watched);
+  if (watched != NULL) {
+    watched->host = host;
+    watched->destroy.notify = handle_watched_client_destroy;
+    wl_client_add_destroy_listener(data, &watched->destroy);
+  }
+  note(host, SPLASHD_HOST_CLIENT_CAME);
 }
 
 static void handle_key(struct wl_listener *listener, void *data) {
@@ -1042,6 +1070,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&host->seat->events.request_set_cursor, &host->request_set_cursor);
   host->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
   wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &host->new_virtual_keyboard);
+  host->client_created.notify = handle_client_created;
+  wl_display_add_client_created_listener(host->display, &host->client_created);
   return host;
 }
 
@@ -1338,6 +1368,20 @@ static int windows(struct splashd_host *host) {
   return count;
 }
 
+static int client_processes(struct splashd_host *host, int32_t *pids, int capacity) {
+  int count = 0;
+  struct wl_client *client;
+  wl_client_for_each(client, wl_display_get_client_list(host->display)) {
+    pid_t pid = 0;
+    // The program's own connection was made by splashd (its credentials
+    // are splashd's): 0 stands for it.
+    if (client != host->client) wl_client_get_credentials(client, &pid, NULL, NULL);
+    if (count < capacity) pids[count] = pid;
+    count++;
+  }
+  return count;
+}
+
 static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
 
 static void destroy(struct splashd_host *host) {
@@ -1374,5 +1418,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .map_input = map_input,
     .resize = resize,
     .windows = windows,
+    .client_processes = client_processes,
     .destroy = destroy,
 };

@@ -80,7 +80,8 @@ final class Controller {
   private(set) var retainsSplash = false
   /// Host mode: whether the program has shown its first frame (`status`
   /// says program=starting, then program=shown, or program=disconnected
-  /// when it closed its connection before one); nil outside host mode.
+  /// while it has no connection before one, starting again should it
+  /// connect again); nil outside host mode.
   /// While it is starting, a reveal waits for its first frame (the doors
   /// open onto the program, never onto nothing; the gate's timeout still
   /// ends the wait).
@@ -220,7 +221,8 @@ final class Controller {
     if revealReason == nil { revealReason = reason }
   }
 
-  /// Host mode: the program is starting; reveals wait for its first frame.
+  /// Host mode: the program is starting (or connected again after it
+  /// had no connection); reveals wait for its first frame.
   func hostsProgram() { hostedProgram = .starting }
 
   /// Host mode: how many times the program was started again.

@@ -318,9 +318,29 @@ final class HostedProgram: EventSource {
     let happened = host.dispatch()
     if happened.contains(.newBuffer) { showProgramFrame(host) }
     if happened.contains(.screenWanted) { showScreen(to: host) }
-    if happened.contains(.clientGone), !showedAFrame {
+    if !happened.isDisjoint(with: [.clientGone, .clientCame]), !showedAFrame { followConnections(of: host) }
+  }
+
+  /// Before the program's first frame, whether it is connected: by its own
+  /// connection, or by one of its processes through the display's socket
+  /// (cog tries the display with WAYLAND_SOCKET, lets go, then connects
+  /// again by WAYLAND_DISPLAY). While it is, a reveal waits for its frame;
+  /// once none is left, a reveal no longer waits for a frame that cannot
+  /// come; should it connect again, reveals wait again.
+  private func followConnections(of host: WaylandHost) {
+    guard let program = spawned?.child.pid else { return }
+    let connected = host.clientProcesses.contains { pid in
+      pid.map { ProcessAncestry.descends($0, from: program, parent: Processes.parent(of:)) } ?? true
+    }
+    switch (connected, controller.hostedProgram) {
+    case (false, .starting?):
       log.info("host mode: the program closed its Wayland connection before its first frame; reveals wait no more")
       controller.stopWaitingForProgram(.disconnected)
+    case (true, .disconnected?):
+      log.info("host mode: the program connected again; reveals wait for its first frame")
+      controller.hostsProgram()
+    default:
+      break
     }
   }
 

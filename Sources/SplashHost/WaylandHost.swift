@@ -26,8 +26,10 @@ public final class WaylandHost {
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// The program's window has a new buffer.
     public static let newBuffer = Events(rawValue: Int32(SPLASHD_HOST_NEW_BUFFER))
-    /// The program's connection closed.
+    /// A client's connection closed (the program's own, or another's).
     public static let clientGone = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_GONE))
+    /// A client connected.
+    public static let clientCame = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_CAME))
     /// A screencopy client (grim) asked for the screen: `showScreen`.
     public static let screenWanted = Events(rawValue: Int32(SPLASHD_HOST_FRAME_WANTED))
   }
@@ -170,6 +172,18 @@ public final class WaylandHost {
   /// How many windows are mapped (the program's, its dialogs, other
   /// clients').
   public var windowCount: Int { Int(api.windows(host)) }
+
+  /// The process of each connected client, from its socket's credentials;
+  /// nil for the program's own connection (splashd made it).
+  public var clientProcesses: [pid_t?] {
+    var pids = [Int32](repeating: 0, count: 16)
+    var count = Int(api.client_processes(host, &pids, Int32(pids.count)))
+    if count > pids.count {
+      pids = [Int32](repeating: 0, count: count)
+      count = min(count, Int(api.client_processes(host, &pids, Int32(pids.count))))
+    }
+    return pids.prefix(count).map { $0 == 0 ? nil : $0 }
+  }
 
   /// The program's window is `size` from now on (the screen turned): its
   /// first toplevel is configured at that size, and draws at it when it

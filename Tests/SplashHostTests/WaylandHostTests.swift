@@ -197,6 +197,28 @@ import Testing
     #expect(hosted.wait(for: .clientGone))
   }
 
+  /// Each connected client is named by its process: the program's own
+  /// connection (made by splashd) by none, one through the display's socket
+  /// by the process that connected, whose arrival and going are told.
+  @Test func clientsAreToldByTheirProcesses() throws {
+    let dir = try TemporaryDirectory()
+    let hosted = try Hosted(size: PixelSize(width: 160, height: 120), program: ["sleep", "30"])
+    #expect(hosted.host.clientProcesses == [nil])
+    let socket = try WaylandDisplaySocket.claim(in: dir.path)
+    defer { socket.remove() }
+    try hosted.host.serve(socket.listener)
+    // A client that says nothing: this process, connected through the socket.
+    let client = try UnixSocket.connect(to: dir.path + "/" + socket.name)
+    #expect(hosted.wait(for: .clientCame))
+    #expect(hosted.host.clientProcesses.sorted { ($0 ?? 0) < ($1 ?? 0) } == [nil, getpid()])
+    try client.close()
+    #expect(hosted.wait(for: .clientGone))
+    #expect(hosted.host.clientProcesses == [nil])
+    // Its parent, as /proc says, for ProcessAncestry.
+    #expect(Processes.parent(of: hosted.child.pid) == getpid())
+    #expect(Processes.parent(of: getpid()) == getppid())
+  }
+
   /// The machine's input devices: a layout that does not compile is an
   /// error naming it; xkbcommon's default compiles, and a machine with no
   /// device (this one: no /dev/input) is no failure.

@@ -670,6 +670,100 @@ import Testing
     #expect(program.at(160, 120) == Self.foot && program.at(300, 200) == Self.foot, "\(note)")
   }
 
+  /// A web kiosk: cog (WPE WebKit's kiosk browser) showing a local page,
+  /// software-rendered into shared memory: the doors open onto cog's own
+  /// pixels (never the background), and the page then fills the screen.
+  @Test func theDoorsOpenOntoCogShowingALocalPage() throws {
+    let page = dir.path + "/page.html"
+    try "<!doctype html><body style='margin:0;background:#2080c0'></body>".write(
+      toFile: page, atomically: true, encoding: .utf8)
+    var opening: [Screendump] = []
+    var after: Screendump?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--duration", "1", "--", "cog", "--platform=wl", "file://" + page], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        opening = snapshotsOfTheTransition()
+        _ = waitUntil(20) {
+          guard let shot = snapshot("after")?.screen else { return false }
+          after = shot
+          return shot.at(10, 10) == Self.foot && shot.at(310, 230) == Self.foot
+        }
+      })
+    let note = outcome.stderr
+    let parted = opening.filter { gap($0).count >= 40 && gap($0).count < 300 }
+    #expect(!parted.isEmpty, "no snapshot with the doors part open among \(opening.count): \(note)")
+    for screen in parted {
+      #expect(!gap(screen).map { screen.at($0, 120) }.contains(Self.blue), "the background shows between the doors")
+    }
+    parted.first?.keep(as: "host-mode-cog-doors-opening")
+    let program = try #require(after, "no snapshot after the transition: \(note)")
+    program.keep(as: "host-mode-cog")
+    let grid = stride(from: 0, to: 240, by: 15).flatMap { y in
+      stride(from: 0, to: 320, by: 20).map { program.at($0, y) }
+    }
+    #expect(grid.allSatisfy { $0 == Self.foot }, "the page does not fill the screen: \(note)")
+  }
+
+  /// A program that lets go of its connection, then connects again
+  /// through the display's socket, as cog does (it tries the display with
+  /// WAYLAND_SOCKET first): while it is connected again a reveal waits for
+  /// its frame (no timeout here); once it lets go of that connection too,
+  /// the reveal goes ahead. (A Python client that connects and says
+  /// nothing stands in for the program's second connection.)
+  @Test func aProgramThatConnectsAgainIsWaitedForAgain() throws {
+    let go = dir.path + "/go"
+    let leave = dir.path + "/leave"
+    #expect(mkfifo(go, 0o600) == 0 && mkfifo(leave, 0o600) == 0)
+    let client = """
+      import os, socket, time
+      s = socket.socket(socket.AF_UNIX)
+      s.connect(os.environ["XDG_RUNTIME_DIR"] + "/" + os.environ["WAYLAND_DISPLAY"])
+      open("\(leave)").read()
+      s.close()
+      time.sleep(60)
+      """
+    let script = "eval \"exec $WAYLAND_SOCKET>&-\"; unset WAYLAND_SOCKET; read a < \(go); exec python3 -c '\(client)'"
+    var states: [String] = []
+    var watched: [String] = []
+    var revealed: String?
+    func say(_ fifo: String) -> Bool {
+      waitUntil(10) {
+        let end = open(fifo, O_WRONLY | O_NONBLOCK)
+        guard end >= 0 else { return false }
+        defer { close(end) }
+        return write(end, "go\n", 3) == 3
+      }
+    }
+    func state(_ name: String) -> Bool {
+      let reached = waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=\(name)") == true }
+      if reached { states.append(name) }
+      return reached
+    }
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--timeout", "0", "--duration", "0.2", "--", "/bin/bash", "-c", script], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard state("disconnected"), say(go), state("starting") else { return }
+        _ = splashctl(["reveal"])
+        let watchedUntil = Date().addingTimeInterval(0.5)
+        while Date() < watchedUntil, let status = splashctl(["status"])?.stdout { watched.append(status) }
+        guard say(leave), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else {
+          return
+        }
+        revealed = splashctl(["status"])?.stdout
+      })
+    let note = outcome.stderr
+    #expect(states == ["disconnected", "starting"], "\(states): \(note)")
+    #expect(!watched.isEmpty, "no status while the reveal waited: \(note)")
+    let moved = watched.filter { !($0.hasPrefix("phase=holding") || $0.hasPrefix("phase=waiting")) }
+    #expect(moved.isEmpty, "the doors moved while the program was connected: \(moved.first ?? ""): \(note)")
+    #expect(revealed?.contains(" program=disconnected") == true, "\(revealed ?? "never revealed"): \(note)")
+  }
+
   /// A program that never draws: the gate's timeout ends the wait, the
   /// doors open onto what there is (the background), and splashd stays
   /// its compositor (program=starting still) until it is stopped.

@@ -32,10 +32,14 @@ enum {
   /* A surface of the program's committed, or one went (a new frame of its
      windows; commits of other clients' surfaces too, which show the same). */
   SPLASHD_HOST_NEW_BUFFER = 1,
-  /* The program's connection closed (it exited or was cut off). */
+  /* A client's connection closed (the program's own: it exited or was
+     cut off; or another's). */
   SPLASHD_HOST_CLIENT_GONE = 2,
   /* A screencopy client asked for the screen: call show_screen. */
   SPLASHD_HOST_FRAME_WANTED = 4,
+  /* A client connected (to the display's socket, or the program's own
+     connection was made). */
+  SPLASHD_HOST_CLIENT_CAME = 8,
 };
 
 struct splashd_host;
@@ -112,9 +116,13 @@ struct splashd_host_api {
   /* How many toplevels are mapped (the program's window, dialogs, other
      clients' windows). */
   int (*windows)(struct splashd_host *host);
+  /* The process ID of each connected client (from its socket's
+     credentials; 0 for the program's own connection, which splashd made),
+     the first `capacity` of them in `pids`; returns how many there are. */
+  int (*client_processes)(struct splashd_host *host, int32_t *pids, int capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 6
+#define SPLASHD_HOST_API_VERSION 7
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+import Glibc
+
+/// The machine's processes, as /proc shows them.
+public enum Processes {
+  /// The parent of process `pid` (the field after the state in
+  /// /proc/PID/stat, whose name may hold spaces and parentheses); nil when
+  /// it is gone or cannot be read.
+  public static func parent(of pid: pid_t) -> pid_t? {
+    guard let stat = try? Files.readPrefix(of: "/proc/\(pid)/stat", count: 4096),
+      let nameEnd = stat.lastIndex(of: UInt8(ascii: ")"))
+    else { return nil }
+    let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "))
+    guard fields.count >= 2 else { return nil }
+    return pid_t(String(decoding: fields[1], as: UTF8.self))
+  }
+}
