@@ -670,23 +670,26 @@ import Testing
     #expect(program.at(160, 120) == Self.foot && program.at(300, 200) == Self.foot, "\(note)")
   }
 
-  /// A web kiosk: cog (WPE WebKit's kiosk browser) showing a local page,
-  /// software-rendered into shared memory: the doors open onto cog's own
-  /// pixels (never the background), and the page then fills the screen.
-  @Test func theDoorsOpenOntoCogShowingALocalPage() throws {
+  /// A web kiosk: `browser` showing a local page in the kiosk's colour,
+  /// software-rendered into shared memory: the doors open onto the
+  /// browser's own pixels (never the background), and the page then fills
+  /// the screen; the transition's first parted frame and the page are kept
+  /// as `NAME-doors-opening` and `NAME`.
+  func theDoorsOpenOntoABrowser(_ browser: (String) -> [String], keptAs name: String) throws {
     let page = dir.path + "/page.html"
     try "<!doctype html><body style='margin:0;background:#2080c0'></body>".write(
       toFile: page, atomically: true, encoding: .utf8)
     var opening: [Screendump] = []
     var after: Screendump?
     let (_, outcome) = try spawnSplashd(
-      splash + ["--until-reveal", "--duration", "1", "--", "cog", "--platform=wl", "file://" + page], in: dir,
-      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      splash + ["--until-reveal", "--duration", "1", "--"] + browser("file://" + page), in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram() else { return }
+        // (A browser takes its time on two busy cores.)
+        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }) else { return }
         opening = snapshotsOfTheTransition()
-        _ = waitUntil(20) {
+        _ = waitUntil(30) {
           guard let shot = snapshot("after")?.screen else { return false }
           after = shot
           return shot.at(10, 10) == Self.foot && shot.at(310, 230) == Self.foot
@@ -698,13 +701,32 @@ import Testing
     for screen in parted {
       #expect(!gap(screen).map { screen.at($0, 120) }.contains(Self.blue), "the background shows between the doors")
     }
-    parted.first?.keep(as: "host-mode-cog-doors-opening")
+    parted.first?.keep(as: name + "-doors-opening")
     let program = try #require(after, "no snapshot after the transition: \(note)")
-    program.keep(as: "host-mode-cog")
+    program.keep(as: name)
     let grid = stride(from: 0, to: 240, by: 15).flatMap { y in
       stride(from: 0, to: 320, by: 20).map { program.at($0, y) }
     }
     #expect(grid.allSatisfy { $0 == Self.foot }, "the page does not fill the screen: \(note)")
+  }
+
+  /// cog, WPE WebKit's kiosk browser, on its Wayland platform.
+  @Test func theDoorsOpenOntoCogShowingALocalPage() throws {
+    try theDoorsOpenOntoABrowser({ ["cog", "--platform=wl", $0] }, keptAs: "host-mode-cog")
+  }
+
+  /// Chromium in kiosk mode on Ozone's Wayland platform (no GPU: its
+  /// software compositor commits shared memory). As root it needs
+  /// --no-sandbox; its profile goes to the test's folder.
+  @Test func theDoorsOpenOntoChromiumShowingALocalPage() throws {
+    let profile = dir.path + "/chromium"
+    try theDoorsOpenOntoABrowser(
+      {
+        [
+          "chromium", "--ozone-platform=wayland", "--kiosk", "--no-sandbox", "--no-first-run",
+          "--user-data-dir=" + profile, $0,
+        ]
+      }, keptAs: "host-mode-chromium")
   }
 
   /// A program that lets go of its connection, then connects again
