@@ -40,7 +40,8 @@ printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')
 # Host mode's compositor (loaded only in host mode) needs wlroots, which
 # brings ~48 libraries: recommended, not required, so that a plain splash
-# installs without them.
+# installs without them. Xwayland (xwayland = yes, for X11 programs) only
+# suggested.
 host=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host.so" \
   | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
@@ -52,6 +53,7 @@ Maintainer: splashd developers <dev@splashd.invalid>
 Installed-Size: $size
 Depends: $depends
 Recommends: fonts-dejavu-core, $host
+Suggests: xwayland
 Section: admin
 Priority: optional
 Homepage: https://splashd.invalid/

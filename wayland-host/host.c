@@ -52,6 +52,7 @@
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland.h>
 #include <xkbcommon/xkbcommon.h>
 
 struct splashd_host {
@@ -65,12 +66,15 @@ struct splashd_host {
   struct wlr_presentation *presentation;
   struct wlr_seat *seat;
   int32_t width, height;
-  /* The program's connection, and its first toplevel (full screen). */
+  /* The program's connection, and its first window (full screen). */
   struct wl_client *client;
-  struct wlr_xdg_surface *toplevel;
-  /* Later toplevels (dialogs, a second window), in the order they came:
-     struct later_toplevel, drawn centred over the first, the last on top. */
+  struct window *first;
+  /* Later windows (dialogs, a second window, X11's menus), in the order
+     they came: struct window, drawn over the first, the last on top. */
   struct wl_list later;
+  struct wlr_compositor *compositor;
+  /* X11 programs' server (start_xwayland), started when one connects. */
+  struct wlr_xwayland *xwayland;
   /* The buffer being read (begin_read), locked until end_read. */
   struct wlr_buffer *reading;
   /* The window composed from its surfaces (the toplevel's, its
@@ -125,7 +129,7 @@ struct splashd_host {
     double dx, dy;
   } touches[16];
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
-  struct wl_listener toplevel_destroy, toplevel_map, new_virtual_keyboard;
+  struct wl_listener new_virtual_keyboard, new_x11_surface;
   struct wl_listener output_frame, new_surface, client_created;
 };
 
@@ -135,12 +139,15 @@ struct watched_client {
   struct wl_listener destroy;
 };
 
-/* A toplevel after the first, until it is destroyed. */
-struct later_toplevel {
+/* A window, until it is destroyed: an xdg-shell toplevel or an X11
+   window (Xwayland's; `x11` then, `xdg` NULL). The program's is the
+   first, host->first (full screen); the others are listed in host->later. */
+struct window {
   struct splashd_host *host;
-  struct wlr_xdg_surface *surface;
+  struct wlr_xdg_surface *xdg;
+  struct wlr_xwayland_surface *x11;
   struct wl_list link;
-  struct wl_listener destroy, map, unmap;
+  struct wl_listener destroy, map, unmap, request_configure;
 };
 
 /* A keyboard whose keys go to the focused window, until it goes. */
@@ -201,11 +208,63 @@ static void log_line(enum wlr_log_importance importance, const char *format, va_
   log_function(log_context, (int)importance, line);
 }
 
+/* The surface a window shows (NULL: an X11 window not associated with
+   its surface yet, or no more). */
+static struct wlr_surface *window_surface(const struct window *window) {
+  return window->xdg != NULL ? window->xdg->surface : window->x11->surface;
+}
+
+static bool window_mapped(const struct window *window) {
+  return window->xdg != NULL ? window->xdg->mapped : window->x11->mapped && window->x11->surface != NULL;
+}
+
+/* Each surface of the window (its subsurfaces and popups too), below it first. */
+static void window_for_each_surface(struct window *window, wlr_surface_iterator_func_t iterator, void *data) {
+  if (window->xdg != NULL) {
+    wlr_xdg_surface_for_each_surface(window->xdg, iterator, data);
+  } else if (window->x11->surface != NULL) {
+    wlr_surface_for_each_surface(window->x11->surface, iterator, data);
+  }
+}
+
+static struct wlr_surface *window_surface_at(struct window *window, double x, double y, double *sx, double *sy) {
+  if (window->xdg != NULL) return wlr_xdg_surface_surface_at(window->xdg, x, y, sx, sy);
+  return window->x11->surface != NULL ? wlr_surface_surface_at(window->x11->surface, x, y, sx, sy) : NULL;
+}
+
+/* The window's own part of its surface (without the shadows a client
+   draws around it). */
+static void window_geometry(const struct window *window, struct wlr_box *box) {
+  if (window->xdg != NULL) {
+    wlr_xdg_surface_get_geometry(window->xdg, box);
+  } else {
+    *box = (struct wlr_box){.width = window->x11->width, .height = window->x11->height};
+  }
+}
+
+/* Tells a window whether it is the active one, when that changes (for an
+   xdg toplevel each change is a configure; an X11 window is given the X
+   input focus). */
+static void activate(struct window *window, bool active) {
+  if (window->xdg != NULL) {
+    if (window->xdg->toplevel->scheduled.activated != active) wlr_xdg_toplevel_set_activated(window->xdg, active);
+  } else if (!window->x11->override_redirect) {
+    wlr_xwayland_surface_activate(window->x11, active);
+  }
+}
+
+/* The first window is the program's: full screen at the canvas's size. */
 static void send_configure(struct splashd_host *host) {
-  if (host->toplevel == NULL) return;
-  wlr_xdg_toplevel_set_size(host->toplevel, (uint32_t)host->width, (uint32_t)host->height);
-  wlr_xdg_toplevel_set_fullscreen(host->toplevel, true);
-  wlr_xdg_toplevel_set_activated(host->toplevel, true);
+  struct window *first = host->first;
+  if (first == NULL) return;
+  if (first->xdg != NULL) {
+    wlr_xdg_toplevel_set_size(first->xdg, (uint32_t)host->width, (uint32_t)host->height);
+    wlr_xdg_toplevel_set_fullscreen(first->xdg, true);
+    wlr_xdg_toplevel_set_activated(first->xdg, true);
+  } else {
+    wlr_xwayland_surface_configure(first->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
+    wlr_xwayland_surface_set_fullscreen(first->x11, true);
+  }
 }
 
 /* A commit anywhere in the program's windows is a new frame of them (a
@@ -214,14 +273,14 @@ static void send_configure(struct splashd_host *host) {
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, commit);
   (void)data;
-  if (watched->host->toplevel != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, destroy);
   (void)data;
   // A closed popup or subsurface: what it covered shows again.
-  if (watched->host->toplevel != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
   wl_list_remove(&watched->commit.link);
   wl_list_remove(&watched->destroy.link);
   free(watched);
@@ -239,32 +298,32 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
   wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
-/* Tells a toplevel whether it is the active window, when that changes
-   (each change is a configure). */
-static void activate(struct wlr_xdg_surface *toplevel, bool active) {
-  if (toplevel->toplevel->scheduled.activated != active) wlr_xdg_toplevel_set_activated(toplevel, active);
-}
+/* Whether a window takes the keyboard: X11's menus and tooltips
+   (override-redirect) do not. */
+static bool takes_focus(const struct window *window) { return window->xdg != NULL || !window->x11->override_redirect; }
 
-/* The keyboard's focus: the newest mapped toplevel (a dialog over the
+/* The keyboard's focus: the newest mapped window (a dialog over the
    program's window) but `leaving` (one being unmapped), else the first;
-   none when nothing is mapped or keys are withheld. The toplevel that has
+   none when nothing is mapped or keys are withheld. The window that has
    it is the activated one (drawn as the active window; the others as in
    the backdrop). */
-static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface *leaving) {
-  struct wlr_xdg_surface *active = NULL;
-  struct later_toplevel *later;
+static void focus_except(struct splashd_host *host, const struct window *leaving) {
+  struct window *active = NULL;
+  struct window *later;
   wl_list_for_each_reverse(later, &host->later, link) {
-    if (later->surface->mapped && later->surface != leaving) {
-      active = later->surface;
+    if (window_mapped(later) && takes_focus(later) && later != leaving) {
+      active = later;
       break;
     }
   }
-  if (active == NULL && host->toplevel != NULL && host->toplevel->mapped) active = host->toplevel;
-  wl_list_for_each(later, &host->later, link) {
-    if (later->surface != leaving) activate(later->surface, later->surface == active);
+  if (active == NULL && host->first != NULL && host->first != leaving && window_mapped(host->first)) {
+    active = host->first;
   }
-  if (host->toplevel != NULL) activate(host->toplevel, host->toplevel == active);
-  struct wlr_surface *target = active != NULL ? active->surface : NULL;
+  wl_list_for_each(later, &host->later, link) {
+    if (later != leaving) activate(later, later == active);
+  }
+  if (host->first != NULL && host->first != leaving) activate(host->first, host->first == active);
+  struct wlr_surface *target = active != NULL ? window_surface(active) : NULL;
   if (target == NULL || host->input_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);
     return;
@@ -281,47 +340,68 @@ static void focus_except(struct splashd_host *host, const struct wlr_xdg_surface
 
 static void focus(struct splashd_host *host) { focus_except(host, NULL); }
 
-static void handle_toplevel_map(struct wl_listener *listener, void *data) {
-  struct splashd_host *host = wl_container_of(listener, host, toplevel_map);
+static void handle_window_map(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, map);
   (void)data;
+  note(window->host, SPLASHD_HOST_NEW_BUFFER);
+  focus(window->host);
+}
+
+/* A window hidden: the focus goes back to what is under it. */
+static void handle_window_unmap(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, unmap);
+  (void)data;
+  // What it covered shows again. (Still marked mapped while the signal is emitted.)
+  note(window->host, SPLASHD_HOST_NEW_BUFFER);
+  focus_except(window->host, window);
+}
+
+static void handle_window_destroy(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, destroy);
+  (void)data;
+  struct splashd_host *host = window->host;
+  note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->first == window) {
+    host->first = NULL;
+  } else {
+    wl_list_remove(&window->link);
+  }
+  wl_list_remove(&window->destroy.link);
+  wl_list_remove(&window->map.link);
+  wl_list_remove(&window->unmap.link);
+  if (window->x11 != NULL) wl_list_remove(&window->request_configure.link);
+  free(window);
   focus(host);
 }
 
-static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
-  struct splashd_host *host = wl_container_of(listener, host, toplevel_destroy);
-  (void)data;
-  wl_list_remove(&host->toplevel_destroy.link);
-  wl_list_remove(&host->toplevel_map.link);
-  host->toplevel = NULL;
-  focus(host);
-}
-
-static void handle_later_toplevel_map(struct wl_listener *listener, void *data) {
-  struct later_toplevel *later = wl_container_of(listener, later, map);
-  (void)data;
-  focus(later->host);
-}
-
-/* A dialog hidden: the focus goes back to what is under it. */
-static void handle_later_toplevel_unmap(struct wl_listener *listener, void *data) {
-  struct later_toplevel *later = wl_container_of(listener, later, unmap);
-  (void)data;
-  // Still listed, and still marked mapped while the signal is emitted.
-  focus_except(later->host, later->surface);
-}
-
-static void handle_later_toplevel_destroy(struct wl_listener *listener, void *data) {
-  struct later_toplevel *later = wl_container_of(listener, later, destroy);
-  (void)data;
-  // What it covered shows again.
-  note(later->host, SPLASHD_HOST_NEW_BUFFER);
-  wl_list_remove(&later->link);
-  wl_list_remove(&later->destroy.link);
-  wl_list_remove(&later->map.link);
-  wl_list_remove(&later->unmap.link);
-  struct splashd_host *host = later->host;
-  free(later);
-  focus(host);
+/* A window watched until it is destroyed: the program's (the first) when
+   `first`, else a later one. */
+static struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg,
+                                 struct wlr_xwayland_surface *x11, bool first) {
+  struct window *window = calloc(1, sizeof *window);
+  if (window == NULL) return NULL;
+  window->host = host;
+  window->xdg = xdg;
+  window->x11 = x11;
+  window->destroy.notify = handle_window_destroy;
+  window->map.notify = handle_window_map;
+  window->unmap.notify = handle_window_unmap;
+  if (xdg != NULL) {
+    wl_signal_add(&xdg->events.destroy, &window->destroy);
+    wl_signal_add(&xdg->events.map, &window->map);
+    wl_signal_add(&xdg->events.unmap, &window->unmap);
+  } else {
+    wl_signal_add(&x11->events.destroy, &window->destroy);
+    wl_signal_add(&x11->events.map, &window->map);
+    wl_signal_add(&x11->events.unmap, &window->unmap);
+  }
+  if (first) {
+    host->first = window;
+    wl_list_init(&window->link);
+  } else {
+    wl_list_insert(host->later.prev, &window->link);
+  }
+  return window;
 }
 
 /* Where the program's windows lie on the canvas, as splashd shows them:
@@ -332,11 +412,16 @@ struct window_places {
   int64_t first_x, first_y, picture_x, picture_y, picture_width, picture_height;
 };
 
+/* The first window's current buffer (NULL: none yet). */
+static struct wlr_buffer *first_buffer(const struct splashd_host *host) {
+  if (host->first == NULL) return NULL;
+  struct wlr_surface *surface = window_surface(host->first);
+  return surface != NULL && surface->buffer != NULL ? surface->buffer->source : NULL;
+}
+
 static bool place_windows(const struct splashd_host *host, struct window_places *places) {
-  if (host->toplevel == NULL || host->toplevel->surface->buffer == NULL ||
-      host->toplevel->surface->buffer->source == NULL)
-    return false;
-  const struct wlr_buffer *main = host->toplevel->surface->buffer->source;
+  const struct wlr_buffer *main = first_buffer(host);
+  if (main == NULL) return false;
   places->picture_width = main->width < host->width ? main->width : host->width;
   places->picture_height = main->height < host->height ? main->height : host->height;
   places->picture_x = ((int64_t)host->width - places->picture_width) / 2;
@@ -346,12 +431,20 @@ static bool place_windows(const struct splashd_host *host, struct window_places 
   return true;
 }
 
-/* Where a later toplevel's surface lies on the canvas. */
-static void place_later(const struct window_places *places, struct wlr_xdg_surface *surface, int64_t *x, int64_t *y) {
-  struct wlr_box window;
-  wlr_xdg_surface_get_geometry(surface, &window);
-  *x = places->picture_x + (places->picture_width - window.width) / 2 - window.x;
-  *y = places->picture_y + (places->picture_height - window.height) / 2 - window.y;
+/* Where a later window's surface lies on the canvas: centred on the
+   first's picture; an X11 window where X has it, the first window being at
+   X's origin (menus and tooltips where their program put them, others
+   where they were configured: centred). */
+static void place_later(const struct window_places *places, const struct window *later, int64_t *x, int64_t *y) {
+  if (later->x11 != NULL) {
+    *x = places->first_x + later->x11->x;
+    *y = places->first_y + later->x11->y;
+    return;
+  }
+  struct wlr_box box;
+  window_geometry(later, &box);
+  *x = places->picture_x + (places->picture_width - box.width) / 2 - box.x;
+  *y = places->picture_y + (places->picture_height - box.height) / 2 - box.y;
 }
 
 /* The surface shown at a point of the canvas (a popup, a subsurface, a
@@ -359,16 +452,16 @@ static void place_later(const struct window_places *places, struct wlr_xdg_surfa
    NULL when only the background is there. */
 static struct wlr_surface *surface_at(const struct splashd_host *host, double x, double y, double *sx, double *sy) {
   struct window_places places;
-  if (!host->toplevel->mapped || !place_windows(host, &places)) return NULL;
-  struct later_toplevel *later;
+  if (host->first == NULL || !window_mapped(host->first) || !place_windows(host, &places)) return NULL;
+  struct window *later;
   wl_list_for_each_reverse(later, &host->later, link) {
-    if (!later->surface->mapped) continue;
+    if (!window_mapped(later)) continue;
     int64_t left, top;
-    place_later(&places, later->surface, &left, &top);
-    struct wlr_surface *found = wlr_xdg_surface_surface_at(later->surface, x - (double)left, y - (double)top, sx, sy);
+    place_later(&places, later, &left, &top);
+    struct wlr_surface *found = window_surface_at(later, x - (double)left, y - (double)top, sx, sy);
     if (found != NULL) return found;
   }
-  return wlr_xdg_surface_surface_at(host->toplevel, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
+  return window_surface_at(host->first, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
 }
 
 /* A popup (a menu, a select box's list) kept on what is shown of the
@@ -384,11 +477,14 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
   int64_t left = 0, top = 0;
   struct window_places places = {.picture_width = host->width, .picture_height = host->height};
   if (place_windows(host, &places)) {
-    if (root == host->toplevel) {
+    if (host->first != NULL && root == host->first->xdg) {
       left = places.first_x;
       top = places.first_y;
     } else {
-      place_later(&places, root, &left, &top);
+      struct window *later;
+      wl_list_for_each(later, &host->later, link) {
+        if (later->xdg == root) place_later(&places, later, &left, &top);
+      }
     }
   }
   struct wlr_box screen = {.x = (int)(places.picture_x - left),
@@ -408,7 +504,7 @@ static bool cursor_visible(const struct splashd_host *host) {
 
 /* Tells the surface under the pointer where it is (entering it first). */
 static void point_at_pointer(struct splashd_host *host, uint32_t time_msec) {
-  if (host->input_withheld || host->toplevel == NULL) return;
+  if (host->input_withheld || host->first == NULL) return;
   double sx, sy;
   struct wlr_surface *surface = surface_at(host, host->pointer_x, host->pointer_y, &sx, &sy);
   if (surface == NULL) {
@@ -428,7 +524,7 @@ static void move_pointer(struct splashd_host *host, uint32_t time_msec, double x
   host->pointer_y = y < 0 ? 0 : y > host->height - 1 ? host->height - 1 : y;
   host->cursor_shown = true;
   point_at_pointer(host, time_msec);
-  if (host->toplevel != NULL && (was_visible || cursor_visible(host))) note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->first != NULL && (was_visible || cursor_visible(host))) note(host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 /* A point of an absolute device on the canvas (input_map). */
@@ -450,9 +546,9 @@ static struct touch_point *touch_point(struct splashd_host *host, int32_t id) {
 static void touch_down(struct splashd_host *host, uint32_t time_msec, int32_t id, double u, double v) {
   if (host->cursor_shown) {
     host->cursor_shown = false;
-    if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+    if (host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
   }
-  if (host->input_withheld || host->toplevel == NULL || touch_point(host, id) != NULL) return;
+  if (host->input_withheld || host->first == NULL || touch_point(host, id) != NULL) return;
   double x, y, sx, sy;
   map_point(host, u, v, &x, &y);
   struct wlr_surface *surface = surface_at(host, x, y, &sx, &sy);
@@ -498,7 +594,7 @@ static void set_cursor(struct splashd_host *host, struct wlr_surface *surface, i
     host->cursor_destroy.notify = handle_cursor_destroy;
     wl_signal_add(&surface->events.destroy, &host->cursor_destroy);
   }
-  if (host->cursor_shown && host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->cursor_shown && host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
@@ -517,27 +613,60 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
   struct wlr_xdg_surface *surface = data;
   if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) keep_popup_on_screen(host, surface);
   if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
-  if (host->toplevel != NULL) {
-    // Sized by the program (wlroots configures it), shown over the first.
-    struct later_toplevel *later = calloc(1, sizeof *later);
-    if (later == NULL) return;
-    later->host = host;
-    later->surface = surface;
-    wl_list_insert(host->later.prev, &later->link);
-    later->destroy.notify = handle_later_toplevel_destroy;
-    wl_signal_add(&surface->events.destroy, &later->destroy);
-    later->map.notify = handle_later_toplevel_map;
-    wl_signal_add(&surface->events.map, &later->map);
-    later->unmap.notify = handle_later_toplevel_unmap;
-    wl_signal_add(&surface->events.unmap, &later->unmap);
-    return;
+  // Sized by the program (wlroots configures it), shown over the first.
+  bool first = host->first == NULL;
+  if (add_window(host, surface, NULL, first) != NULL && first) send_configure(host);
+}
+
+/* An X11 window becomes the program's window (the first) when there is
+   none yet and it is not a menu or a tooltip (override-redirect), once it
+   asks for a size or is mapped: X programs make windows that never show. */
+static void adopt_x11_window(struct window *window) {
+  struct splashd_host *host = window->host;
+  if (host->first != NULL || window->x11->override_redirect) return;
+  wl_list_remove(&window->link);
+  wl_list_init(&window->link);
+  host->first = window;
+}
+
+/* An X11 window that asks for a place and size: the program's is kept
+   full screen; the others get the size they ask, centred on the screen
+   (where they are drawn, so that X places their menus right). */
+static void handle_x11_request_configure(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, request_configure);
+  struct wlr_xwayland_surface_configure_event *event = data;
+  struct splashd_host *host = window->host;
+  adopt_x11_window(window);
+  if (host->first == window) {
+    send_configure(host);
+  } else {
+    wlr_xwayland_surface_configure(window->x11, (int16_t)((host->width - event->width) / 2),
+                                   (int16_t)((host->height - event->height) / 2), event->width, event->height);
   }
-  host->toplevel = surface;
-  host->toplevel_destroy.notify = handle_toplevel_destroy;
-  wl_signal_add(&surface->events.destroy, &host->toplevel_destroy);
-  host->toplevel_map.notify = handle_toplevel_map;
-  wl_signal_add(&surface->events.map, &host->toplevel_map);
-  send_configure(host);
+}
+
+static void handle_x11_map(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, map);
+  struct splashd_host *host = window->host;
+  struct wlr_xwayland_surface *x11 = window->x11;
+  adopt_x11_window(window);
+  if (host->first == window) {
+    send_configure(host);
+  } else if (!x11->override_redirect) {
+    // Shown where its program made it (no size asked): centred too.
+    wlr_xwayland_surface_configure(x11, (int16_t)((host->width - x11->width) / 2),
+                                   (int16_t)((host->height - x11->height) / 2), x11->width, x11->height);
+  }
+  handle_window_map(listener, data);
+}
+
+static void handle_new_x11_surface(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_x11_surface);
+  struct window *window = add_window(host, NULL, data, false);
+  if (window == NULL) return;
+  window->request_configure.notify = handle_x11_request_configure;
+  wl_signal_add(&window->x11->events.request_configure, &window->request_configure);
+  window->map.notify = handle_x11_map;
 }
 
 /* No decorations are drawn: the program's window is the whole screen. */
@@ -995,7 +1124,6 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_list_init(&host->keyboards);
   wl_list_init(&host->machine_keyboards);
   const char *failed = NULL;
-  struct wlr_compositor *compositor = NULL;
   if ((host->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
     failed = "eventfd";
   } else if ((host->display = wl_display_create()) == NULL) {
@@ -1009,7 +1137,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   } else if (wl_display_init_shm(host->display) != 0) {
     // wl_shm with ARGB8888 and XRGB8888 alone: what splashd paints.
     failed = "wl_display_init_shm";
-  } else if ((compositor = wlr_compositor_create(host->display, host->renderer)) == NULL) {
+  } else if ((host->compositor = wlr_compositor_create(host->display, host->renderer)) == NULL) {
     failed = "wlr_compositor_create";
   } else if ((host->layout = wlr_output_layout_create()) == NULL) {
     failed = "wlr_output_layout_create";
@@ -1063,7 +1191,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->new_xdg_surface.notify = handle_new_xdg_surface;
   wl_signal_add(&shell->events.new_surface, &host->new_xdg_surface);
   host->new_surface.notify = handle_new_surface;
-  wl_signal_add(&compositor->events.new_surface, &host->new_surface);
+  wl_signal_add(&host->compositor->events.new_surface, &host->new_surface);
   host->new_decoration.notify = handle_new_decoration;
   wl_signal_add(&decorations->events.new_toplevel_decoration, &host->new_decoration);
   host->request_set_cursor.notify = handle_request_set_cursor;
@@ -1185,15 +1313,17 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main, struct sp
   pixman_box32_t whole = {0, 0, width, height};
   pixman_image_fill_boxes(PIXMAN_OP_SRC, host->composed, &black, 1, &whole);
   struct placement placement = {.host = host, .x = -(main->width - width) / 2, .y = -(main->height - height) / 2};
-  wlr_xdg_surface_for_each_surface(host->toplevel, compose_surface, &placement);
-  struct later_toplevel *later;
+  window_for_each_surface(host->first, compose_surface, &placement);
+  struct window_places places;
+  place_windows(host, &places);
+  struct window *later;
   wl_list_for_each(later, &host->later, link) {
-    if (!later->surface->mapped) continue;
-    struct wlr_box window;
-    wlr_xdg_surface_get_geometry(later->surface, &window);
-    placement.x = (int)(((int64_t)width - window.width) / 2 - window.x);
-    placement.y = (int)(((int64_t)height - window.height) / 2 - window.y);
-    wlr_xdg_surface_for_each_surface(later->surface, compose_surface, &placement);
+    if (!window_mapped(later)) continue;
+    int64_t x, y;
+    place_later(&places, later, &x, &y);
+    placement.x = (int)(x - places.picture_x);
+    placement.y = (int)(y - places.picture_y);
+    window_for_each_surface(later, compose_surface, &placement);
   }
   if (cursor_visible(host)) {
     // The cursor's hotspot at the pointer, the picture being centred on the canvas.
@@ -1209,8 +1339,9 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main, struct sp
 }
 
 static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buffer) {
-  if (host->toplevel == NULL || host->reading != NULL) return 0;
-  struct wlr_surface *surface = host->toplevel->surface;
+  if (host->first == NULL || host->reading != NULL) return 0;
+  struct wlr_surface *surface = window_surface(host->first);
+  if (surface == NULL) return 0;
   // The shm buffer itself (the client buffer wrapping it has no pixels of
   // its own under pixman), kept by its texture until the next commit.
   if (surface->buffer == NULL || surface->buffer->source == NULL) return 0;
@@ -1226,10 +1357,10 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
   // A window of one surface is read where it lies; one of several, or
   // one under the cursor, is composed first (its own buffer left alone).
   int shown = 0;
-  wlr_xdg_surface_for_each_surface(host->toplevel, count_shown, &shown);
-  struct later_toplevel *later;
+  window_for_each_surface(host->first, count_shown, &shown);
+  struct window *later;
   wl_list_for_each(later, &host->later, link) {
-    if (later->surface->mapped) shown++;
+    if (window_mapped(later)) shown++;
   }
   if (shown > 1 || cursor_visible(host)) {
     wlr_buffer_end_data_ptr_access(source);
@@ -1269,11 +1400,9 @@ static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *d
 
 static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns) {
   struct timespec when = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
-  if (host->toplevel != NULL) wlr_xdg_surface_for_each_surface(host->toplevel, send_frame_done, &when);
-  struct later_toplevel *later;
-  wl_list_for_each(later, &host->later, link) {
-    wlr_xdg_surface_for_each_surface(later->surface, send_frame_done, &when);
-  }
+  if (host->first != NULL) window_for_each_surface(host->first, send_frame_done, &when);
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) { window_for_each_surface(later, send_frame_done, &when); }
   if (cursor_visible(host)) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
   if (host->feedback != NULL) {
     struct wlr_presentation_event event = {
@@ -1355,17 +1484,30 @@ static void resize(struct splashd_host *host, int32_t width, int32_t height) {
   host->pointer_x = host->pointer_x < width - 1 ? host->pointer_x : width - 1;
   host->pointer_y = host->pointer_y < height - 1 ? host->pointer_y : height - 1;
   send_configure(host);
-  if (host->toplevel != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
   flush(host);
 }
 
 static int windows(struct splashd_host *host) {
-  int count = host->toplevel != NULL && host->toplevel->mapped ? 1 : 0;
-  struct later_toplevel *later;
+  int count = host->first != NULL && window_mapped(host->first) ? 1 : 0;
+  struct window *later;
   wl_list_for_each(later, &host->later, link) {
-    if (later->surface->mapped) count++;
+    if (window_mapped(later)) count++;
   }
   return count;
+}
+
+static const char *start_xwayland(struct splashd_host *host, char *error, size_t capacity) {
+  if (host->xwayland == NULL) {
+    if ((host->xwayland = wlr_xwayland_create(host->display, host->compositor, true)) == NULL) {
+      snprintf(error, capacity, "wlr_xwayland_create failed (X11's sockets in /tmp/.X11-unix)");
+      return NULL;
+    }
+    wlr_xwayland_set_seat(host->xwayland, host->seat);
+    host->new_x11_surface.notify = handle_new_x11_surface;
+    wl_signal_add(&host->xwayland->events.new_surface, &host->new_x11_surface);
+  }
+  return host->xwayland->display_name;
 }
 
 static int client_processes(struct splashd_host *host, int32_t *pids, int capacity) {
@@ -1388,6 +1530,10 @@ static void destroy(struct splashd_host *host) {
   end_read(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
+  if (host->xwayland != NULL) {
+    wl_list_remove(&host->new_x11_surface.link);
+    wlr_xwayland_destroy(host->xwayland);
+  }
   wl_display_destroy_clients(host->display);
   wl_list_remove(&host->request_set_cursor.link);
   if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
@@ -1419,5 +1565,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .resize = resize,
     .windows = windows,
     .client_processes = client_processes,
+    .start_xwayland = start_xwayland,
     .destroy = destroy,
 };

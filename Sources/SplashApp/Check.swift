@@ -32,7 +32,9 @@ enum Check {
         mode =
           "spawned once the splash shows, as the client of splashd's Wayland compositor (host = wayland: "
           + "WAYLAND_SOCKET, its window full screen, \(window.description) at this size; other clients and grim "
-          + "at WAYLAND_DISPLAY=wayland-N in its XDG_RUNTIME_DIR), revealed at its first "
+          + "at WAYLAND_DISPLAY=wayland-N in its XDG_RUNTIME_DIR"
+          + (settings.handoff.xwayland ? "; X11 programs at DISPLAY, through Xwayland" : "")
+          + "), revealed at its first "
           + (settings.handoff.ready == .notify ? "frame and READY=1" : "frame")
       } else {
         mode = settings.handoff.ready == .notify ? "spawned first (ready = notify)" : "run after the splash"

@@ -105,6 +105,7 @@ final class HostedProgram: EventSource {
       additions["WAYLAND_DISPLAY"] = socket.name
       displaySocket = socket
     }
+    if settings.handoff.xwayland, let display = startXwayland(on: host) { additions["DISPLAY"] = display }
     do {
       try spawnProgram(on: host)
     } catch {
@@ -285,6 +286,25 @@ final class HostedProgram: EventSource {
       return try ProgramUser.running().runtimeDirectory()
     } catch {
       log.error("host mode: the program gets no XDG_RUNTIME_DIR: \(error.phrase)")
+      return nil
+    }
+  }
+
+  /// Serves X11 programs too (`xwayland = yes`): the display's name for
+  /// the program's DISPLAY; nil, said in one line, when Xwayland is not
+  /// installed or cannot be set up (the program starts without it).
+  private func startXwayland(on host: WaylandHost) -> String? {
+    let origin = settings.origin(of: \.handoff.xwayland)
+    guard Program.locate("Xwayland", searchPath: searchPath) != nil else {
+      log.error("\(origin): Xwayland is not installed (the xwayland package); the program gets no DISPLAY")
+      return nil
+    }
+    do {
+      let display = try host.startXwayland()
+      log.info("host mode: X11 programs connect at DISPLAY=\(display) (Xwayland starts with the first)")
+      return display
+    } catch {
+      log.error("\(origin): \(error.phrase); the program gets no DISPLAY")
       return nil
     }
   }

@@ -173,6 +173,16 @@ public final class WaylandHost {
   /// clients').
   public var windowCount: Int { Int(api.windows(host)) }
 
+  /// Serves X11 programs too (Xwayland, started when the first X client
+  /// connects); the display's name for DISPLAY (":N").
+  public func startXwayland() throws(SystemError) -> String {
+    var error = [CChar](repeating: 0, count: 512)
+    guard let name = api.start_xwayland(host, &error, error.count) else {
+      throw SystemError("host mode: Xwayland", code: EIO, reason: Self.text(of: error))
+    }
+    return String(cString: name)
+  }
+
   /// The process of each connected client, from its socket's credentials;
   /// nil for the program's own connection (splashd made it).
   public var clientProcesses: [pid_t?] {

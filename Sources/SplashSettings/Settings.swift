@@ -151,6 +151,9 @@ public struct HandoffSettings: Equatable, Sendable {
   /// Whose display server the program talks to: its own (none) or
   /// splashd's Wayland compositor (wayland).
   public var host = HostMode.none
+  /// Host mode: X11 programs are served too (Xwayland, started when the
+  /// first X client connects; the program gets DISPLAY).
+  public var xwayland = false
   /// The transition waits (after the hold) until this file exists.
   public var untilFile: String?
   /// The transition waits (after the hold) for `splashctl reveal`.
@@ -400,6 +403,11 @@ public struct Settings: Equatable, Sendable {
     if handoff.group != nil && handoff.user == nil {
       throw SettingsError(
         "\(origin(of: \.handoff.group)) needs \(sibling("user", of: "group")): the group the program's user runs as")
+    }
+    if handoff.xwayland && handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: \.handoff.xwayland)) needs \(sibling("host", of: "xwayland")) wayland: Xwayland runs under "
+          + "splashd's own compositor")
     }
     if handoff.restart != .no && handoff.host != .wayland {
       throw SettingsError(

@@ -250,6 +250,13 @@ enum SplashSettingsTable {
       values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
       print: { $0.rawValue }),
     SettingSpec(
+      "xwayland", .handoff, .flag, .reveal,
+      help: "Host mode: serve X11 programs too. The program gets DISPLAY; Xwayland starts when the first X client "
+        + "connects, and the first X window that is not a menu or a tooltip is the program's window, full screen, "
+        + "revealed at its first frame like a Wayland one (menus lie where X puts them, other windows centred over "
+        + "it). Needs Xwayland (the xwayland package).", values: ["yes", "no"], \.handoff.xwayland,
+      read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
+    SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "
         + "may appear later).", \.handoff.untilFile, read: { try $0.path() }, print: { $0.map(quotedForFile) }),

@@ -670,19 +670,24 @@ import Testing
     #expect(program.at(160, 120) == Self.foot && program.at(300, 200) == Self.foot, "\(note)")
   }
 
-  /// A web kiosk: `browser` showing a local page in the kiosk's colour,
-  /// software-rendered into shared memory: the doors open onto the
-  /// browser's own pixels (never the background), and the page then fills
-  /// the screen; the transition's first parted frame and the page are kept
-  /// as `NAME-doors-opening` and `NAME`.
-  func theDoorsOpenOntoABrowser(_ browser: (String) -> [String], keptAs name: String) throws {
+  /// A local page in the kiosk's colour, for the browsers.
+  func kioskPage() throws -> String {
     let page = dir.path + "/page.html"
     try "<!doctype html><body style='margin:0;background:#2080c0'></body>".write(
       toFile: page, atomically: true, encoding: .utf8)
+    return "file://" + page
+  }
+
+  /// `program` (splashd's `options` before it), which fills its window in
+  /// the kiosk's colour: the doors open onto its own pixels (never the
+  /// background), and it then fills the screen; the transition's first
+  /// parted frame and the program are kept as `NAME-doors-opening` and
+  /// `NAME`.
+  func theDoorsOpenOnto(_ program: [String], options: [String] = [], keptAs name: String) throws {
     var opening: [Screendump] = []
     var after: Screendump?
     let (_, outcome) = try spawnSplashd(
-      splash + ["--until-reveal", "--duration", "1", "--"] + browser("file://" + page), in: dir,
+      splash + options + ["--until-reveal", "--duration", "1", "--"] + program, in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
@@ -707,12 +712,12 @@ import Testing
     let grid = stride(from: 0, to: 240, by: 15).flatMap { y in
       stride(from: 0, to: 320, by: 20).map { program.at($0, y) }
     }
-    #expect(grid.allSatisfy { $0 == Self.foot }, "the page does not fill the screen: \(note)")
+    #expect(grid.allSatisfy { $0 == Self.foot }, "the program does not fill the screen: \(note)")
   }
 
   /// cog, WPE WebKit's kiosk browser, on its Wayland platform.
   @Test func theDoorsOpenOntoCogShowingALocalPage() throws {
-    try theDoorsOpenOntoABrowser({ ["cog", "--platform=wl", $0] }, keptAs: "host-mode-cog")
+    try theDoorsOpenOnto(["cog", "--platform=wl", try kioskPage()], keptAs: "host-mode-cog")
   }
 
   /// Chromium in kiosk mode on Ozone's Wayland platform (no GPU: its
@@ -720,13 +725,50 @@ import Testing
   /// --no-sandbox; its profile goes to the test's folder.
   @Test func theDoorsOpenOntoChromiumShowingALocalPage() throws {
     let profile = dir.path + "/chromium"
-    try theDoorsOpenOntoABrowser(
-      {
-        [
-          "chromium", "--ozone-platform=wayland", "--kiosk", "--no-sandbox", "--no-first-run",
-          "--user-data-dir=" + profile, $0,
-        ]
-      }, keptAs: "host-mode-chromium")
+    try theDoorsOpenOnto(
+      [
+        "chromium", "--ozone-platform=wayland", "--kiosk", "--no-sandbox", "--no-first-run",
+        "--user-data-dir=" + profile, try kioskPage(),
+      ], keptAs: "host-mode-chromium")
+  }
+
+  /// An X11 program through Xwayland (`--xwayland`): xlogo, its logo and
+  /// background both in the kiosk's colour, is configured full screen
+  /// (its first window that is not a menu), and the doors open onto it.
+  @Test func theDoorsOpenOntoAnX11ProgramThroughXwayland() throws {
+    try theDoorsOpenOnto(
+      ["xlogo", "-bg", "#2080c0", "-fg", "#2080c0"], options: ["--xwayland"], keptAs: "host-mode-xwayland")
+  }
+
+  /// A second X11 window (a 100x60 xlogo in orange, the program's child)
+  /// lies centred over the program's full-screen one, where X is told it is.
+  @Test func aSecondX11WindowShowsCentredOverTheFirst() throws {
+    let orange: UInt32 = 0xFF8000
+    var shown: Screendump?
+    let program =
+      "xlogo -bg '#2080c0' -fg '#2080c0' & sleep 1; exec xlogo -bg '#ff8000' -fg '#ff8000' -geometry 100x60"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--xwayland", "--duration", "0.2", "--", "/bin/sh", "-c", program], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(30, { splashctl(["status"])?.stdout.contains(" windows=2") == true }) else { return }
+        _ = waitUntil(20) {
+          shown = snapshot("two")?.screen
+          return shown?.at(160, 120) == orange
+        }
+      })
+    let screen = try #require(shown, "no snapshot with two windows: \(outcome.stderr)")
+    screen.keep(as: "host-mode-xwayland-two-windows")
+    #expect(screen.at(160, 120) == orange && screen.at(115, 95) == orange && screen.at(205, 145) == orange)
+    #expect(screen.at(105, 85) == Self.foot && screen.at(215, 155) == Self.foot, "not centred: \(outcome.stderr)")
+    #expect(screen.at(5, 5) == Self.foot && screen.at(315, 235) == Self.foot, "the first is not full screen")
+  }
+
+  /// `--xwayland` needs host mode, and says so.
+  @Test func xwaylandNeedsHostMode() throws {
+    let outcome = try run(splashdPath, ["--display", "offscreen", "--xwayland", "--", "xlogo"])
+    #expect(outcome.status != 0)
+    #expect(outcome.stderr.contains("--xwayland needs --host wayland"), "\(outcome.stderr)")
   }
 
   /// A program that lets go of its connection, then connects again

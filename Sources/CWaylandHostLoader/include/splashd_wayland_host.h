@@ -120,9 +120,15 @@ struct splashd_host_api {
      credentials; 0 for the program's own connection, which splashd made),
      the first `capacity` of them in `pids`; returns how many there are. */
   int (*client_processes)(struct splashd_host *host, int32_t *pids, int capacity);
+  /* Serves X11 programs too: Xwayland, started when the first X client
+     connects (wlroots' lazy mode), its windows shown as the program's (the
+     first that is not a menu or a tooltip, once it asks for a size or
+     shows, full screen; the others over it). Returns the display's name
+     for DISPLAY (":N"), or NULL with the reason in `error`. */
+  const char *(*start_xwayland)(struct splashd_host *host, char *error, size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 7
+#define SPLASHD_HOST_API_VERSION 8
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
