@@ -55,8 +55,8 @@ HOST_LIBRARY := libsplashd-wayland-host.so
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wl,-z,defs -Wl,--as-needed \
   -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
 define host_library
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1 xkbcommon libinput libudev) wayland-host/host.c \
-	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1 xkbcommon libinput libudev)
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1 xkbcommon libinput libudev xcb) wayland-host/host.c \
+	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1 xkbcommon libinput libudev xcb)
 endef
 
 all: build

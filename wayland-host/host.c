@@ -53,6 +53,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
+#include <xcb/xcb.h>
 #include <xkbcommon/xkbcommon.h>
 
 struct splashd_host {
@@ -73,8 +74,9 @@ struct splashd_host {
      they came: struct window, drawn over the first, the last on top. */
   struct wl_list later;
   struct wlr_compositor *compositor;
-  /* X11 programs' server (start_xwayland), started when one connects. */
+  /* X11 programs' server (start_xwayland), and whether it is up. */
   struct wlr_xwayland *xwayland;
+  bool xwayland_ready;
   /* The buffer being read (begin_read), locked until end_read. */
   struct wlr_buffer *reading;
   /* The window composed from its surfaces (the toplevel's, its
@@ -129,7 +131,7 @@ struct splashd_host {
     double dx, dy;
   } touches[16];
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
-  struct wl_listener new_virtual_keyboard, new_x11_surface;
+  struct wl_listener new_virtual_keyboard, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created;
 };
 
@@ -1497,17 +1499,68 @@ static int windows(struct splashd_host *host) {
   return count;
 }
 
-static const char *start_xwayland(struct splashd_host *host, char *error, size_t capacity) {
+static void handle_xwayland_ready(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, xwayland_ready_listener);
+  (void)data;
+  host->xwayland_ready = true;
+}
+
+static int64_t monotonic_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Lets `user`'s processes connect to X (as `xhost +si:localuser:USER`
+   would): X lets in only the server's own user otherwise. */
+static bool allow_x11_user(struct splashd_host *host, const char *user, char *error, size_t capacity) {
+  xcb_connection_t *connection = xcb_connect(host->xwayland->display_name, NULL);
+  if (xcb_connection_has_error(connection)) {
+    xcb_disconnect(connection);
+    snprintf(error, capacity, "cannot connect to Xwayland at %s", host->xwayland->display_name);
+    return false;
+  }
+  char address[300];
+  int length = snprintf(address, sizeof address, "localuser%c%s", 0, user);
+  bool allowed = false;
+  if (length > 0 && (size_t)length < sizeof address) {
+    xcb_void_cookie_t cookie = xcb_change_hosts_checked(connection, XCB_HOST_MODE_INSERT,
+                                                        XCB_FAMILY_SERVER_INTERPRETED, (uint16_t)length, (const uint8_t *)address);
+    xcb_generic_error_t *failure = xcb_request_check(connection, cookie);
+    allowed = failure == NULL;
+    free(failure);
+  }
+  xcb_disconnect(connection);
+  if (!allowed) snprintf(error, capacity, "Xwayland refused to let %s connect", user);
+  return allowed;
+}
+
+static const char *start_xwayland(struct splashd_host *host, const char *user, char *error, size_t capacity) {
   if (host->xwayland == NULL) {
-    if ((host->xwayland = wlr_xwayland_create(host->display, host->compositor, true)) == NULL) {
+    // Started when the first X client connects, unless another user's
+    // program needs to be let in first: then now, and waited for.
+    if ((host->xwayland = wlr_xwayland_create(host->display, host->compositor, user == NULL)) == NULL) {
       snprintf(error, capacity, "wlr_xwayland_create failed (X11's sockets in /tmp/.X11-unix)");
       return NULL;
     }
     wlr_xwayland_set_seat(host->xwayland, host->seat);
     host->new_x11_surface.notify = handle_new_x11_surface;
     wl_signal_add(&host->xwayland->events.new_surface, &host->new_x11_surface);
+    host->xwayland_ready_listener.notify = handle_xwayland_ready;
+    wl_signal_add(&host->xwayland->events.ready, &host->xwayland_ready_listener);
   }
-  return host->xwayland->display_name;
+  if (user == NULL) return host->xwayland->display_name;
+  // Bounded: Xwayland is up in well under a second.
+  int64_t deadline = monotonic_ms() + 5000;
+  while (!host->xwayland_ready && monotonic_ms() < deadline) {
+    wl_display_flush_clients(host->display);
+    wl_event_loop_dispatch(host->loop, 100);
+  }
+  if (!host->xwayland_ready) {
+    snprintf(error, capacity, "Xwayland did not start in 5 s");
+    return NULL;
+  }
+  return allow_x11_user(host, user, error, capacity) ? host->xwayland->display_name : NULL;
 }
 
 static int client_processes(struct splashd_host *host, int32_t *pids, int capacity) {
@@ -1532,6 +1585,7 @@ static void destroy(struct splashd_host *host) {
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   if (host->xwayland != NULL) {
     wl_list_remove(&host->new_x11_surface.link);
+    wl_list_remove(&host->xwayland_ready_listener.link);
     wlr_xwayland_destroy(host->xwayland);
   }
   wl_display_destroy_clients(host->display);

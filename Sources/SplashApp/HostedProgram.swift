@@ -300,7 +300,7 @@ final class HostedProgram: EventSource {
       return nil
     }
     do {
-      let display = try host.startXwayland()
+      let display = try host.startXwayland(lettingIn: settings.handoff.user)
       log.info("host mode: X11 programs connect at DISPLAY=\(display) (Xwayland starts with the first)")
       return display
     } catch {

@@ -174,10 +174,12 @@ public final class WaylandHost {
   public var windowCount: Int { Int(api.windows(host)) }
 
   /// Serves X11 programs too (Xwayland, started when the first X client
-  /// connects); the display's name for DISPLAY (":N").
-  public func startXwayland() throws(SystemError) -> String {
+  /// connects); the display's name for DISPLAY (":N"). With `user` (the
+  /// program runs as that user), Xwayland is started now, waited for (at
+  /// most 5 s) and told to let that user in.
+  public func startXwayland(lettingIn user: String? = nil) throws(SystemError) -> String {
     var error = [CChar](repeating: 0, count: 512)
-    guard let name = api.start_xwayland(host, &error, error.count) else {
+    guard let name = api.start_xwayland(host, user, &error, error.count) else {
       throw SystemError("host mode: Xwayland", code: EIO, reason: Self.text(of: error))
     }
     return String(cString: name)

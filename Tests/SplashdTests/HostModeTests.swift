@@ -764,6 +764,15 @@ import Testing
     #expect(screen.at(5, 5) == Self.foot && screen.at(315, 235) == Self.foot, "the first is not full screen")
   }
 
+  /// An X11 program run as another user (`--user nobody`): X lets in only
+  /// its server's own user (root here), so splashd lets the program's user
+  /// in before it starts; the doors open onto it.
+  @Test func anX11ProgramRunsAsItsUser() throws {
+    try theDoorsOpenOnto(
+      ["xlogo", "-bg", "#2080c0", "-fg", "#2080c0"], options: ["--xwayland", "--user", "nobody"],
+      keptAs: "host-mode-xwayland-user")
+  }
+
   /// `--xwayland` needs host mode, and says so.
   @Test func xwaylandNeedsHostMode() throws {
     let outcome = try run(splashdPath, ["--display", "offscreen", "--xwayland", "--", "xlogo"])

@@ -123,9 +123,12 @@ struct splashd_host_api {
   /* Serves X11 programs too: Xwayland, started when the first X client
      connects (wlroots' lazy mode), its windows shown as the program's (the
      first that is not a menu or a tooltip, once it asks for a size or
-     shows, full screen; the others over it). Returns the display's name
-     for DISPLAY (":N"), or NULL with the reason in `error`. */
-  const char *(*start_xwayland)(struct splashd_host *host, char *error, size_t capacity);
+     shows, full screen; the others over it). With `user` (the program
+     runs as that user; NULL: as splashd's), Xwayland is started now and
+     waited for (at most 5 s), and the user is let in (X lets in only its
+     own user otherwise). Returns the display's name for DISPLAY (":N"),
+     or NULL with the reason in `error`. */
+  const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
 };
 
 #define SPLASHD_HOST_API_VERSION 8
