@@ -138,6 +138,7 @@ struct splashd_host {
 /* A client of the display, watched until it goes. */
 struct watched_client {
   struct splashd_host *host;
+  struct wl_client *client;
   struct wl_listener destroy;
 };
 
@@ -149,6 +150,9 @@ struct window {
   struct wlr_xdg_surface *xdg;
   struct wlr_xwayland_surface *x11;
   struct wl_list link;
+  /* Between its map and unmap signals (Xwayland marks its surfaces mapped
+     only after the map signal, xdg-shell before). */
+  bool mapped;
   struct wl_listener destroy, map, unmap, request_configure;
 };
 
@@ -216,9 +220,7 @@ static struct wlr_surface *window_surface(const struct window *window) {
   return window->xdg != NULL ? window->xdg->surface : window->x11->surface;
 }
 
-static bool window_mapped(const struct window *window) {
-  return window->xdg != NULL ? window->xdg->mapped : window->x11->mapped && window->x11->surface != NULL;
-}
+static bool window_mapped(const struct window *window) { return window->mapped && window_surface(window) != NULL; }
 
 /* Each surface of the window (its subsurfaces and popups too), below it first. */
 static void window_for_each_surface(struct window *window, wlr_surface_iterator_func_t iterator, void *data) {
@@ -345,6 +347,7 @@ static void focus(struct splashd_host *host) { focus_except(host, NULL); }
 static void handle_window_map(struct wl_listener *listener, void *data) {
   struct window *window = wl_container_of(listener, window, map);
   (void)data;
+  window->mapped = true;
   note(window->host, SPLASHD_HOST_NEW_BUFFER);
   focus(window->host);
 }
@@ -353,14 +356,14 @@ static void handle_window_map(struct wl_listener *listener, void *data) {
 static void handle_window_unmap(struct wl_listener *listener, void *data) {
   struct window *window = wl_container_of(listener, window, unmap);
   (void)data;
-  // What it covered shows again. (Still marked mapped while the signal is emitted.)
+  // What it covered shows again.
   note(window->host, SPLASHD_HOST_NEW_BUFFER);
   focus_except(window->host, window);
+  window->mapped = false;
 }
 
-static void handle_window_destroy(struct wl_listener *listener, void *data) {
-  struct window *window = wl_container_of(listener, window, destroy);
-  (void)data;
+/* Forgets a window: out of the host's, its listeners removed, freed. */
+static void drop_window(struct window *window) {
   struct splashd_host *host = window->host;
   note(host, SPLASHD_HOST_NEW_BUFFER);
   if (host->first == window) {
@@ -373,7 +376,25 @@ static void handle_window_destroy(struct wl_listener *listener, void *data) {
   wl_list_remove(&window->unmap.link);
   if (window->x11 != NULL) wl_list_remove(&window->request_configure.link);
   free(window);
+}
+
+static void handle_window_destroy(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, destroy);
+  (void)data;
+  struct splashd_host *host = window->host;
+  drop_window(window);
   focus(host);
+}
+
+/* Xwayland went (its last X client left: it ends with it, and is started
+   again by the next) or is being destroyed: its windows go with it
+   (wlroots 0.15 does not always destroy them then). */
+static void drop_x11_windows(struct splashd_host *host) {
+  if (host->first != NULL && host->first->x11 != NULL) drop_window(host->first);
+  struct window *window, *next;
+  wl_list_for_each_safe(window, next, &host->later, link) {
+    if (window->x11 != NULL) drop_window(window);
+  }
 }
 
 /* A window watched until it is destroyed: the program's (the first) when
@@ -622,7 +643,7 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 
 /* An X11 window becomes the program's window (the first) when there is
    none yet and it is not a menu or a tooltip (override-redirect), once it
-   asks for a size or is mapped: X programs make windows that never show. */
+   shows: X programs make windows that never do. */
 static void adopt_x11_window(struct window *window) {
   struct splashd_host *host = window->host;
   if (host->first != NULL || window->x11->override_redirect) return;
@@ -638,9 +659,11 @@ static void handle_x11_request_configure(struct wl_listener *listener, void *dat
   struct window *window = wl_container_of(listener, window, request_configure);
   struct wlr_xwayland_surface_configure_event *event = data;
   struct splashd_host *host = window->host;
-  adopt_x11_window(window);
-  if (host->first == window) {
-    send_configure(host);
+  if (host->first == window || (host->first == NULL && !window->x11->override_redirect)) {
+    // The program's window, or perhaps the one to be: full screen before
+    // its first frame.
+    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
+    wlr_xwayland_surface_set_fullscreen(window->x11, true);
   } else {
     wlr_xwayland_surface_configure(window->x11, (int16_t)((host->width - event->width) / 2),
                                    (int16_t)((host->height - event->height) / 2), event->width, event->height);
@@ -693,11 +716,21 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
   note(host, SPLASHD_HOST_CLIENT_GONE);
 }
 
+/* Xwayland's own connection (its credentials are splashd's: wlroots made it). */
+static bool is_xwayland(const struct splashd_host *host, const struct wl_client *client) {
+  return host->xwayland != NULL && host->xwayland->server != NULL && host->xwayland->server->client == client;
+}
+
 static void handle_watched_client_destroy(struct wl_listener *listener, void *data) {
   struct watched_client *watched = wl_container_of(listener, watched, destroy);
+  struct splashd_host *host = watched->host;
   (void)data;
+  if (is_xwayland(host, watched->client)) {
+    drop_x11_windows(host);
+    focus(host);
+  }
   wl_list_remove(&watched->destroy.link);
-  note(watched->host, SPLASHD_HOST_CLIENT_GONE);
+  note(host, SPLASHD_HOST_CLIENT_GONE);
   free(watched);
 }
 
@@ -709,6 +742,7 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
   struct watched_client *watched = calloc(1, sizeof *watched);
   if (watched != NULL) {
     watched->host = host;
+    watched->client = data;
     watched->destroy.notify = handle_watched_client_destroy;
     wl_client_add_destroy_listener(data, &watched->destroy);
   }
@@ -1568,9 +1602,10 @@ static int client_processes(struct splashd_host *host, int32_t *pids, int capaci
   struct wl_client *client;
   wl_client_for_each(client, wl_display_get_client_list(host->display)) {
     pid_t pid = 0;
-    // The program's own connection was made by splashd (its credentials
-    // are splashd's): 0 stands for it.
-    if (client != host->client) wl_client_get_credentials(client, &pid, NULL, NULL);
+    // The program's own connection and Xwayland's (the program's X
+    // server) were made by splashd (their credentials are splashd's): 0
+    // stands for them.
+    if (client != host->client && !is_xwayland(host, client)) wl_client_get_credentials(client, &pid, NULL, NULL);
     if (count < capacity) pids[count] = pid;
     count++;
   }
@@ -1584,6 +1619,7 @@ static void destroy(struct splashd_host *host) {
   if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   if (host->xwayland != NULL) {
+    drop_x11_windows(host);
     wl_list_remove(&host->new_x11_surface.link);
     wl_list_remove(&host->xwayland_ready_listener.link);
     wlr_xwayland_destroy(host->xwayland);

@@ -773,6 +773,55 @@ import Testing
       keptAs: "host-mode-xwayland-user")
   }
 
+  /// Keys reach an X11 program whose window shows after the keyboard came
+  /// (a machine's keyboards are there from the start): xev reports the key
+  /// a virtual keyboard made before it types. (Xwayland marks a window
+  /// mapped only after its map signal: focus given then went nowhere.)
+  /// wtype's pause before its key leaves xev 8 s to show.
+  @Test func keysReachAnX11ProgramThatShowsAfterTheKeyboard() throws {
+    let typed = dir.path + "/xev.txt"
+    var got = false
+    let program = "env -u WAYLAND_SOCKET wtype -s 8000 -k a & exec stdbuf -oL xev -event keyboard > \(typed)"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--xwayland", "--duration", "0.2", "--", "/bin/sh", "-c", program], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        got = waitUntil(30) {
+          (try? String(contentsOfFile: typed, encoding: .utf8))?.contains("KeyPress event") == true
+        }
+      })
+    #expect(got, "xev got no key: \(outcome.stderr)")
+  }
+
+  /// An X11 program is connected through its X server: Xwayland's own
+  /// Wayland connection (made by splashd, as the program's own is) counts
+  /// as the program's, so that a program that closes the WAYLAND_SOCKET it
+  /// never uses and then opens its X display is waited for again.
+  @Test func anX11ProgramIsConnectedThroughXwayland() throws {
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    let script =
+      "eval \"exec $WAYLAND_SOCKET>&-\"; unset WAYLAND_SOCKET; read a < \(go); exec xlogo -bg '#2080c0' -fg '#2080c0'"
+    var states: [String] = []
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--xwayland", "--until-reveal", "--timeout", "0", "--", "/bin/bash", "-c", script], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        for state in ["disconnected", "starting"] {
+          guard waitUntil(20, { splashctl(["status"])?.stdout.contains(" program=\(state)") == true }) else { return }
+          states.append(state)
+          if state == "disconnected" {
+            let end = open(go, O_WRONLY)
+            guard end >= 0 else { return }
+            _ = write(end, "go\n", 3)
+            close(end)
+          }
+        }
+      })
+    #expect(states == ["disconnected", "starting"], "\(states): \(outcome.stderr)")
+  }
+
   /// `--xwayland` needs host mode, and says so.
   @Test func xwaylandNeedsHostMode() throws {
     let outcome = try run(splashdPath, ["--display", "offscreen", "--xwayland", "--", "xlogo"])
