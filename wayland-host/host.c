@@ -257,18 +257,30 @@ static void activate(struct window *window, bool active) {
   }
 }
 
+/* Configures `window` full screen at the canvas's size (the program's). */
+static void configure_full_screen(struct splashd_host *host, struct window *window) {
+  if (window->xdg != NULL) {
+    wlr_xdg_toplevel_set_size(window->xdg, (uint32_t)host->width, (uint32_t)host->height);
+    wlr_xdg_toplevel_set_fullscreen(window->xdg, true);
+    wlr_xdg_toplevel_set_activated(window->xdg, true);
+  } else {
+    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
+    wlr_xwayland_surface_set_fullscreen(window->x11, true);
+  }
+}
+
 /* The first window is the program's: full screen at the canvas's size. */
 static void send_configure(struct splashd_host *host) {
-  struct window *first = host->first;
-  if (first == NULL) return;
-  if (first->xdg != NULL) {
-    wlr_xdg_toplevel_set_size(first->xdg, (uint32_t)host->width, (uint32_t)host->height);
-    wlr_xdg_toplevel_set_fullscreen(first->xdg, true);
-    wlr_xdg_toplevel_set_activated(first->xdg, true);
-  } else {
-    wlr_xwayland_surface_configure(first->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
-    wlr_xwayland_surface_set_fullscreen(first->x11, true);
-  }
+  if (host->first != NULL) configure_full_screen(host, host->first);
+}
+
+/* Configures an X11 window other than the program's at `width` x `height`,
+   centred on the screen (where it is drawn, so that X places its menus
+   right). */
+static void configure_centred(struct splashd_host *host, struct wlr_xwayland_surface *x11, uint16_t width,
+                              uint16_t height) {
+  wlr_xwayland_surface_configure(x11, (int16_t)((host->width - width) / 2), (int16_t)((host->height - height) / 2),
+                                 width, height);
 }
 
 /* A commit anywhere in the program's windows is a new frame of them (a
@@ -653,8 +665,7 @@ static void adopt_x11_window(struct window *window) {
 }
 
 /* An X11 window that asks for a place and size: the program's is kept
-   full screen; the others get the size they ask, centred on the screen
-   (where they are drawn, so that X places their menus right). */
+   full screen; the others get the size they ask, centred. */
 static void handle_x11_request_configure(struct wl_listener *listener, void *data) {
   struct window *window = wl_container_of(listener, window, request_configure);
   struct wlr_xwayland_surface_configure_event *event = data;
@@ -662,11 +673,9 @@ static void handle_x11_request_configure(struct wl_listener *listener, void *dat
   if (host->first == window || (host->first == NULL && !window->x11->override_redirect)) {
     // The program's window, or perhaps the one to be: full screen before
     // its first frame.
-    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
-    wlr_xwayland_surface_set_fullscreen(window->x11, true);
+    configure_full_screen(host, window);
   } else {
-    wlr_xwayland_surface_configure(window->x11, (int16_t)((host->width - event->width) / 2),
-                                   (int16_t)((host->height - event->height) / 2), event->width, event->height);
+    configure_centred(host, window->x11, event->width, event->height);
   }
 }
 
@@ -679,8 +688,7 @@ static void handle_x11_map(struct wl_listener *listener, void *data) {
     send_configure(host);
   } else if (!x11->override_redirect) {
     // Shown where its program made it (no size asked): centred too.
-    wlr_xwayland_surface_configure(x11, (int16_t)((host->width - x11->width) / 2),
-                                   (int16_t)((host->height - x11->height) / 2), x11->width, x11->height);
+    configure_centred(host, x11, x11->width, x11->height);
   }
   handle_window_map(listener, data);
 }
