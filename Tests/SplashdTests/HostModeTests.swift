@@ -62,6 +62,16 @@ import Testing
     return waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=shown") == true }
   }
 
+  /// Says "go" into `fifo`, once a program reads it (at most 10 s); whether it was said.
+  func say(go fifo: String) -> Bool {
+    waitUntil(10) {
+      let end = open(fifo, O_WRONLY | O_NONBLOCK)
+      guard end >= 0 else { return false }
+      defer { close(end) }
+      return write(end, "go\n", 3) == 3
+    }
+  }
+
   /// The snapshots taken from `splashctl reveal` until the transition is done.
   func snapshotsOfTheTransition() -> [Screendump] {
     _ = splashctl(["reveal"])
@@ -651,13 +661,9 @@ import Testing
         let watchedUntil = Date().addingTimeInterval(0.5)
         while Date() < watchedUntil, let status = splashctl(["status"])?.stdout { watched.append(status) }
         // The program may go on (its shell waits on the FIFO).
-        let starts = waitUntil(10) {
-          let end = open(go, O_WRONLY | O_NONBLOCK)
-          guard end >= 0 else { return false }
-          defer { close(end) }
-          return write(end, "go\n", 3) == 3
+        guard say(go: go), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else {
+          return
         }
-        guard starts, waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else { return }
         after = snapshot("after")?.screen
         kill(splashd.pid, SIGTERM)
       })
@@ -811,12 +817,7 @@ import Testing
         for state in ["disconnected", "starting"] {
           guard waitUntil(20, { splashctl(["status"])?.stdout.contains(" program=\(state)") == true }) else { return }
           states.append(state)
-          if state == "disconnected" {
-            let end = open(go, O_WRONLY)
-            guard end >= 0 else { return }
-            _ = write(end, "go\n", 3)
-            close(end)
-          }
+          if state == "disconnected", !say(go: go) { return }
         }
       })
     #expect(states == ["disconnected", "starting"], "\(states): \(outcome.stderr)")
@@ -851,14 +852,6 @@ import Testing
     var states: [String] = []
     var watched: [String] = []
     var revealed: String?
-    func say(_ fifo: String) -> Bool {
-      waitUntil(10) {
-        let end = open(fifo, O_WRONLY | O_NONBLOCK)
-        guard end >= 0 else { return false }
-        defer { close(end) }
-        return write(end, "go\n", 3) == 3
-      }
-    }
     func state(_ name: String) -> Bool {
       let reached = waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=\(name)") == true }
       if reached { states.append(name) }
@@ -869,11 +862,11 @@ import Testing
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard state("disconnected"), say(go), state("starting") else { return }
+        guard state("disconnected"), say(go: go), state("starting") else { return }
         _ = splashctl(["reveal"])
         let watchedUntil = Date().addingTimeInterval(0.5)
         while Date() < watchedUntil, let status = splashctl(["status"])?.stdout { watched.append(status) }
-        guard say(leave), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else {
+        guard say(go: leave), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else {
           return
         }
         revealed = splashctl(["status"])?.stdout
