@@ -16,27 +16,15 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "uinput-events.h"
+
 static int device = -1;
 
-static void fail(const char *what) {
-  perror(what);
-  _exit(1);
-}
-
-static void send_event(int type, int code, int value) {
-  struct input_event event;
-  memset(&event, 0, sizeof event);
-  event.type = (unsigned short)type;
-  event.code = (unsigned short)code;
-  event.value = value;
-  if (write(device, &event, sizeof event) != (ssize_t)sizeof event) fail("uinput event");
-}
-
 static void report(int x, int y, int z) {
-  send_event(EV_ABS, ABS_X, x);
-  send_event(EV_ABS, ABS_Y, y);
-  send_event(EV_ABS, ABS_Z, z);
-  send_event(EV_SYN, SYN_REPORT, 0);
+  send_event(device, EV_ABS, ABS_X, x);
+  send_event(device, EV_ABS, ABS_Y, y);
+  send_event(device, EV_ABS, ABS_Z, z);
+  sync_events(device);
 }
 
 static void wait_for(const char *folder, const char *name) {

@@ -19,12 +19,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *folder;
+#include "uinput-events.h"
 
-static void fail(const char *what) {
-  perror(what);
-  exit(1);
-}
+static const char *folder;
 
 static void control(int fd, unsigned long request, int value) {
   if (ioctl(fd, request, value) != 0) fail("uinput ioctl");
@@ -54,17 +51,6 @@ static int device(const char *name, const int *keys, size_t key_count, const int
   control(fd, UI_DEV_CREATE, 0);
   return fd;
 }
-
-static void send_event(int fd, int type, int code, int value) {
-  struct input_event event;
-  memset(&event, 0, sizeof event);
-  event.type = (unsigned short)type;
-  event.code = (unsigned short)code;
-  event.value = value;
-  if (write(fd, &event, sizeof event) != (ssize_t)sizeof event) fail("uinput event");
-}
-
-static void sync_events(int fd) { send_event(fd, EV_SYN, SYN_REPORT, 0); }
 
 static char *path(const char *name) {
   static char buffer[4096];
