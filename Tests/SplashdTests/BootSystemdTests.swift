@@ -77,7 +77,10 @@ extension DisplayTests.BootPathTests {
     let splashUnit = oneUnit ? "kiosk-with-splash.service" : "splashd.service"
     let kioskUnit = oneUnit ? "kiosk-with-splash.service" : "kiosk-revealed-by-splashctl.service"
     // Two units of the test's own: a screendump while the splash holds (before
-    // it is revealed), then one of the kiosk program's screen.
+    // it is revealed), then one of the kiosk program's screen. Each of the
+    // test's steps is bounded (TimeoutStartSec; a oneshot has none of its
+    // own): a client that hangs is stopped, and the boot goes on to the
+    // journal, which says what hung, instead of ending at the rig's timeout.
     put(
       "/etc/systemd/system/rig-held.service",
       """
@@ -87,6 +90,7 @@ extension DisplayTests.BootPathTests {
       Before=kiosk-revealed-by-splashctl.service
       [Service]
       Type=oneshot
+      TimeoutStartSec=90
       Environment=REVEAL=\(oneUnit ? "yes" : "no")
       ExecStart=\(step) held
 
@@ -115,6 +119,7 @@ extension DisplayTests.BootPathTests {
       Before=rig-held.service
       [Service]
       Type=oneshot
+      TimeoutStartSec=90
       Environment=CLIENT=\(oneUnit ? "plymouth" : "psplash")
       ExecStart=\(step) boot-script
 
@@ -131,6 +136,7 @@ extension DisplayTests.BootPathTests {
       Before=sysinit.target
       [Service]
       Type=oneshot
+      TimeoutStartSec=90
       ExecStart=\(step) early
 
       """)
@@ -142,6 +148,7 @@ extension DisplayTests.BootPathTests {
       After=rig-held.service \(kioskUnit)
       [Service]
       Type=oneshot
+      TimeoutStartSec=90
       Environment=SPLASH_UNIT=\(splashUnit) KIOSK_UNIT=\(kioskUnit)
       ExecStart=\(step) final
 

@@ -22,6 +22,10 @@
 #                RIG-STATUS 0 and the power off
 # Takes CLIENT, REVEAL, SPLASH_UNIT and KIOSK_UNIT (from the units'
 # Environment=), as above.
+# Each step's start and end go to the console, so a boot that stops says
+# where.
+echo "RIG-STEP $1" > /dev/ttyS0
+trap 'echo "RIG-STEP $1 ended: $?" > /dev/ttyS0' EXIT
 case $1 in
 early)
   echo RIG-SCREENDUMP early > /dev/ttyS0
@@ -30,12 +34,14 @@ early)
 boot-script)
   case $CLIENT in
   psplash) printf 'MSG From psplash-write\000' | dd of=/run/psplash_fifo oflag=nonblock status=none ;;
-  plymouth) plymouth display-message --text="From plymouth" && plymouth system-update --progress=40 ;;
+  plymouth)
+    timeout 60 plymouth display-message --text="From plymouth" && timeout 60 plymouth system-update --progress=40
+    ;;
   *) echo "$0: CLIENT=$CLIENT: psplash or plymouth" >&2; exit 2 ;;
   esac
   ;;
 held)
-  splashctl status > /run/rig/held-status
+  timeout 30 splashctl status > /run/rig/held-status
   echo RIG-SCREENDUMP held > /dev/ttyS0
   while [ ! -e /run/rig/held.done ]; do sleep 0.1; done
   if [ "$REVEAL" = yes ]; then splashctl reveal; fi
