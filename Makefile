@@ -45,7 +45,7 @@ BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deb docs run check test systest figures bench fuzz sanitize format lint install install-built uninstall \
-  clean deps test-deps
+  clean deps test-deps text-order
 
 # Host mode's Wayland compositor (wayland-host/host.c): wlroots' glue as a
 # shared object of its own, which splashd loads with dlopen only in host
@@ -89,12 +89,24 @@ test-deps:
 # code that reads untrusted input is Swift, and the shared libraries, stack
 # and heap keep their random addresses.
 PIE ?= no
+# Each function in a section of its own, laid out in tools/text-order.txt's
+# order: what a splash runs sits together, so that the kernel's fault-around
+# (64 KiB around each page faulted) maps little more than that
+# (tools/text-order.sh, docs/performance.md).
+TEXT_ORDER := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+  -Xlinker --section-ordering-file=$(CURDIR)/tools/text-order.txt
 # --version names the git commit (with -dirty for uncommitted changes).
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(if $(filter yes,$(PIE)),,-Xlinker -no-pie) \
-	  -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
+	  $(TEXT_ORDER) -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
 	$(call host_library,$(BUILD_DIR))
+
+# Writes tools/text-order.txt again from the functions splashd runs (under
+# valgrind; see tools/text-order.sh). Commit the result.
+text-order: build
+	$(call apt_install,valgrind)
+	tools/text-order.sh $(BUILD_DIR)
 
 # The Debian package, out/splashd_VERSION_ARCH.deb (tools/make-deb.sh: the
 # install layout, Depends from dpkg-shlibdeps, splashd.service enabled by

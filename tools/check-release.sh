@@ -4,8 +4,9 @@
 # binary carries a RUNPATH (the loader would look beside the binary for every
 # library at every start; nothing is installed there), SDL is linked in
 # (tools/build-sdl.sh), host mode's compositor is a shared object of its own
-# (wlroots, no Swift runtime), and a running splash maps only what it draws
-# with (no Wayland library).
+# (wlroots, no Swift runtime), a running splash maps only what it draws with
+# (no Wayland library), and splashd's code is laid out in the order of
+# tools/text-order.txt.
 #
 #     tools/check-release.sh [BUILD_DIR]
 set -eu
@@ -41,6 +42,10 @@ for _ in $(seq 100); do
   sleep 0.05
 done
 mapped=$(awk '$6 ~ /[.]so/ {print $6}' "/proc/$pid/maps" 2> /dev/null | sort -u)
+# How much of splashd's code is resident at the first frame (the Rss of its
+# executable mapping): a figure, not a check.
+code_kib=$(awk '/^[0-9a-f]+-/ { code = ($2 ~ /x/ && $6 ~ /\/splashd$/) } code && /^Rss:/ { print $2; exit }' \
+  "/proc/$pid/smaps" 2> /dev/null)
 kill "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 if ! grep -q 'splashd: appeared' "$log"; then
@@ -49,6 +54,7 @@ if ! grep -q 'splashd: appeared' "$log"; then
   exit 1
 fi
 rm -f "$log"
+echo "release_first_frame_code_resident_kib: ${code_kib:-unknown}"
 count=$(printf '%s
 ' "$mapped" | grep -c .)
 echo "release_mapped_libraries: $count"
@@ -58,4 +64,30 @@ if [ -n "$unused" ] || [ "$count" -gt 12 ] || [ "$count" -eq 0 ]; then
   echo "check-release: a running splash maps $count libraries:" $mapped >&2
   exit 1
 fi
-echo "check-release: $dir/splashd and splashctl start, have no RUNPATH, link SDL statically and map $count libraries"
+
+# The code is laid out in tools/text-order.txt's order (make build's
+# TEXT_ORDER): the functions of splashd's own modules that the file names
+# lie together, within twice their size, not across the ~1 MB of those
+# modules.
+python3 - "$dir/splashd" "$(dirname "$0")/text-order.txt" << 'END'
+import subprocess, sys
+binary, order = sys.argv[1], sys.argv[2]
+own = ("$s9SplashApp", "$s10SplashCore", "$s14SplashSettings")
+named = {line.strip()[len(".text."):] for line in open(order) if line.startswith(".text.$s")}
+named = {name for name in named if name.startswith(own) and "*" not in name}
+placed = []
+for line in subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True, text=True).stdout.splitlines():
+    fields = line.split()
+    if len(fields) == 4 and fields[3] in named:
+        placed.append((int(fields[0], 16), int(fields[1], 16)))
+if len(placed) < 50:
+    sys.exit("check-release: only %d of tools/text-order.txt's functions are in %s" % (len(placed), binary))
+span = max(a + n for a, n in placed) - min(a for a, _ in placed)
+size = sum(n for _, n in placed)
+print("release_ordered_code_span_kib: %d (%d functions, %d KiB)" % (span // 1024, len(placed), size // 1024))
+if span > 2 * size:
+    sys.exit("check-release: %s is not laid out in tools/text-order.txt's order: %d of its functions across %d KiB"
+             % (binary, len(placed), span // 1024))
+END
+echo "check-release: $dir/splashd and splashctl start, have no RUNPATH, link SDL statically, map $count libraries;" \
+  "splashd's code is laid out in tools/text-order.txt's order"
