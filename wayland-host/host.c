@@ -4,7 +4,8 @@
 // program's current buffer and paints it itself, and gives the output what
 // the screen shows when a screencopy client asks for it; the machine's
 // keyboards (libinput) and clients' virtual ones type into the newest
-// window, its pointers and touch screens point at what lies under them.
+// window, its pointers (and clients' virtual ones) and touch screens point
+// at what lies under them.
 // Only glue: what wlroots' listener macros and wl_container_of
 // need, which Swift cannot call.
 #define _GNU_SOURCE
@@ -48,6 +49,7 @@
 #include <wlr/types/wlr_surface.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -109,8 +111,8 @@ struct splashd_host {
      question on the splash). */
   bool input_withheld;
   /* The machine's pointers (mice, touchpads, tablets) and touch screens
-     now: the seat offers what there is. */
-  int pointers, touch_screens;
+     now, and the clients' virtual pointers: the seat offers what there is. */
+  int pointers, touch_screens, virtual_pointers;
   /* Where the pointer is on the window's canvas (the screen turned as
      the splash is), and whether the cursor shows: from the pointer's first
      move to the next touch (hidden until then, as kiosks expect). */
@@ -131,7 +133,7 @@ struct splashd_host {
     double dx, dy;
   } touches[16];
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
-  struct wl_listener new_virtual_keyboard, new_x11_surface, xwayland_ready_listener;
+  struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created;
 };
 
@@ -162,6 +164,13 @@ struct host_keyboard {
   struct wlr_input_device *device;
   struct wl_list link;
   struct wl_listener key, modifiers, keymap, destroy;
+};
+
+/* A client's virtual pointer (wlr-virtual-pointer: remote control such as
+   wayvnc's), until its client lets go of it. */
+struct virtual_pointer {
+  struct splashd_host *host;
+  struct wl_listener motion, motion_absolute, button, axis, frame, destroy;
 };
 
 /* A keyboard of the machine's (a libinput device), as a wlroots input
@@ -780,7 +789,7 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
    while the machine has them. */
 static void update_capabilities(struct splashd_host *host) {
   uint32_t capabilities = 0;
-  if (host->pointers > 0) capabilities |= WL_SEAT_CAPABILITY_POINTER;
+  if (host->pointers + host->virtual_pointers > 0) capabilities |= WL_SEAT_CAPABILITY_POINTER;
   if (host->touch_screens > 0) capabilities |= WL_SEAT_CAPABILITY_TOUCH;
   struct host_keyboard *keyboard;
   wl_list_for_each(keyboard, &host->keyboards, link) {
@@ -1070,6 +1079,81 @@ static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data
   add_keyboard(host, &keyboard->input_device);
 }
 
+/* A virtual pointer moves and clicks as a mouse does; its absolute
+   positions are fractions of the screen as splashctl snapshot and
+   screencopy show it, mapped as a touch screen's are. */
+static void handle_virtual_motion(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, motion);
+  struct wlr_event_pointer_motion *event = data;
+  struct splashd_host *host = pointer->host;
+  move_pointer(host, event->time_msec, host->pointer_x + event->delta_x, host->pointer_y + event->delta_y);
+}
+
+static void handle_virtual_motion_absolute(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, motion_absolute);
+  struct wlr_event_pointer_motion_absolute *event = data;
+  double x, y;
+  map_point(pointer->host, event->x, event->y, &x, &y);
+  move_pointer(pointer->host, event->time_msec, x, y);
+}
+
+static void handle_virtual_button(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, button);
+  struct wlr_event_pointer_button *event = data;
+  if (pointer->host->input_withheld) return;
+  wlr_seat_pointer_notify_button(pointer->host->seat, event->time_msec, event->button, event->state);
+}
+
+static void handle_virtual_axis(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, axis);
+  struct wlr_event_pointer_axis *event = data;
+  if (pointer->host->input_withheld) return;
+  wlr_seat_pointer_notify_axis(pointer->host->seat, event->time_msec, event->orientation, event->delta,
+                               event->delta_discrete, event->source);
+}
+
+/* The client's frame ends a group of its events, as libinput's each do. */
+static void handle_virtual_frame(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, frame);
+  (void)data;
+  wlr_seat_pointer_notify_frame(pointer->host->seat);
+}
+
+static void handle_virtual_pointer_destroy(struct wl_listener *listener, void *data) {
+  struct virtual_pointer *pointer = wl_container_of(listener, pointer, destroy);
+  (void)data;
+  struct wl_listener *listeners[] = {&pointer->motion, &pointer->motion_absolute, &pointer->button,
+                                     &pointer->axis,   &pointer->frame,           &pointer->destroy};
+  for (size_t i = 0; i < sizeof listeners / sizeof listeners[0]; i++) wl_list_remove(&listeners[i]->link);
+  pointer->host->virtual_pointers--;
+  update_capabilities(pointer->host);
+  free(pointer);
+}
+
+/* A client's virtual pointer: the seat offers a pointer while it lasts. */
+static void handle_new_virtual_pointer(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_virtual_pointer);
+  struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+  struct wlr_input_device *device = &event->new_pointer->input_device;
+  struct virtual_pointer *pointer = calloc(1, sizeof *pointer);
+  if (pointer == NULL) return;
+  pointer->host = host;
+  pointer->motion.notify = handle_virtual_motion;
+  wl_signal_add(&device->pointer->events.motion, &pointer->motion);
+  pointer->motion_absolute.notify = handle_virtual_motion_absolute;
+  wl_signal_add(&device->pointer->events.motion_absolute, &pointer->motion_absolute);
+  pointer->button.notify = handle_virtual_button;
+  wl_signal_add(&device->pointer->events.button, &pointer->button);
+  pointer->axis.notify = handle_virtual_axis;
+  wl_signal_add(&device->pointer->events.axis, &pointer->axis);
+  pointer->frame.notify = handle_virtual_frame;
+  wl_signal_add(&device->pointer->events.frame, &pointer->frame);
+  pointer->destroy.notify = handle_virtual_pointer_destroy;
+  wl_signal_add(&device->events.destroy, &pointer->destroy);
+  host->virtual_pointers++;
+  update_capabilities(host);
+}
+
 /* Lets go of the keyboards, libinput, udev and the keymap (what was had). */
 static void stop_input(struct splashd_host *host) {
   struct machine_keyboard *machine, *next;
@@ -1198,6 +1282,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   struct wlr_xdg_shell *shell = NULL;
   struct wlr_xdg_decoration_manager_v1 *decorations = NULL;
   struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards = NULL;
+  struct wlr_virtual_pointer_manager_v1 *virtual_pointers = NULL;
   if (failed == NULL) {
     wlr_output_layout_add_auto(host->layout, host->output);
     wlr_data_device_manager_create(host->display);
@@ -1210,6 +1295,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_xdg_decoration_manager_v1_create";
     } else if ((virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(host->display)) == NULL) {
       failed = "wlr_virtual_keyboard_manager_v1_create";
+    } else if ((virtual_pointers = wlr_virtual_pointer_manager_v1_create(host->display)) == NULL) {
+      failed = "wlr_virtual_pointer_manager_v1_create";
     }
   }
   if (failed != NULL) {
@@ -1242,6 +1329,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&host->seat->events.request_set_cursor, &host->request_set_cursor);
   host->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
   wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &host->new_virtual_keyboard);
+  host->new_virtual_pointer.notify = handle_new_virtual_pointer;
+  wl_signal_add(&virtual_pointers->events.new_virtual_pointer, &host->new_virtual_pointer);
   host->client_created.notify = handle_client_created;
   wl_display_add_client_created_listener(host->display, &host->client_created);
   return host;

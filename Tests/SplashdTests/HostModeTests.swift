@@ -216,6 +216,48 @@ import Testing
     #expect(second && stillRunning, "the second keyboard did not type into foot: \(outcome.stderr)")
   }
 
+  /// A client's virtual pointer (wlr-virtual-pointer, as wayvnc's remote
+  /// control makes) clicks the program where the screen shows it: the seat
+  /// offers a pointer while it lasts, its absolute position is a fraction
+  /// of the screen as a screenshot shows it, turned with the screen as a
+  /// touch is. wev (the program) reports where the pointer entered it and
+  /// the left button's press and release. (tools/wayland/virtual-pointer.py
+  /// clicks once wev has taken the new pointer.)
+  @Test(arguments: [0, 180])
+  func aVirtualPointerClicksWhereTheScreenShows(rotation: Int) throws {
+    let events = dir.path + "/wev.txt"
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    func said() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    var clicked = false
+    var clientOutcome: Outcome?
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--rotate", String(rotation), "--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          let client = try? StartedProcess(
+            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py 0.25 0.5 0<> \(go)"],
+            environment: displayEnvironment)
+        else { return }
+        // The seat's pointer reaches wev once the client has made it.
+        if waitUntil(20, { said().contains("capabilities: pointer") }), say(go: go) {
+          clicked = waitUntil(20) { said().contains("state: 0 (released)") }
+        }
+        clientOutcome = try? client.finish(timeout: 10)
+      })
+    #expect(clientOutcome?.status == 0, "\(clientOutcome?.stderr ?? "the client did not end"): \(outcome.stderr)")
+    #expect(clicked, "wev saw no click: \(said()) \(outcome.stderr)")
+    // A quarter across and half down the 320x240 screen; turned 180 degrees,
+    // that is three quarters across the program's canvas.
+    let x = rotation == 0 ? 80 : 240
+    #expect(said().contains("x, y: \(x).000000, 120.000000"), "\(said())")
+    #expect(said().contains("button: 272 (left), state: 1 (pressed)"), "\(said())")
+  }
+
   /// While a question is asked on the splash (a disk's passphrase), what is
   /// typed is its answer's and never the program's: a command typed then
   /// (through the virtual keyboard) does not reach foot's shell, while the
