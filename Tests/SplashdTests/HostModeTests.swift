@@ -258,6 +258,45 @@ import Testing
     #expect(said().contains("button: 272 (left), state: 1 (pressed)"), "\(said())")
   }
 
+  /// Remote control through wayvnc (Debian's, a client of the display's
+  /// socket): a VNC viewer (tools/wayland/vnc-click.py) sees the screen
+  /// as `splashctl snapshot` shows it (wayvnc reads it through
+  /// screencopy), and its click reaches the program (wev) through the
+  /// virtual pointer wayvnc makes.
+  @Test func wayvncRemoteControlsTheProgram() throws {
+    let events = dir.path + "/wev.txt"
+    let vnc = dir.path + "/vnc"
+    func said() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    var viewer: Outcome?
+    var screen: Screendump?
+    var clicked = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          // wayvnc looks for its config under HOME (none there).
+          let wayvnc = try? StartedProcess(
+            "/usr/bin/wayvnc", ["-u", vnc], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })
+        else { return }
+        defer {
+          kill(wayvnc.pid, SIGTERM)
+          _ = try? wayvnc.finish(timeout: 10)
+        }
+        guard waitUntil(20, { FileManager.default.fileExists(atPath: vnc) }) else { return }
+        screen = snapshot("program")?.screen
+        viewer = try? run(packageRoot + "/tools/wayland/vnc-click.py", [vnc, "0.25", "0.5"], environment: [:])
+        clicked = waitUntil(20) { said().contains("state: 0 (released)") }
+      })
+    let seen = try #require(viewer, "no VNC viewer ran: \(outcome.stderr)")
+    #expect(seen.status == 0, "\(seen.stderr): \(outcome.stderr)")
+    let shown = try #require(screen, "no snapshot: \(outcome.stderr)")
+    #expect(seen.stdout == "320 240 \(String(format: "%06X", shown.at(80, 120)))\n", "\(seen.stdout)")
+    #expect(clicked, "wev saw no click: \(said()) \(outcome.stderr)")
+    #expect(said().contains("x, y: 80.000000, 120.000000"), "\(said())")
+  }
+
   /// While a question is asked on the splash (a disk's passphrase), what is
   /// typed is its answer's and never the program's: a command typed then
   /// (through the virtual keyboard) does not reach foot's shell, while the
