@@ -56,10 +56,16 @@ final class HostedProgram: EventSource {
   private var additions: [String: String] = [:]
   /// Whether the program has been started again (`restart`).
   private var restarted = false
+  /// The session's clock.
+  private let now: () -> Double
+  /// Screencopy clients get the screen at most once a refresh of the
+  /// screen the program is on (it has nothing newer, and each copy is
+  /// whole frames of copying).
+  private var screenCopies: RequestPacer
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
-    log: Log, handlesCrashes: Bool
+    now: @escaping () -> Double, log: Log, handlesCrashes: Bool
   ) {
     self.handlesCrashes = handlesCrashes
     self.program = program
@@ -69,6 +75,8 @@ final class HostedProgram: EventSource {
     self.environment = environment
     self.controller = controller
     self.stage = stage
+    self.now = now
+    screenCopies = RequestPacer(interval: 1.0 / 60)
     self.log = log
     controller.hostsProgram()
     controller.programWindows = { [weak self] in self?.host?.windowCount ?? 0 }
@@ -83,6 +91,7 @@ final class HostedProgram: EventSource {
   /// without host mode: revealed now, the program run after it (never lost).
   func start(screen: PixelSize, rotation: Rotation, takingInput: Bool) throws(Failure) {
     self.screen = screen
+    screenCopies = RequestPacer(interval: stage.refreshPeriod)
     let size = rotation.logicalSize(ofPhysical: screen)
     let host: WaylandHost
     do {
@@ -337,8 +346,17 @@ final class HostedProgram: EventSource {
     }
     let happened = host.dispatch()
     if happened.contains(.newBuffer) { showProgramFrame(host) }
-    if happened.contains(.screenWanted) { showScreen(to: host) }
+    if happened.contains(.screenWanted), screenCopies.request(at: now()) { showScreen(to: host) }
     if !happened.isDisjoint(with: [.clientGone, .clientCame]), !showedAFrame { followConnections(of: host) }
+  }
+
+  /// A screen copy asked for sooner than a refresh after the last waits
+  /// until then.
+  var wakeTime: Double? { host == nil ? nil : screenCopies.dueTime }
+
+  func wake() {
+    guard let host, screenCopies.serveDue(at: now()) else { return }
+    showScreen(to: host)
   }
 
   /// Before the program's first frame, whether it is connected: by its own

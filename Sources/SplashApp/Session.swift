@@ -74,7 +74,7 @@ final class Session {
     if settings.handoff.host == .wayland, let program = plan.program {
       let hosted = HostedProgram(
         program: program, settings: settings, environment: dependencies.environment, controller: controller,
-        stage: stage, log: log, handlesCrashes: dependencies.handlesCrashes)
+        stage: stage, now: dependencies.clock.now, log: log, handlesCrashes: dependencies.handlesCrashes)
       runLoop.add(hosted)
       self.hosted = hosted
       // Its window turns with the screen.

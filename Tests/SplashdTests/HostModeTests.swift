@@ -297,6 +297,32 @@ import Testing
     #expect(said().contains("x, y: 80.000000, 120.000000"), "\(said())")
   }
 
+  /// A screencopy client that asks again the moment each copy is done
+  /// (tools/wayland/screencopy-flood.py) gets one copy a refresh of the
+  /// screen, not as many as it can take: 30 copies at 20 frames a second
+  /// take at least 29 refreshes (without the pacing, a few milliseconds),
+  /// and the splash answers on.
+  @Test func aScreencopyClientThatAsksWithoutPauseGetsOneCopyARefresh() throws {
+    var flood: Outcome?
+    var status: String?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--fps", "20", "--until-reveal", "--timeout", "0", "--", "foot"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        flood = try? run(
+          packageRoot + "/tools/wayland/screencopy-flood.py", ["30"], environment: displayEnvironment, timeout: 60)
+        status = splashctl(["status"])?.stdout
+      })
+    let copied = try #require(flood, "the client did not run: \(outcome.stderr)")
+    #expect(copied.status == 0, "\(copied.stderr): \(outcome.stderr)")
+    let said = copied.stdout.split(separator: " ")
+    let seconds = said.count == 2 ? Double(said[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+    #expect(said.first == "30" && (seconds ?? 0) >= 29.0 / 20 * 0.99, "\(copied.stdout)")
+    #expect(status?.hasPrefix("phase=waiting") == true, "\(status ?? "no status"): \(outcome.stderr)")
+  }
+
   /// While a question is asked on the splash (a disk's passphrase), what is
   /// typed is its answer's and never the program's: a command typed then
   /// (through the virtual keyboard) does not reach foot's shell, while the
