@@ -853,6 +853,80 @@ import Testing
       ["xlogo", "-bg", "#2080c0", "-fg", "#2080c0"], options: ["--xwayland"], keptAs: "host-mode-xwayland")
   }
 
+  /// Xwayland killed under a running X11 program (its X server gone, the
+  /// program ends with it): splashd forgets the X windows, lives on, and
+  /// with `restart = on-failure` starts the program again, whose new X
+  /// connection starts Xwayland again, and shows its new window.
+  @Test func anX11ProgramWhoseXwaylandDiesIsStartedAgain() throws {
+    var before = ""
+    var after = ""
+    var alive = false
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--xwayland", "--duration", "0.2", "--restart", "on-failure", "--", "xlogo", "-bg", "#2080c0", "-fg",
+        "#2080c0",
+      ], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        func status() -> String { splashctl(["status"])?.stdout ?? "" }
+        guard waitForTheProgram(),
+          waitUntil(20, { status().hasPrefix("phase=done") && status().contains(" windows=1") })
+        else { return }
+        before = status()
+        // The X server of the program's DISPLAY (tests beside this one run
+        // theirs); the program's X connection dies with it.
+        let display = children(of: splashd.pid).lazy.compactMap { environment(of: $0)["DISPLAY"] }.first
+        let xwayland = processes(named: "Xwayland").filter { arguments(of: $0).contains(display ?? "-") }
+        guard xwayland.count == 1 else { return }
+        kill(xwayland[0], SIGKILL)
+        _ = waitUntil(30) {
+          let now = status()
+          after = now
+          return now.contains(" restarts=1") && now.contains(" program=shown") && now.contains(" windows=1")
+        }
+        alive = kill(splashd.pid, 0) == 0
+      })
+    let note = outcome.stderr
+    #expect(before.contains(" windows=1"), "\(before): \(note)")
+    #expect(
+      after.contains(" restarts=1") && after.contains(" program=shown") && after.contains(" windows=1"),
+      "\(after): \(note)")
+    #expect(alive, "splashd did not live on: \(note)")
+  }
+
+  /// The PIDs in /proc, each with its parent's.
+  func processesAndParents() -> [(pid: Int32, parent: Int32)] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+      guard let pid = Int32(entry), let stat = readProcFile("/proc/\(entry)/stat"), let close = stat.lastIndex(of: ")")
+      else { return nil }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+      return (pid, parent)
+    }
+  }
+
+  func children(of pid: Int32) -> [Int32] { processesAndParents().filter { $0.parent == pid }.map(\.pid) }
+
+  func processes(named name: String) -> [Int32] {
+    processesAndParents().map(\.pid).filter { readProcFile("/proc/\($0)/comm") == name + "\n" }
+  }
+
+  /// A process's arguments, from /proc.
+  func arguments(of pid: Int32) -> [String] {
+    (readProcFile("/proc/\(pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
+  }
+
+  /// A process's environment, from /proc.
+  func environment(of pid: Int32) -> [String: String] {
+    var found: [String: String] = [:]
+    for entry in (readProcFile("/proc/\(pid)/environ") ?? "").split(separator: "\0") {
+      guard let equals = entry.firstIndex(of: "=") else { continue }
+      found[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+    }
+    return found
+  }
+
   /// A second X11 window (a 100x60 xlogo in orange, the program's child)
   /// lies centred over the program's full-screen one, where X is told it is.
   @Test func aSecondX11WindowShowsCentredOverTheFirst() throws {
