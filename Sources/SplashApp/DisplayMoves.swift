@@ -17,6 +17,10 @@ final class DisplayMoves: DisplayMover {
   private let request: () -> OutputRequest
   /// Whether the splash still shows (nothing moves once it is done).
   private let showing: () -> Bool
+  /// Whether the stage shows a hosted program (host mode, after the
+  /// splash too): its screens are followed as they are plugged in and
+  /// unplugged, but it does not move to another back end.
+  private let hosting: () -> Bool
   private let clock: EventClock
   private let log: Log
   /// The last "staying on" line, not to repeat it.
@@ -24,12 +28,13 @@ final class DisplayMoves: DisplayMover {
 
   init(
     stage: Stage, backEnds: [BackEnd], request: @escaping () -> OutputRequest, showing: @escaping () -> Bool,
-    clock: EventClock, log: Log
+    hosting: @escaping () -> Bool, clock: EventClock, log: Log
   ) {
     self.stage = stage
     self.backEnds = backEnds
     self.request = request
     self.showing = showing
+    self.hosting = hosting
     self.clock = clock
     self.log = log
   }
@@ -47,13 +52,16 @@ final class DisplayMoves: DisplayMover {
       ?? DRMCards.firstConnected().map {
         DisplayDeviceEvent(change: .changed, kind: .card, node: "/dev/dri/card\($0.card)")
       }
-    guard let current = stage.output, showing(), let event, event.kind == .card else { return false }
+    guard let current = stage.output, let event, event.kind == .card else { return false }
+    let splashShows = showing()
+    guard splashShows || hosting() else { return false }
     if let pluggable = current as? HotPluggableOutput {
       guard event.change == .removed, pluggable.showsOn(event.node) else {
         // A screen plugged in or unplugged, another card: each screen gets
         // its scene again. A card just added may not be usable yet.
         return refreshScreens(after: event) ? false : event.change == .added
       }
+      guard splashShows else { return false }
       // The card drawn on went away: the next back end that shows neither
       // on a card nor in a window.
       return move(
@@ -61,7 +69,7 @@ final class DisplayMoves: DisplayMover {
         because: "\(event.node) went away", at: time)
     }
     // Already on a card (SDL's KMSDRM follows nothing), or the card left.
-    guard !current.traits.contains(.card), event.change != .removed,
+    guard splashShows, !current.traits.contains(.card), event.change != .removed,
       let cardBackEnd = backEnds.first(where: { $0.traits.contains(.card) })
     else { return false }
     return move(

@@ -41,8 +41,9 @@ final class HostedProgram: EventSource {
   private let stage: Stage
   private let log: Log
   private var host: WaylandHost?
-  /// The screen the program's window is on (the first, as wired).
-  private var screen = PixelSize(width: 0, height: 0)
+  /// Where the program's window lies on the screens (`screens`), once it
+  /// is started.
+  private var arrangement: ScreenArrangement?
   /// The display's listening socket, while it is there.
   private var displaySocket: WaylandDisplaySocket?
   /// The program, once started.
@@ -82,17 +83,21 @@ final class HostedProgram: EventSource {
     controller.programWindows = { [weak self] in self?.host?.windowCount ?? 0 }
   }
 
-  /// Loads the compositor and starts the program, on a screen of `screen`
-  /// pixels (the first, as wired) whose content is turned by `rotation`:
-  /// its window is the turned canvas; with `takingInput` (the screen is the
-  /// machine's own: a card or framebuffer), the machine's keyboards,
-  /// pointers and touch screens reach it, touches turned with the screen. A
-  /// compositor that cannot be had is one line, and the splash goes on as
-  /// without host mode: revealed now, the program run after it (never lost).
-  func start(screen: PixelSize, rotation: Rotation, takingInput: Bool) throws(Failure) {
-    self.screen = screen
+  /// Loads the compositor and starts the program, its window arranged on
+  /// the stage's screens as `screens` says (the first screen, of `screen`
+  /// pixels, is what screencopy clients see); with `takingInput` (the
+  /// screens are the machine's own: a card or framebuffer), the machine's
+  /// keyboards, pointers and touch screens reach it, touches turned with
+  /// their screen. A compositor that cannot be had is one line, and the
+  /// splash goes on as without host mode: revealed now, the program run
+  /// after it (never lost).
+  func start(screen: PixelSize, takingInput: Bool) throws(Failure) {
     screenCopies = RequestPacer(interval: stage.refreshPeriod)
-    let size = rotation.logicalSize(ofPhysical: screen)
+    let arranged =
+      settings.handoff.screens.arrangement(of: stage.canvases)
+      ?? ScreenArrangement(window: screen, views: [], inputScreen: 0)
+    arrangement = arranged
+    let size = arranged.window
     let host: WaylandHost
     do {
       host = try WaylandHost(size: size, screen: screen) { [log] in log.info("wayland: \(printable($0))") }
@@ -124,7 +129,7 @@ final class HostedProgram: EventSource {
     }
     self.host = host
     if asking { host.withholdInput(true) }
-    host.mapInput(rotation.logicalPointMap(inLogical: size))
+    host.mapInput(inputMap(of: arranged))
     if takingInput { takeInputDevices(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     log.info("host mode: the program's window is \(size.description)")
@@ -245,13 +250,33 @@ final class HostedProgram: EventSource {
   /// while the splash holds or after it: the program's window is
   /// configured at the turned canvas, touches are turned with it, and its
   /// current frame is shown on the new canvas until it draws at the new size.
-  func turn(to rotation: Rotation) {
-    guard let host else { return }
-    let size = rotation.logicalSize(ofPhysical: screen)
-    host.resizeWindow(to: size)
-    host.mapInput(rotation.logicalPointMap(inLogical: size))
+  func turn(to rotation: Rotation) { rearrange(because: "turned to \(rotation.rawValue) degrees", said: true) }
+
+  /// A screen was plugged in or unplugged (each has its scene again): the
+  /// program's current frame lies behind each of them, the new ones too,
+  /// without waiting for the program to draw again, and the window is
+  /// configured at its new size when the arrangement changed it.
+  func screensChanged() { rearrange(because: "the screens changed", said: false) }
+
+  /// Arranges the window on the stage's screens as they are now: a new
+  /// size is configured (and said, as a turn always is), touches map onto
+  /// the screen that has them, and the current frame is shown on each.
+  private func rearrange(because cause: String, said: Bool) {
+    guard let host, let next = settings.handoff.screens.arrangement(of: stage.canvases) else { return }
+    let resized = next.window != arrangement?.window
+    arrangement = next
+    if resized { host.resizeWindow(to: next.window) }
+    host.mapInput(inputMap(of: next))
     showProgramFrame(host)
-    log.info("host mode: the program's window is \(size.description) (turned to \(rotation.rawValue) degrees)")
+    if resized || said { log.info("host mode: the program's window is \(next.window.description) (\(cause))") }
+  }
+
+  /// Where a touch or a tablet's point (fractions of its panel) lands in
+  /// the window: on the screen that has them, turned with it.
+  private func inputMap(of arranged: ScreenArrangement) -> AffineMap {
+    let canvases = stage.canvases
+    let canvas = canvases.indices.contains(arranged.inputScreen) ? canvases[arranged.inputScreen] : arranged.window
+    return stage.rotation(ofScreen: arranged.inputScreen).logicalPointMap(inLogical: canvas)
   }
 
   /// A question on the splash is asked (`asking`), or the last one is
@@ -399,14 +424,30 @@ final class HostedProgram: EventSource {
     }
   }
 
-  /// The program's current buffer behind the splash, centred on each
-  /// screen's canvas over the background colour.
+  /// The program's current buffer behind the splash: centred on the
+  /// window over the background colour, and each screen's part of that
+  /// (`arrangement`) on its canvas; a screen with no part is left as it is.
   private func showProgramFrame(_ host: WaylandHost) {
     let fill: Color
     if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
     let shown: Bool? = host.withCurrentBuffer { buffer in
-      stage.showBehind { canvas throws(RenderError) in
-        try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+      let window = arrangement?.window ?? buffer.size
+      var windowPicture: Pixels?
+      func picture() throws(RenderError) -> Pixels {
+        if let windowPicture { return windowPicture }
+        let made = try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: window, fill: fill)
+        windowPicture = made
+        return made
+      }
+      stage.showBehind { index, canvas throws(RenderError) in
+        guard let arrangement, arrangement.views.indices.contains(index) else {
+          return try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+        }
+        guard let view = arrangement.views[index] else { return nil }
+        let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+        // The whole window on a screen its size: the window's picture itself.
+        if canvas == window, view.destination == whole, view.source == whole.rect { return try picture() }
+        return try Pixels.showing(picture(), placed: view, on: canvas, fill: fill)
       }
       return true
     }

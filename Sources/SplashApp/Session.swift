@@ -82,6 +82,8 @@ final class Session {
         onRotation(rotation)
         hosted?.turn(to: stage.firstScreenRotation)
       }
+      // Screens plugged in later show it too (`screens` arranges them).
+      stage.onScreensChanged = { [weak hosted] in hosted?.screensChanged() }
       // The compositor loads, and the program starts, behind the first frame.
       controller.observe { [weak self] event in
         guard event == .appeared else { return }
@@ -126,7 +128,9 @@ final class Session {
             stage: stage, backEnds: dependencies.backEnds,
             request: { [plan, dependencies] in
               plan.outputRequest(dependencies)
-            }, showing: { [controller] in controller.phase != .done }, clock: dependencies.clock, log: log)
+            }, showing: { [controller] in controller.phase != .done },
+            hosting: { [weak self] in self?.hosted?.spawned.map { !$0.ended } ?? false }, clock: dependencies.clock,
+            log: log)
           runLoop.add(DisplayFollower(events, mover: moves, clock: dependencies.clock))
           self.moves = moves
         }
@@ -163,8 +167,7 @@ final class Session {
   private func startHostedProgram() {
     guard let hosted, let output = stage.output else { return }
     do {
-      try hosted.start(
-        screen: output.size, rotation: stage.firstScreenRotation, takingInput: output.traits.hasFixedMode)
+      try hosted.start(screen: output.size, takingInput: output.traits.hasFixedMode)
     } catch {
       log.error(error.message)
       _ = controller.execute(.stop, because: "the program cannot run")

@@ -105,14 +105,25 @@ final class Stage: EventSource, FrameSink {
   }
 
   /// Lets the output look at its device `node` again after it changed;
-  /// when its screens changed, each gets its scene again and the frame is
-  /// drawn on all. Whether they changed.
+  /// when its screens changed, each gets its scene again (without the
+  /// splash's pictures once they were let go of), `onScreensChanged` is
+  /// told, and the frame is drawn on all. Whether they changed.
   func screensChanged(on node: String) throws(Failure) -> Bool {
     guard let output = output as? HotPluggableOutput, output.screensChanged(on: node) else { return false }
     scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
+    if splashPicturesReleased {
+      for scene in scenes { scene.releaseSplashPictures() }
+      Heap.returnFreedMemory()
+    }
     damage(.whole)
+    onScreensChanged()
     return true
   }
+
+  /// Told when the screens changed and each has its new scene (host mode:
+  /// the program's frame goes behind each of them again, the window sized
+  /// for the first).
+  var onScreensChanged: () -> Void = {}
 
   /// Each screen as `status` reports it, "NAME:MODE:DEGREES"; none for an
   /// output of one screen named after it.
@@ -320,22 +331,28 @@ final class Stage: EventSource, FrameSink {
     onPresented(vsync ?? clock.now())
   }
 
-  /// Host mode: the program's new frame lies behind the splash on every
-  /// screen from now on (`frame` makes it for a screen's canvas), drawn at
-  /// the next frame.
-  func showBehind(_ frame: (PixelSize) throws(RenderError) -> Pixels) {
+  /// Host mode: the program's new frame lies behind the splash on the
+  /// screens from now on (`frame` makes it for a screen, by its index and
+  /// canvas; nil leaves that screen as it is), drawn at the next frame.
+  func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> Pixels?) {
     // While the splash comes back, the program's last frame stays behind
     // it (a program stopping may still draw; a background picture stays).
     guard !returning else { return }
-    for scene in scenes {
+    for (index, scene) in scenes.enumerated() {
       do {
-        try scene.showBehind(frame(scene.layout.canvas))
+        if let pixels = try frame(index, scene.layout.canvas) { try scene.showBehind(pixels) }
       } catch {
         log.error("host mode: the program's frame cannot be shown: \(error)")
       }
     }
     damage(.whole)
   }
+
+  /// Each screen's logical canvas, the first screen's first.
+  var canvases: [PixelSize] { scenes.map(\.layout.canvas) }
+
+  /// How screen `index`'s content is turned.
+  func rotation(ofScreen index: Int) -> Rotation { scenes.indices.contains(index) ? scenes[index].rotation : rotation }
 
   /// Host mode, after the splash: the transition's end (the program alone)
   /// is what the stage draws from now on, even when the splash was stopped

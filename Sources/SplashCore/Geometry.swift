@@ -243,6 +243,11 @@ public enum Fit: String, CaseIterable, Equatable, Sendable {
 public struct Placement: Equatable, Sendable {
   public var source: Rect
   public var destination: PixelRect
+
+  public init(source: Rect, destination: PixelRect) {
+    self.source = source
+    self.destination = destination
+  }
 }
 
 /// Rounds to the nearest whole pixel, halves upwards, the same way at every

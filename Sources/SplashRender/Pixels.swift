@@ -96,4 +96,32 @@ extension Pixels {
     }
     return picture
   }
+
+  /// An opaque picture of `canvas`, filled with `fill`, showing the part
+  /// `placement.source` of `window` (opaque, 32-bit) in
+  /// `placement.destination`: copied where the sizes agree, else scaled
+  /// (bilinear; by nearest pixel below two pixels, which SDL 2.26's
+  /// bilinear stretch mishandles).
+  public static func showing(_ window: Pixels, placed placement: Placement, on canvas: PixelSize, fill: Color)
+    throws(RenderError) -> Pixels
+  {
+    let picture = try Pixels(width: canvas.width, height: canvas.height, format: opaqueFormat)
+    let background = SDL_MapRGB(picture.surface.pointee.format, fill.red, fill.green, fill.blue)
+    guard SDL_FillRect(picture.surface, nil, background) == 0 else { throw RenderError("SDL_FillRect") }
+    let source = placement.source
+    var from = SDL_Rect(
+      x: Int32(snap(source.x)), y: Int32(snap(source.y)), w: Int32(snap(source.width)), h: Int32(snap(source.height)))
+    let destination = placement.destination
+    var to = SDL_Rect(
+      x: Int32(destination.x), y: Int32(destination.y), w: Int32(destination.width), h: Int32(destination.height))
+    guard from.w > 0, from.h > 0, to.w > 0, to.h > 0 else { return picture }
+    let exact = from.w == to.w && from.h == to.h
+    let nearest = exact || min(from.w, from.h, to.w, to.h) < 2
+    let stretched =
+      nearest
+      ? SDL_SoftStretch(window.surface, &from, picture.surface, &to)
+      : SDL_SoftStretchLinear(window.surface, &from, picture.surface, &to)
+    if stretched != 0 { throw RenderError(nearest ? "SDL_SoftStretch" : "SDL_SoftStretchLinear") }
+    return picture
+  }
 }

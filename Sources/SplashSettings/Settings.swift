@@ -189,6 +189,8 @@ public struct HandoffSettings: Equatable, Sendable {
   /// Host mode: the most restarts, after which splashd keeps the splash
   /// and ends with the program's status.
   public var restartLimit = 5
+  /// Host mode: how the program's window lies on several screens.
+  public var screens = ScreenSharing.mirror
 
   /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
   public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
@@ -408,6 +410,11 @@ public struct Settings: Equatable, Sendable {
       throw SettingsError(
         "\(origin(of: \.handoff.xwayland)) needs \(sibling("host", of: "xwayland")) wayland: Xwayland runs under "
           + "splashd's own compositor")
+    }
+    if handoff.screens != .mirror && handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: \.handoff.screens)) needs \(sibling("host", of: "screens")) wayland: it places the window of "
+          + "a program splashd hosts")
     }
     if handoff.restart != .no && handoff.host != .wayland {
       throw SettingsError(

@@ -257,6 +257,15 @@ enum SplashSettingsTable {
         + "it). Needs Xwayland (the xwayland package).", values: ["yes", "no"], \.handoff.xwayland,
       read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
+      "screens", .handoff, .option(placeholder: "mirror|extend|last"), .reveal,
+      help: "Host mode with several screens (kms): mirror: the program's window is the first screen's canvas and "
+        + "each other screen shows it scaled to fit; extend: one window across all the screens side by side, in "
+        + "the order the status lists them, their tops in line, each showing its part; last: the window is the "
+        + "last screen's canvas and shows there alone (the others show the background). Screens plugged in or "
+        + "unplugged later change the window's size when the arrangement does.",
+      values: ScreenSharing.allCases.map(\.rawValue), \.handoff.screens, read: { try $0.choice(ScreenSharing.self) },
+      print: { $0.rawValue }),
+    SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "
         + "may appear later).", \.handoff.untilFile, read: { try $0.path() }, print: { $0.map(quotedForFile) }),

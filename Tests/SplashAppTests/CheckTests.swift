@@ -39,7 +39,7 @@ import Testing
     #expect(
       Array(handoff) == [
         "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "ready = notify", "host = none",
-        "xwayland = no", "; until-file: not set",
+        "xwayland = no", "screens = mirror", "; until-file: not set",
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",

@@ -140,6 +140,52 @@ extension DisplayTests.BootPathTests {
     #expect(hotplug.contains("splashd: did-disappear: transition done"), "\(hotplug)")
   }
 
+  /// Host mode through a screen unplugged and plugged in again (the second
+  /// card's driver unbound and bound, as above), foot hosted on two cards
+  /// and drawing nothing new meanwhile: the screen that stays and the one
+  /// that comes back both show foot (its own colour where it has no text),
+  /// not the background the screens' new scenes begin with, the second a
+  /// mirror of the first (`screens = mirror`). Then `screens = extend`:
+  /// one window across both, its text (foot's prompt) at the first
+  /// screen's top left and none at the second's.
+  @Test func hostModeShowsTheProgramOnTheScreensAfterOneIsUnpluggedAndPluggedIn() throws {
+    try requireRig(["/usr/bin/foot"])
+    let dir = try TemporaryDirectory()
+    let (outcome, console) = try runScenario(
+      "host-mode-hotplug", in: dir, environment: ["LEAVES": doorLeaves(in: dir)], size: "800x600", gpu: "vga+virtio")
+    func read(_ name: String) -> String { (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? "" }
+    let log = read("splashd.log")
+    #expect(outcome.status == 0, "\(outcome.stdout) \(console.suffix(2000)) \(log)")
+    let foot: UInt32 = 0x2080C0
+    // Below foot's first line of text, across the screen.
+    func showsFoot(_ screen: Screendump) -> Bool {
+      [(40, 100), (400, 300), (760, 560)].allSatisfy { screen.at($0.0, $0.1) == foot }
+    }
+    for name in ["program", "unplugged", "plugged-first", "plugged-second"] {
+      let screen = try #require(Screendump(path: dir.path + "/\(name).ppm"), "no screendump \(name): \(log)")
+      screen.keep(as: "host-mode-hotplug-\(name)")
+      #expect(showsFoot(screen), "\(name) does not show foot: \(String(format: "%06X", screen.at(400, 300))); \(log)")
+    }
+    #expect(read("unplugged-status").contains(" screens=Virtual-1:800x600@75:0 "), "\(read("unplugged-status"))")
+    #expect(read("plugged-status").contains(",card"), "\(read("plugged-status"))")
+    // The top left, where foot's prompt is: text on a mirror as on the first.
+    func topLeft(_ screen: Screendump) -> [UInt32] { (0..<30).flatMap { y in (0..<120).map { screen.at($0, y) } } }
+    let mirrored = try #require(Screendump(path: dir.path + "/plugged-second.ppm"))
+    let original = try #require(Screendump(path: dir.path + "/plugged-first.ppm"))
+    #expect(topLeft(original).contains { $0 != foot }, "no prompt on the first screen; \(log)")
+    #expect(topLeft(mirrored) == topLeft(original), "the second screen is not a mirror of the first")
+
+    let extended = read("extend.log")
+    #expect(extended.contains("host mode: the program's window is 1600x600\n"), "\(extended)")
+    let left = try #require(Screendump(path: dir.path + "/extend-first.ppm"), "\(extended)")
+    left.keep(as: "host-mode-extend-first")
+    let right = try #require(Screendump(path: dir.path + "/extend-second.ppm"), "\(extended)")
+    right.keep(as: "host-mode-extend-second")
+    #expect(showsFoot(left) && showsFoot(right), "\(extended)")
+    #expect(topLeft(left).contains { $0 != foot }, "no prompt at the window's left; \(extended)")
+    #expect(topLeft(right).allSatisfy { $0 == foot }, "the second screen shows the window's left too; \(extended)")
+  }
+
   /// The real display driver replacing the firmware's framebuffer while
   /// the splash holds (virtio-vga: vesafb until virtio-gpu loads): splashd
   /// moves to the new card, holds it as DRM master, and a program that then

@@ -1004,6 +1004,13 @@ import Testing
     #expect(states == ["disconnected", "starting"], "\(states): \(outcome.stderr)")
   }
 
+  /// `--screens` other than the default needs host mode, and says so.
+  @Test func screensNeedsHostMode() throws {
+    let outcome = try run(splashdPath, ["--display", "offscreen", "--screens", "extend", "--", "foot"])
+    #expect(outcome.status != 0)
+    #expect(outcome.stderr.contains("--screens needs --host wayland"), "\(outcome.stderr)")
+  }
+
   /// `--xwayland` needs host mode, and says so.
   @Test func xwaylandNeedsHostMode() throws {
     let outcome = try run(splashdPath, ["--display", "offscreen", "--xwayland", "--", "xlogo"])

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+/// How host mode shows the program on several screens (`screens`).
+public enum ScreenSharing: String, CaseIterable, Equatable, Sendable {
+  /// The window is the first screen's canvas; each other screen shows it
+  /// scaled to fit its own (the aspect kept, centred, the background
+  /// around it).
+  case mirror
+  /// One window across all the screens side by side, in the order they are
+  /// listed (the first at the left, their tops in line): each shows its
+  /// part, unscaled.
+  case extend
+  /// The window is the last screen's canvas and shows there alone; the
+  /// others show the background.
+  case last
+
+  /// Where the program's window lies on screens whose canvases are
+  /// `canvases` (the first screen's first); nil for none.
+  public func arrangement(of canvases: [PixelSize]) -> ScreenArrangement? {
+    guard let first = canvases.first, let final = canvases.last else { return nil }
+    switch self {
+    case .mirror:
+      let window = PixelRect(x: 0, y: 0, width: first.width, height: first.height)
+      let views = canvases.enumerated().map { index, canvas -> Placement in
+        let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+        guard index > 0, canvas != first else { return Placement(source: window.rect, destination: whole) }
+        return Fit.contain.placement(of: first, in: whole)
+      }
+      return ScreenArrangement(window: first, views: views, inputScreen: 0)
+    case .extend:
+      let width = canvases.reduce(0) { $0 + $1.width }
+      let height = canvases.map(\.height).max() ?? 0
+      var left = 0
+      let views = canvases.map { canvas -> Placement? in
+        defer { left += canvas.width }
+        return Placement(
+          source: PixelRect(x: left, y: 0, width: canvas.width, height: canvas.height).rect,
+          destination: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+      }
+      return ScreenArrangement(window: PixelSize(width: width, height: height), views: views, inputScreen: 0)
+    case .last:
+      let views = canvases.indices.map { index -> Placement? in
+        guard index == canvases.count - 1 else { return nil }
+        let whole = PixelRect(x: 0, y: 0, width: final.width, height: final.height)
+        return Placement(source: whole.rect, destination: whole)
+      }
+      return ScreenArrangement(window: final, views: views, inputScreen: canvases.count - 1)
+    }
+  }
+}
+
+/// Where the program's window lies on each of several screens.
+public struct ScreenArrangement: Equatable, Sendable {
+  /// The size the program's window is configured at.
+  public var window: PixelSize
+  /// For each screen, in order: the part of the window it shows (in the
+  /// window's pixels) and where on its canvas (scaled where the sizes
+  /// differ); nil where it shows the background alone.
+  public var views: [Placement?]
+  /// The screen whose touch panel and tablets point into the window: its
+  /// canvas lies at the window's origin, at its size.
+  public var inputScreen: Int
+
+  public init(window: PixelSize, views: [Placement?], inputScreen: Int) {
+    self.window = window
+    self.views = views
+    self.inputScreen = inputScreen
+  }
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import Testing
+
+@Suite struct ScreenSharingTests {
+  static let landscape = PixelSize(width: 800, height: 600)
+  static let portrait = PixelSize(width: 600, height: 800)
+  static let wide = PixelSize(width: 1920, height: 1080)
+
+  static func whole(_ size: PixelSize) -> PixelRect { PixelRect(x: 0, y: 0, width: size.width, height: size.height) }
+
+  @Test func oneScreenShowsTheWholeWindowWhateverTheSharing() {
+    for sharing in ScreenSharing.allCases {
+      let arranged = sharing.arrangement(of: [Self.landscape])
+      #expect(arranged?.window == Self.landscape)
+      #expect(
+        arranged?.views == [Placement(source: Self.whole(Self.landscape).rect, destination: Self.whole(Self.landscape))]
+      )
+      #expect(arranged?.inputScreen == 0)
+    }
+  }
+
+  @Test func noScreensNoArrangement() {
+    for sharing in ScreenSharing.allCases { #expect(sharing.arrangement(of: []) == nil) }
+  }
+
+  /// A mirror: the first screen's canvas, shown whole on one of the same
+  /// size and fitted (aspect kept, centred) on another.
+  @Test func aMirrorIsTheFirstScreenFittedOnEachOther() throws {
+    let arranged = try #require(ScreenSharing.mirror.arrangement(of: [Self.landscape, Self.landscape, Self.portrait]))
+    #expect(arranged.window == Self.landscape && arranged.inputScreen == 0)
+    let window = Self.whole(Self.landscape).rect
+    #expect(arranged.views[0] == Placement(source: window, destination: Self.whole(Self.landscape)))
+    #expect(arranged.views[1] == Placement(source: window, destination: Self.whole(Self.landscape)))
+    // 800x600 in 600x800: 600x450, centred at y 175.
+    #expect(
+      arranged.views[2] == Placement(source: window, destination: PixelRect(x: 0, y: 175, width: 600, height: 450)))
+  }
+
+  /// Extended: side by side, tops in line, each screen its own part.
+  @Test func extendedTheWindowSpansTheScreensSideBySide() throws {
+    let arranged = try #require(ScreenSharing.extend.arrangement(of: [Self.landscape, Self.portrait, Self.wide]))
+    #expect(arranged.window == PixelSize(width: 800 + 600 + 1920, height: 1080))
+    #expect(arranged.inputScreen == 0)
+    #expect(
+      arranged.views == [
+        Placement(source: PixelRect(x: 0, y: 0, width: 800, height: 600).rect, destination: Self.whole(Self.landscape)),
+        Placement(
+          source: PixelRect(x: 800, y: 0, width: 600, height: 800).rect, destination: Self.whole(Self.portrait)),
+        Placement(source: PixelRect(x: 1400, y: 0, width: 1920, height: 1080).rect, destination: Self.whole(Self.wide)),
+      ])
+  }
+
+  /// The last screen alone: its canvas, the others the background, its
+  /// touches the window's.
+  @Test func theLastScreenAloneShowsTheWindow() throws {
+    let arranged = try #require(ScreenSharing.last.arrangement(of: [Self.landscape, Self.wide]))
+    #expect(arranged.window == Self.wide && arranged.inputScreen == 1)
+    #expect(arranged.views == [nil, Placement(source: Self.whole(Self.wide).rect, destination: Self.whole(Self.wide))])
+  }
+}
