@@ -50,6 +50,7 @@
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -1297,6 +1298,11 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_virtual_keyboard_manager_v1_create";
     } else if ((virtual_pointers = wlr_virtual_pointer_manager_v1_create(host->display)) == NULL) {
       failed = "wlr_virtual_pointer_manager_v1_create";
+    } else if (wlr_idle_inhibit_v1_create(host->display) == NULL) {
+      // splashd never blanks the screen on its own: an inhibitor (a video
+      // player's, a browser's) holds off nothing, but the program gets
+      // what it asks for, as under cage.
+      failed = "wlr_idle_inhibit_v1_create";
     }
   }
   if (failed != NULL) {

@@ -258,6 +258,24 @@ import Testing
     #expect(said().contains("button: 272 (left), state: 1 (pressed)"), "\(said())")
   }
 
+  /// A client's idle inhibitor (a video player's, a browser's) is taken
+  /// (tools/wayland/idle-inhibit.py), and the program runs on.
+  @Test func anIdleInhibitorIsTaken() throws {
+    var asked: Outcome?
+    var status: String?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "foot"], in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        asked = try? run(packageRoot + "/tools/wayland/idle-inhibit.py", [], environment: displayEnvironment)
+        status = splashctl(["status"])?.stdout
+      })
+    let inhibited = try #require(asked, "the client did not run: \(outcome.stderr)")
+    #expect(inhibited.status == 0 && inhibited.stdout == "inhibited\n", "\(inhibited.stderr): \(outcome.stderr)")
+    #expect(status?.contains(" program=shown") == true, "\(status ?? "no status"): \(outcome.stderr)")
+  }
+
   /// Remote control through wayvnc (Debian's, a client of the display's
   /// socket): a VNC viewer (tools/wayland/vnc-click.py) sees the screen
   /// as `splashctl snapshot` shows it (wayvnc reads it through
