@@ -21,16 +21,9 @@ export LANG=C.UTF-8
 await_first_frame 120
 wait_for 1200 grep -q "did-disappear" /run/rig/splashd.log
 screendump program video0
-gpu=$(basename $(ls -d /sys/class/drm/card1/device/virtio*))
-echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/unbind
-wait_for 300 grep -q "removed: the screens are now" /run/rig/splashd.log
-"$SPLASHCTL" --control /run/splashd.control status > /run/rig/unplugged-status 2>&1
+unplug_second_card /run/rig/splashd.log
 screendump unplugged video0
-echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/bind
-i=0; while [ "$(grep -c "the screens are now" /run/rig/splashd.log)" -lt 2 ] && [ $i -lt 300 ]; do
-  sleep 0.1; i=$((i+1))
-done
-"$SPLASHCTL" --control /run/splashd.control status > /run/rig/plugged-status 2>&1
+plug_second_card_back /run/rig/splashd.log
 screendump plugged-first video0
 screendump plugged-second video1
 kill $pid

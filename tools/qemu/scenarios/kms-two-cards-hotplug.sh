@@ -20,19 +20,12 @@ screendump second video1
 touch /run/rig/go
 wait $pid
 rm /run/rig/go
-gpu=$(basename $(ls -d /sys/class/drm/card1/device/virtio*))
 "$SPLASHD" --config /dev/null $LEAVES --until-file /run/rig/go --timeout 100 \
   --duration 0.3 --control /run/splashd.control 2>/run/rig/hotplug.log &
 await_first_frame 120 /run/rig/hotplug.log
-echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/unbind
-wait_for 300 grep -q "removed: the screens are now" /run/rig/hotplug.log
-"$SPLASHCTL" --control /run/splashd.control status > /run/rig/unplugged-status 2>&1
+unplug_second_card /run/rig/hotplug.log
 screendump unplugged video1
-echo $gpu > /sys/bus/virtio/drivers/virtio_gpu/bind
-i=0; while [ "$(grep -c "the screens are now" /run/rig/hotplug.log)" -lt 2 ] && [ $i -lt 300 ]; do
-  sleep 0.1; i=$((i+1))
-done
-"$SPLASHCTL" --control /run/splashd.control status > /run/rig/plugged-status 2>&1
+plug_second_card_back /run/rig/hotplug.log
 screendump plugged video1
 touch /run/rig/go
 wait $pid

@@ -61,3 +61,25 @@ turn_held_splash() {
   touch /run/rig/go /run/rig/done
   wait $pid
 }
+
+# unplug_second_card LOG: unbinds the virtio-gpu (card1, the second card)
+# from its driver, as when an adapter is unplugged, and waits until splashd
+# (logging to LOG) has let go of its screens; splashctl status (on
+# /run/splashd.control) then in /run/rig/unplugged-status.
+unplug_second_card() {
+  second_card=$(basename $(ls -d /sys/class/drm/card1/device/virtio*))
+  echo $second_card > /sys/bus/virtio/drivers/virtio_gpu/unbind
+  wait_for 300 grep -q "removed: the screens are now" "$1"
+  "$SPLASHCTL" --control /run/splashd.control status > /run/rig/unplugged-status 2>&1
+}
+
+# plug_second_card_back LOG: binds it again and waits until splashd has
+# changed its screens a second time (the card back, under its old number or
+# a new one); status then in /run/rig/plugged-status.
+plug_second_card_back() {
+  echo $second_card > /sys/bus/virtio/drivers/virtio_gpu/bind
+  i=0; while [ "$(grep -c "the screens are now" "$1")" -lt 2 ] && [ $i -lt 300 ]; do
+    sleep 0.1; i=$((i+1))
+  done
+  "$SPLASHCTL" --control /run/splashd.control status > /run/rig/plugged-status 2>&1
+}
