@@ -10,20 +10,14 @@ the compositor has taken the request.
 Exits 1 when the display lacks the protocol or refuses the request.
 """
 import struct
-import sys
 
-from wire import Connection
-
-MANAGER = "zwp_idle_inhibit_manager_v1"
+from wire import Connection, run
 
 
 def main():
     connection = Connection()
     compositor = connection.bind("wl_compositor", 4)
-    manager = connection.bind(MANAGER, 1)
-    if compositor is None or manager is None:
-        print("idle-inhibit.py: the display offers no %s" % MANAGER, file=sys.stderr)
-        sys.exit(1)
+    manager = connection.bind("zwp_idle_inhibit_manager_v1", 1)
     surface = connection.new_id()
     connection.send(compositor, 0, struct.pack("<I", surface))  # create_surface
     inhibitor = connection.new_id()
@@ -33,8 +27,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (OSError, ConnectionError) as error:
-        print("idle-inhibit.py: %s" % error, file=sys.stderr)
-        sys.exit(1)
+    run(main)

@@ -15,9 +15,7 @@ import struct
 import sys
 import time
 
-from wire import Connection
-
-MANAGER = "zwlr_screencopy_manager_v1"
+from wire import Connection, run
 
 
 def main():
@@ -27,10 +25,7 @@ def main():
     connection = Connection()
     shm = connection.bind("wl_shm", 1)
     output = connection.bind("wl_output", 1)
-    manager = connection.bind(MANAGER, 1)
-    if shm is None or output is None or manager is None:
-        print("screencopy-flood.py: the display offers no %s" % MANAGER, file=sys.stderr)
-        sys.exit(1)
+    manager = connection.bind("zwlr_screencopy_manager_v1", 1)
     buffer = None
     started = time.monotonic()
     for _ in range(count):
@@ -54,15 +49,10 @@ def main():
             elif opcode == 2:  # ready
                 break
             elif opcode == 3:  # failed
-                print("screencopy-flood.py: a copy failed", file=sys.stderr)
-                sys.exit(1)
+                raise ConnectionError("a copy failed")
         connection.send(frame, 1)  # destroy
     print("%d %.3f" % (count, time.monotonic() - started))
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (OSError, ConnectionError) as error:
-        print("screencopy-flood.py: %s" % error, file=sys.stderr)
-        sys.exit(1)
+    run(main)

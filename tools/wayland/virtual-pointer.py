@@ -17,7 +17,7 @@ request, 1 when the display lacks the protocol or the connection fails.
 import struct
 import sys
 
-from wire import Connection
+from wire import Connection, run
 
 MANAGER = "zwlr_virtual_pointer_manager_v1"
 EXTENT = 10000
@@ -31,9 +31,6 @@ def main():
     connection = Connection()
     seat = connection.bind("wl_seat", 1)
     manager = connection.bind(MANAGER, 1)
-    if seat is None or manager is None:
-        print("virtual-pointer.py: the display offers no %s" % MANAGER, file=sys.stderr)
-        sys.exit(1)
     pointer = connection.new_id()
     connection.send(manager, 0, struct.pack("<II", seat, pointer))
     connection.roundtrip()
@@ -54,8 +51,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (OSError, ConnectionError) as error:
-        print("virtual-pointer.py: %s" % error, file=sys.stderr)
-        sys.exit(1)
+    run(main)

@@ -3,11 +3,12 @@
 need (libwayland's client library has no Python binding in Debian): a
 connection to the display the environment names, requests with their
 arguments packed, file descriptors passed, events read, the registry's
-globals, wl_display.sync round trips, and bind."""
+globals, wl_display.sync round trips, bind, and a client's way out."""
 import array
 import os
 import socket
 import struct
+import sys
 
 
 def encode_string(text):
@@ -79,11 +80,22 @@ class Connection:
 
     def bind(self, interface, version):
         """The global `interface`, at `version` or the compositor's if lower;
-        None when the compositor has none."""
+        a ConnectionError when the compositor has none."""
         if interface not in self.globals:
-            return None
+            raise ConnectionError("the display offers no %s" % interface)
         name, offered = self.globals[interface]
         object_id = self.new_id()
         arguments = struct.pack("<I", name) + encode_string(interface) + struct.pack("<II", min(version, offered), object_id)
         self.send(self.registry, 0, arguments)
         return object_id
+
+
+def run(main):
+    """Runs a client's `main`: a connection that fails or a global the
+    display lacks is one line on standard error, named after the client,
+    and exit status 1."""
+    try:
+        main()
+    except (OSError, ConnectionError) as error:
+        print("%s: %s" % (os.path.basename(sys.argv[0]), error), file=sys.stderr)
+        sys.exit(1)
