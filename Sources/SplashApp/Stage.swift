@@ -111,10 +111,7 @@ final class Stage: EventSource, FrameSink {
   func screensChanged(on node: String) throws(Failure) -> Bool {
     guard let output = output as? HotPluggableOutput, output.screensChanged(on: node) else { return false }
     scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
-    if splashPicturesReleased {
-      for scene in scenes { scene.releaseSplashPictures() }
-      Heap.returnFreedMemory()
-    }
+    if splashPicturesReleased { releaseSplashPictures() }
     damage(.whole)
     onScreensChanged()
     return true
@@ -156,10 +153,7 @@ final class Stage: EventSource, FrameSink {
     }
     self.rotation = rotation
     // After the transition only what lies behind is drawn (the program).
-    if splashPicturesReleased {
-      for scene in scenes { scene.releaseSplashPictures() }
-      Heap.returnFreedMemory()
-    }
+    if splashPicturesReleased { releaseSplashPictures() }
     damage(.whole)
     let note = maker.choosesByShape ? "; pictures: " + keys.joined(separator: ", ") : ""
     log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
@@ -362,10 +356,14 @@ final class Stage: EventSource, FrameSink {
       lastProgress = 1
       damage(.whole)
     }
-    // The splash's pictures are not drawn at the end: their memory goes
-    // (a 1080p pair of leaves is 8 MB), and the freed heap goes back too.
-    for scene in scenes { scene.releaseSplashPictures() }
+    releaseSplashPictures()
     splashPicturesReleased = true
+  }
+
+  /// The splash's pictures are not drawn after the transition: their memory
+  /// goes (a 1080p pair of leaves is 8 MB), and the freed heap goes back too.
+  private func releaseSplashPictures() {
+    for scene in scenes { scene.releaseSplashPictures() }
     Heap.returnFreedMemory()
   }
 
