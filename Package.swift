@@ -111,7 +111,8 @@ let package = Package(
         "SplashSystem", "SplashTestSupport",
       ]),
     // The real binaries, black-box: exec, signals, windows, QEMU boots.
-    .testTarget(name: "SplashdTests", dependencies: ["SplashCore", "SplashSettings", "SplashTestSupport"]),
+    .testTarget(
+      name: "SplashdTests", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SplashSystem
 import SplashTestSupport
 import Testing
 
@@ -912,22 +913,15 @@ import Testing
     #expect(alive, "splashd did not live on: \(note)")
   }
 
-  /// The PIDs in /proc, each with its parent's.
-  func processesAndParents() -> [(pid: Int32, parent: Int32)] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry in
-      guard let pid = Int32(entry), let stat = readProcFile("/proc/\(entry)/stat"), let close = stat.lastIndex(of: ")")
-      else { return nil }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
-      return (pid, parent)
-    }
+  /// The machine's processes, from /proc.
+  func processes() -> [Int32] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
   }
 
-  func children(of pid: Int32) -> [Int32] { processesAndParents().filter { $0.parent == pid }.map(\.pid) }
+  func children(of pid: Int32) -> [Int32] { processes().filter { Processes.parent(of: $0) == pid } }
 
   func processes(named name: String) -> [Int32] {
-    processesAndParents().map(\.pid).filter { readProcFile("/proc/\($0)/comm") == name + "\n" }
+    processes().filter { readProcFile("/proc/\($0)/comm") == name + "\n" }
   }
 
   /// A process's arguments, from /proc.
