@@ -22,6 +22,10 @@ if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libSDL2'; then
   echo "check-release: $dir/splashd links a shared SDL (build it with make: tools/build-sdl.sh)" >&2
   exit 1
 fi
+if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libstdc++'; then
+  echo "check-release: $dir/splashd links the shared libstdc++ (build it with make: STATIC_CXX)" >&2
+  exit 1
+fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
 # Host mode's compositor: its own shared object, linked with wlroots and
 # nothing of Swift's, loaded only in host mode.
