@@ -80,11 +80,16 @@ struct splashd_host {
   /* X11 programs' server (start_xwayland), and whether it is up. */
   struct wlr_xwayland *xwayland;
   bool xwayland_ready;
-  /* The buffer being read (begin_read), locked until end_read. */
-  struct wlr_buffer *reading;
+  /* The held frame (hold_frame): the program's buffer, locked until the
+     next is held or drop_held (it outlives the client that sent it), or
+     NULL with `holds_composed` for the window composed below. */
+  struct wlr_buffer *held;
+  bool holds_composed;
+  /* Whether the held frame is being read (begin_held to end_held). */
+  bool reading;
   /* The window composed from its surfaces (the toplevel's, its
      subsurfaces' and popups'), when it has more than one: kept between
-     reads, remade when the toplevel's size changes. */
+     holds, remade when the toplevel's size changes. */
   pixman_image_t *composed;
   /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
   int events;
@@ -1436,7 +1441,7 @@ static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *d
    first toplevel's size, cut to the window's configured size around its
    middle (as splashd centres it), so that a client's huge buffer costs no
    more than the screen. */
-static int compose(struct splashd_host *host, struct wlr_buffer *main, struct splashd_host_buffer *buffer) {
+static int compose(struct splashd_host *host, struct wlr_buffer *main) {
   int32_t width = main->width < host->width ? main->width : host->width;
   int32_t height = main->height < host->height ? main->height : host->height;
   if (host->composed != NULL &&
@@ -1470,31 +1475,43 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main, struct sp
     placement.y = (int)((int64_t)host->pointer_y - host->cursor_hotspot_y - ((int64_t)host->height - height) / 2);
     wlr_surface_for_each_surface(host->cursor, compose_surface, &placement);
   }
-  buffer->pixels = pixman_image_get_data(host->composed);
-  buffer->width = width;
-  buffer->height = height;
-  buffer->stride = pixman_image_get_stride(host->composed);
   return 1;
 }
 
-static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buffer) {
-  if (host->first == NULL || host->reading != NULL) return 0;
+/* Lets go of the held frame. */
+static void drop_held(struct splashd_host *host) {
+  if (host->reading) return;
+  if (host->held != NULL) wlr_buffer_unlock(host->held);
+  host->held = NULL;
+  if (host->holds_composed && host->composed != NULL) {
+    pixman_image_unref(host->composed);
+    host->composed = NULL;
+  }
+  host->holds_composed = false;
+}
+
+/* Whether `source`'s pixels can be shown: 32-bit, rows inside the buffer. */
+static bool readable(struct wlr_buffer *source) {
+  void *data;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return false;
+  bool fits = (format == DRM_FORMAT_ARGB8888 || format == DRM_FORMAT_XRGB8888) && rows_fit(source, stride);
+  wlr_buffer_end_data_ptr_access(source);
+  return fits;
+}
+
+static int hold_frame(struct splashd_host *host) {
+  if (host->first == NULL || host->reading) return 0;
   struct wlr_surface *surface = window_surface(host->first);
   if (surface == NULL) return 0;
   // The shm buffer itself (the client buffer wrapping it has no pixels of
   // its own under pixman), kept by its texture until the next commit.
   if (surface->buffer == NULL || surface->buffer->source == NULL) return 0;
   struct wlr_buffer *source = surface->buffer->source;
-  void *data;
-  uint32_t format;
-  size_t stride;
-  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
-  if ((format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) || !rows_fit(source, stride)) {
-    wlr_buffer_end_data_ptr_access(source);
-    return 0;
-  }
-  // A window of one surface is read where it lies; one of several, or
-  // one under the cursor, is composed first (its own buffer left alone).
+  if (!readable(source)) return 0;
+  // A window of one surface is held as it is; one of several, or one
+  // under the cursor, is composed first (its own buffer left alone).
   int shown = 0;
   window_for_each_surface(host->first, count_shown, &shown);
   struct window *later;
@@ -1502,20 +1519,17 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
     if (window_mapped(later)) shown++;
   }
   if (shown > 1 || cursor_visible(host)) {
-    wlr_buffer_end_data_ptr_access(source);
-    if (!compose(host, source, buffer)) return 0;
+    if (host->held != NULL) wlr_buffer_unlock(host->held);
+    host->held = NULL;
+    host->holds_composed = false;
+    if (!compose(host, source)) return 0;
+    host->holds_composed = true;
   } else {
-    if (host->composed != NULL) {
-      pixman_image_unref(host->composed);
-      host->composed = NULL;
-    }
-    host->reading = wlr_buffer_lock(source);
-    buffer->pixels = data;
-    buffer->width = source->width;
-    buffer->height = source->height;
-    buffer->stride = (int32_t)stride;
+    struct wlr_buffer *locked = wlr_buffer_lock(source);
+    drop_held(host);
+    host->held = locked;
   }
-  // What is read now is what the next frame shows: its feedback then.
+  // What is held now is what the next frame shows: its feedback then.
   struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
   if (feedback != NULL) {
     if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
@@ -1524,11 +1538,40 @@ static int begin_read(struct splashd_host *host, struct splashd_host_buffer *buf
   return 1;
 }
 
-static void end_read(struct splashd_host *host) {
-  if (host->reading == NULL) return;
-  wlr_buffer_end_data_ptr_access(host->reading);
-  wlr_buffer_unlock(host->reading);
-  host->reading = NULL;
+static int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
+  if (host->reading) return 0;
+  if (host->holds_composed && host->composed != NULL) {
+    buffer->pixels = pixman_image_get_data(host->composed);
+    buffer->width = pixman_image_get_width(host->composed);
+    buffer->height = pixman_image_get_height(host->composed);
+    buffer->stride = pixman_image_get_stride(host->composed);
+    host->reading = true;
+    return 1;
+  }
+  if (host->held == NULL) return 0;
+  void *data;
+  uint32_t format;
+  size_t stride;
+  // Taken again at each read: a client may move its memory between reads
+  // (a resized pool), and its shrinking the memory is caught only while
+  // the buffer is being accessed.
+  if (!wlr_buffer_begin_data_ptr_access(host->held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
+  if ((format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) || !rows_fit(host->held, stride)) {
+    wlr_buffer_end_data_ptr_access(host->held);
+    return 0;
+  }
+  buffer->pixels = data;
+  buffer->width = host->held->width;
+  buffer->height = host->held->height;
+  buffer->stride = (int32_t)stride;
+  host->reading = true;
+  return 1;
+}
+
+static void end_held(struct splashd_host *host) {
+  if (!host->reading) return;
+  if (host->held != NULL) wlr_buffer_end_data_ptr_access(host->held);
+  host->reading = false;
 }
 
 static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *data) {
@@ -1718,7 +1761,8 @@ static int client_processes(struct splashd_host *host, int32_t *pids, int capaci
 static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
 
 static void destroy(struct splashd_host *host) {
-  end_read(host);
+  end_held(host);
+  drop_held(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   if (host->xwayland != NULL) {
@@ -1748,8 +1792,10 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .dispatch = dispatch,
     .add_listener = add_listener,
     .connect_client = connect_client,
-    .begin_read = begin_read,
-    .end_read = end_read,
+    .hold_frame = hold_frame,
+    .begin_held = begin_held,
+    .end_held = end_held,
+    .drop_held = drop_held,
     .frame_done = frame_done,
     .show_screen = show_screen,
     .start_input = start_input,

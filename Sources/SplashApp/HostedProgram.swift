@@ -17,7 +17,7 @@ import SplashSystem
 /// ends before its first frame ends the splash without its transition, the
 /// picture kept. After the transition splashd goes on as its compositor
 /// until it ends (`Session.keepHosting`).
-final class HostedProgram: EventSource {
+final class HostedProgram: EventSource, ProgramFrameLender {
   private let program: [String]
   private let settings: Settings
   private let searchPath: String?
@@ -132,6 +132,7 @@ final class HostedProgram: EventSource {
     host.mapInput(inputMap(of: arranged))
     if takingInput { takeInputDevices(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
+    stage.programFrames = self
     log.info("host mode: the program's window is \(size.description)")
   }
 
@@ -407,6 +408,19 @@ final class HostedProgram: EventSource {
     }
   }
 
+  func withHeldFrame(_ body: (Pixels?) -> Void) {
+    let lent: Void? = host?.withHeldFrame { buffer in
+      body(try? Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride))
+    }
+    if lent == nil { body(nil) }
+  }
+
+  /// Once the program has ended, its last frame goes with the stage's
+  /// last look at it.
+  func stageLetGoOfFrame() {
+    if ended { host?.dropHeldFrame() }
+  }
+
   /// What the first screen shows, for the screencopy clients that asked.
   private func showScreen(to host: WaylandHost) {
     switch stage.snapshot() {
@@ -427,27 +441,38 @@ final class HostedProgram: EventSource {
   /// The program's current buffer behind the splash: centred on the
   /// window over the background colour, and each screen's part of that
   /// (`arrangement`) on its canvas; a screen with no part is left as it is.
+  /// The buffer is held (`WaylandHost.holdCurrentFrame`) and lent as it is
+  /// to a screen it fills, so that it is not copied.
   private func showProgramFrame(_ host: WaylandHost) {
     let fill: Color
     if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
-    let shown: Bool? = host.withCurrentBuffer { buffer in
+    guard stage.takesProgramFrames, host.holdCurrentFrame() else { return }
+    let shown: Bool? = host.withHeldFrame { buffer in
       let window = arrangement?.window ?? buffer.size
-      var windowPicture: Pixels?
-      func picture() throws(RenderError) -> Pixels {
+      /// The buffer itself (readable only now), when it is `canvas`'s size;
+      /// else centred on it.
+      func picture(on canvas: PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool) {
+        guard buffer.size == canvas else {
+          let centred = try Pixels.centred(
+            buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+          return (centred, false)
+        }
+        return (try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride), true)
+      }
+      var windowPicture: (pixels: Pixels, lent: Bool)?
+      func picture() throws(RenderError) -> (pixels: Pixels, lent: Bool) {
         if let windowPicture { return windowPicture }
-        let made = try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: window, fill: fill)
+        let made = try picture(on: window)
         windowPicture = made
         return made
       }
       stage.showBehind { index, canvas throws(RenderError) in
-        guard let arrangement, arrangement.views.indices.contains(index) else {
-          return try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
-        }
+        guard let arrangement, arrangement.views.indices.contains(index) else { return try picture(on: canvas) }
         guard let view = arrangement.views[index] else { return nil }
         let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
         // The whole window on a screen its size: the window's picture itself.
         if canvas == window, view.destination == whole, view.source == whole.rect { return try picture() }
-        return try Pixels.showing(picture(), placed: view, on: canvas, fill: fill)
+        return (try Pixels.showing(picture().pixels, placed: view, on: canvas, fill: fill), false)
       }
       return true
     }

@@ -32,6 +32,9 @@ final class Stage: EventSource, FrameSink {
   /// Told when each frame reached the screen (its vsync time): host mode's
   /// program draws its next frame then.
   var onPresented: (Double) -> Void = { _ in }
+  /// Host mode: the program's frame, lent for each draw to the scenes
+  /// that draw it from where it lies.
+  weak var programFrames: ProgramFrameLender?
   private let maker: SceneMaker
   private let clock: EventClock
   private let log: Log
@@ -229,8 +232,10 @@ final class Stage: EventSource, FrameSink {
     lastProgress = returning ? 1 - frame.progress : frame.progress
     lastTime = frame.time
     let transition: TransitionKind? = returning ? .crossfade : nil
-    let vsync = try output.present {
-      scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
+    let vsync = try lendingProgramFrame {
+      try output.present {
+        scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
+      }
     }
     drawn()
     onPresented(vsync ?? clock.now())
@@ -315,8 +320,10 @@ final class Stage: EventSource, FrameSink {
     if case .area(let area) = damage, output.screens.count == 1, output.screens[0].retainsFrame { clip = area.rect }
     var vsync: Double?
     do {
-      vsync = try output.present {
-        scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
+      vsync = try lendingProgramFrame {
+        try output.present {
+          scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
+        }
       }
     } catch {
       log.error("\(output.name): cannot redraw: \(error)")
@@ -325,16 +332,21 @@ final class Stage: EventSource, FrameSink {
     onPresented(vsync ?? clock.now())
   }
 
+  /// Host mode: whether the program's new frames go behind the splash.
+  /// While the splash comes back, the program's last frame stays behind it
+  /// (a program stopping may still draw; a background picture stays).
+  var takesProgramFrames: Bool { !returning }
+
   /// Host mode: the program's new frame lies behind the splash on the
   /// screens from now on (`frame` makes it for a screen, by its index and
-  /// canvas; nil leaves that screen as it is), drawn at the next frame.
-  func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> Pixels?) {
-    // While the splash comes back, the program's last frame stays behind
-    // it (a program stopping may still draw; a background picture stays).
-    guard !returning else { return }
+  /// canvas, and says whether it is lent: readable only now, see
+  /// `SceneRenderer.showBehind`; nil leaves that screen as it is), drawn
+  /// at the next frame.
+  func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool)?) {
+    guard takesProgramFrames else { return }
     for (index, scene) in scenes.enumerated() {
       do {
-        if let pixels = try frame(index, scene.layout.canvas) { try scene.showBehind(pixels) }
+        if let made = try frame(index, scene.layout.canvas) { try scene.showBehind(made.pixels, lent: made.lent) }
       } catch {
         log.error("host mode: the program's frame cannot be shown: \(error)")
       }
@@ -396,6 +408,7 @@ final class Stage: EventSource, FrameSink {
     lastProgress = 0
     for scene in scenes { scene.dropKeptBehind() }
     damage(.whole)
+    programFrames?.stageLetGoOfFrame()
   }
 
   /// A player's playback is over, played to its end or stopped: the stage
@@ -416,7 +429,22 @@ final class Stage: EventSource, FrameSink {
   }
 
   private func drawLast(_ screen: Int) {
-    scenes[screen].draw(progress: lastProgress, time: lastTime, status: status)
+    lendingProgramFrame { scenes[screen].draw(progress: lastProgress, time: lastTime, status: status) }
+  }
+
+  /// Runs `draw` with the program's frame lent to the scenes that draw it
+  /// from where it lies (readable only meanwhile: `ProgramFrameLender`).
+  private func lendingProgramFrame<Result, Failure: Error>(_ draw: () throws(Failure) -> Result) throws(Failure)
+    -> Result
+  {
+    guard let programFrames, scenes.contains(where: \.drawsBehindInPlace) else { return try draw() }
+    var drawn: Swift.Result<Result, Failure>?
+    programFrames.withHeldFrame { frame in
+      for scene in scenes { scene.lend(frame) }
+      drawn = Swift.Result { () throws(Failure) -> Result in try draw() }
+      for scene in scenes { scene.endLending() }
+    }
+    return try drawn!.get()
   }
 
   // MARK: Letting go

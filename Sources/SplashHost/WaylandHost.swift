@@ -120,17 +120,30 @@ public final class WaylandHost {
     return FileDescriptor(rawValue: fd)
   }
 
-  /// The program window's current pixels, while `body` runs; nil when it
-  /// has shown nothing yet.
-  public func withCurrentBuffer<Result>(_ body: (HostedBuffer) -> Result) -> Result? {
+  /// Holds what the program's window shows now as the frame splashd draws
+  /// from (`withHeldFrame`), in place of the one held before, until
+  /// `dropHeldFrame`: the client's buffer is kept, even after the client
+  /// has gone, not copied. False when the window has shown nothing yet
+  /// (what was held stays held).
+  public func holdCurrentFrame() -> Bool { api.hold_frame(host) == 1 }
+
+  /// The held frame's pixels, while `body` runs (only then: a client may
+  /// move its memory between two reads, and its shrinking the memory is
+  /// caught only while it is read); nil when none is held.
+  public func withHeldFrame<Result, Failure: Error>(_ body: (HostedBuffer) throws(Failure) -> Result)
+    throws(Failure) -> Result?
+  {
     var buffer = splashd_host_buffer()
-    guard api.begin_read(host, &buffer) == 1, let pixels = buffer.pixels else { return nil }
-    defer { api.end_read(host) }
-    return body(
+    guard api.begin_held(host, &buffer) == 1, let pixels = buffer.pixels else { return nil }
+    defer { api.end_held(host) }
+    return try body(
       HostedBuffer(
         pixels: pixels, size: PixelSize(width: Int(buffer.width), height: Int(buffer.height)),
         stride: Int(buffer.stride)))
   }
+
+  /// Lets go of the held frame (the client has its buffer back).
+  public func dropHeldFrame() { api.drop_held(host) }
 
   /// What the screen shows now (32-bit XRGB pixels), for the screencopy
   /// clients that asked (`screenWanted`); false when it could not be given.

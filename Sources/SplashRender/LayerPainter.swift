@@ -61,8 +61,9 @@ public final class SurfacePainter: LayerPainter {
 
   public var adoptedForm: String { String(cString: SDL_GetPixelFormatName(target.pointee.format.pointee.format)) }
 
-  @discardableResult
-  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels {
+  /// Whether `image`, adopted, would be kept as it is (drawn from its own
+  /// memory): it has transparency, or it is in the target's layout.
+  public func keepsAsItIs(_ image: Pixels, opaque: Bool) -> Bool {
     let format = target.pointee.format!
     let layout = image.surface.pointee.format!
     let sameLayout =
@@ -70,7 +71,13 @@ public final class SurfacePainter: LayerPainter {
       && layout.pointee.Gmask == format.pointee.Gmask && layout.pointee.Bmask == format.pointee.Bmask
       // A screen with an alpha channel gets it opaque; otherwise alpha bytes do not matter.
       && (format.pointee.Amask == 0 || layout.pointee.Amask == format.pointee.Amask)
-    guard opaque && !sameLayout else {
+    return !opaque || sameLayout
+  }
+
+  @discardableResult
+  public func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels {
+    let format = target.pointee.format!
+    guard !keepsAsItIs(image, opaque: opaque) else {
       images[asset] = (image, opaque)
       return image
     }

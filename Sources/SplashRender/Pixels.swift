@@ -42,6 +42,20 @@ public final class Pixels {
     memory = file
   }
 
+  /// 32-bit XRGB pixels (0xXXRRGGBB as a native UInt32, `stride` bytes a
+  /// row: a Wayland program's buffer) where they lie, neither copied nor
+  /// freed: lent while the caller can read them, and kept by nothing past
+  /// that.
+  public init(lending pixels: UnsafeRawPointer, size: PixelSize, stride: Int) throws(RenderError) {
+    guard
+      let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+        UnsafeMutableRawPointer(mutating: pixels), Int32(size.width), Int32(size.height), 32, Int32(stride),
+        opaqueFormat)
+    else { throw RenderError("SDL_CreateRGBSurfaceWithFormatFrom") }
+    self.surface = surface
+    memory = nil
+  }
+
   /// Zero-filled 32-bit pixels in fresh mapped memory whose pages a helper
   /// thread faults in while the caller goes on (see `MappedMemory`).
   public init(width: Int, height: Int, format: UInt32) throws(RenderError) {

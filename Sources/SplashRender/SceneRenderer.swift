@@ -20,6 +20,10 @@ public final class SceneRenderer {
   /// The logical sizes of the assets adopted after load (the message, the
   /// animation's frames).
   private var adoptedSizes: [AssetID: PixelSize] = [:]
+  /// Host mode: whether what lies behind the splash is the program's frame
+  /// drawn from where it lies, lent for each draw (`lend`), rather than a
+  /// copy the painter keeps.
+  public private(set) var drawsBehindInPlace = false
 
   /// Prepares `images` (keyed by asset) for `layout`, hands them to
   /// `painter`, and releases the decoded pixels; `kept` is told what the
@@ -80,13 +84,45 @@ public final class SceneRenderer {
 
   /// Host mode: `pixels` (upright, the canvas's size: the program's frame)
   /// are what lies behind the splash from now on, in place of the
-  /// background colour or picture.
-  public func showBehind(_ pixels: Pixels) throws(RenderError) {
+  /// background colour or picture. `lent` pixels are readable only now:
+  /// a screen that shows them as they are (upright, in its own layout, in
+  /// memory) draws them from where they lie at each frame, lent again
+  /// then (`lend`); any other keeps them prepared as every picture is.
+  public func showBehind(_ pixels: Pixels, lent: Bool = false) throws(RenderError) {
     if case .color = layout.backdrop {
       layout = layout.over(.image(ImageInfo(size: layout.canvas, opaque: true)))
       composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
     }
+    if lent, showsAsTheyAre(pixels) {
+      painter.release(.background)
+      adoptedSizes[.background] = layout.canvas
+      drawsBehindInPlace = true
+      return
+    }
+    drawsBehindInPlace = false
     try adopt(pixels, as: .background, size: layout.canvas, opaque: true)
+  }
+
+  /// Whether opaque `pixels` would be drawn as they are: the canvas's size,
+  /// upright, kept by the painter without a conversion.
+  private func showsAsTheyAre(_ pixels: Pixels) -> Bool {
+    guard rotation == .none, pixels.width == layout.canvas.width, pixels.height == layout.canvas.height,
+      let surfaces = painter as? SurfacePainter
+    else { return false }
+    return surfaces.keepsAsItIs(pixels, opaque: true)
+  }
+
+  /// Host mode, where `drawsBehindInPlace`: the program's frame as it is
+  /// now (nil: there is none), for the draws until `endLending`.
+  public func lend(_ frame: Pixels?) {
+    guard drawsBehindInPlace, let frame, showsAsTheyAre(frame) else { return }
+    // Kept as it is: there is no conversion to fail.
+    _ = try? painter.adopt(frame, as: .background, opaque: true)
+  }
+
+  /// The frame `lend` gave is read no more: the painter lets go of it.
+  public func endLending() {
+    if drawsBehindInPlace { painter.release(.background) }
   }
 
   /// Host mode, the splash made again on the same screen (its painter):
@@ -101,6 +137,7 @@ public final class SceneRenderer {
     layout = layout.over(.image(ImageInfo(size: layout.canvas, opaque: true)))
     composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
     adoptedSizes[.background] = size
+    drawsBehindInPlace = previous.drawsBehindInPlace
   }
 
   /// What `keepBehind` kept goes: the scene's own background again, the
@@ -111,6 +148,7 @@ public final class SceneRenderer {
     composer = SceneComposer(layout: layout, transition: composer.transition, exactPixels: composer.exactPixels)
     adoptedSizes[.background] = nil
     painter.release(.background)
+    drawsBehindInPlace = false
     self.ownLayout = nil
   }
 

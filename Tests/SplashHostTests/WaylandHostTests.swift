@@ -61,7 +61,8 @@ import Testing
 
     /// The client's current pixels, row by row as 0xRRGGBB.
     func pixels() -> (size: PixelSize, rgb: [UInt32])? {
-      host.withCurrentBuffer { buffer in
+      guard host.holdCurrentFrame() else { return nil }
+      return host.withHeldFrame { buffer in
         var rgb: [UInt32] = []
         rgb.reserveCapacity(buffer.size.width * buffer.size.height)
         for y in 0..<buffer.size.height {

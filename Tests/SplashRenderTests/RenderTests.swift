@@ -169,6 +169,55 @@ import Testing
     let differing = zip(before, expected).filter { $0 & 0xFF_FFFF != $1 }.count
     #expect(before.count == expected.count && differing == 0, "\(differing) pixels are not the program's")
   }
+
+  /// Host mode: a program's frame lent to an upright screen in its layout
+  /// is drawn from the program's own memory at each draw, the painter
+  /// keeping no copy of it (what it draws follows that memory); a turned
+  /// screen keeps a turned copy.
+  @Test func aLentProgramFrameIsDrawnFromWhereItLiesWithoutACopy() throws {
+    SDLThreadCleanup.register()
+    let (width, height) = (display.width, display.height)
+    var memory = (0..<height).flatMap { y in (0..<width).map { gradient($0, y, width: width, height: height) } }
+    func scene(turned rotation: Rotation) throws -> (SceneRenderer, OffscreenOutput) {
+      let layout = SplashLayout(
+        canvas: display, artwork: .single(ImageInfo(size: display, opaque: true)),
+        backdrop: .color(Color(red: 0, green: 0, blue: 255)), fit: .cover)
+      let offscreen = try OffscreenOutput(size: display)
+      let scene = try SceneRenderer(
+        painter: offscreen.painter, layout: layout, transition: .doors, rotation: rotation, images: [:])
+      return (scene, offscreen)
+    }
+    func drawn(_ scene: SceneRenderer, _ offscreen: OffscreenOutput) throws -> [UInt32] {
+      try memory.withUnsafeBytes { bytes in
+        scene.lend(try Pixels(lending: bytes.baseAddress!, size: display, stride: width * 4))
+        scene.draw(progress: 1)
+        scene.endLending()
+      }
+      return offscreen.pixels().map { $0 & 0xFF_FFFF }
+    }
+    let (upright, uprightOutput) = try scene(turned: .none)
+    try memory.withUnsafeBytes { bytes in
+      try upright.showBehind(try Pixels(lending: bytes.baseAddress!, size: display, stride: width * 4), lent: true)
+    }
+    let painter = try #require(uprightOutput.painter as? SurfacePainter)
+    #expect(upright.drawsBehindInPlace)
+    #expect(!painter.heldAssets.contains(.background))
+    #expect(try drawn(upright, uprightOutput) == memory.map { $0 & 0xFF_FFFF })
+    #expect(!painter.heldAssets.contains(.background))
+    // The program draws into the same memory: the next frame shows it.
+    for index in memory.indices { memory[index] = 0x00C0_8020 }
+    #expect(try drawn(upright, uprightOutput) == memory.map { $0 & 0xFF_FFFF })
+
+    let (turned, turnedOutput) = try scene(turned: .half)
+    try memory.withUnsafeBytes { bytes in
+      try turned.showBehind(try Pixels(lending: bytes.baseAddress!, size: display, stride: width * 4), lent: true)
+    }
+    #expect(!turned.drawsBehindInPlace)
+    #expect(try #require(turnedOutput.painter as? SurfacePainter).heldAssets.contains(.background))
+    for index in memory.indices { memory[index] = 0x0010_2030 }
+    turned.draw(progress: 1)
+    #expect(turnedOutput.pixels().allSatisfy { $0 & 0xFF_FFFF == 0xC0_8020 }, "the copy made when it was shown")
+  }
 }
 
 /// `auto` passes over SDL's KMSDRM when the GL stack it loads is not installed.

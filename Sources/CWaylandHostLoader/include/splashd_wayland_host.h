@@ -16,7 +16,7 @@
 
 /* What the program's first toplevel shows now: its current buffer, or,
    when subsurfaces or popups show over it, the window composed from all of
-   them at the toplevel's size; read between begin_read and end_read. */
+   them at the toplevel's size; read between begin_held and end_held. */
 struct splashd_host_buffer {
   /* 32-bit pixels, 0xAARRGGBB in memory order of a uint32 (DRM's
      ARGB8888 or XRGB8888: only these two are offered; splashd shows them
@@ -75,10 +75,18 @@ struct splashd_host_api {
      (not close-on-exec; the caller closes it once the program has it), or
      -1 with errno. One program at a time. */
   int (*connect_client)(struct splashd_host *host);
-  /* 1 with `buffer` filled when the first toplevel has a buffer; 0 if
-     not. Pair with end_read before anything else is called. */
-  int (*begin_read)(struct splashd_host *host, struct splashd_host_buffer *buffer);
-  void (*end_read)(struct splashd_host *host);
+  /* Holds what the first toplevel shows now (its buffer locked, or the
+     window composed) as the frame splashd draws from, until the next is
+     held or drop_held, even after the client has gone: 1, or 0 when it
+     shows nothing (what was held stays held). */
+  int (*hold_frame)(struct splashd_host *host);
+  /* 1 with `buffer` filled with the held frame's pixels, readable until
+     end_held (a client may move or shrink its memory between two reads);
+     0 when none is held. Pair with end_held before anything else is called. */
+  int (*begin_held)(struct splashd_host *host, struct splashd_host_buffer *buffer);
+  void (*end_held)(struct splashd_host *host);
+  /* Lets go of the held frame (the client's buffer is its own again). */
+  void (*drop_held)(struct splashd_host *host);
   /* The frame with the program's current buffer was presented at
      `monotonic_ns` (CLOCK_MONOTONIC): frame callbacks and presentation
      feedback go out. */
@@ -131,7 +139,7 @@ struct splashd_host_api {
   const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 8
+#define SPLASHD_HOST_API_VERSION 9
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
