@@ -21,12 +21,24 @@ RUNTIME_PACKAGES := fonts-dejavu-core
 SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev libxrandr-dev libxcursor-dev \
   libxi-dev libxfixes-dev libxss-dev libwayland-dev libxkbcommon-dev libdecor-0-dev libegl-dev libgles-dev \
   libgbm-dev libjpeg-dev libtiff-dev libwebp-dev
-# wlroots for host mode's Wayland compositor (a shared object of its own).
-BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libstdc++-12-dev libwlroots-dev $(SDL_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
+# wlroots, for host mode's Wayland compositor (a shared object of its own),
+# is built from Debian's source package the same way, trimmed and static
+# (tools/build-wlroots.sh, into $(WLROOTS_DIR)): meson and ninja, and the
+# headers of what it and wayland-host/host.c call (libseat's for
+# wlroots' session code, compiled though never linked; the xwayland package
+# for the path wlroots starts Xwayland by).
+WLROOTS_SOURCE_PACKAGES := dpkg-dev meson ninja-build wayland-protocols libwayland-dev libxkbcommon-dev \
+  libpixman-1-dev libudev-dev libinput-dev libdrm-dev libseat-dev libxcb1-dev libxcb-composite0-dev \
+  libxcb-icccm4-dev libxcb-render0-dev libxcb-res0-dev libxcb-xfixes0-dev xwayland
+BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libstdc++-12-dev $(SDL_SOURCE_PACKAGES) \
+  $(WLROOTS_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
 SDL_DIR := .build/sdl
+WLROOTS_DIR := .build/wlroots
 # Every build finds that SDL through the pkg-config files it comes with
-# (Package.swift's CSDL2 and CSDL2Image).
-export PKG_CONFIG_PATH := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# (Package.swift's CSDL2 and CSDL2Image), and host mode's compositor that
+# wlroots through splashd-wlroots.pc.
+BUILT_PKG_CONFIG := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig:$(CURDIR)/$(WLROOTS_DIR)/current/lib/pkgconfig
+export PKG_CONFIG_PATH := $(BUILT_PKG_CONFIG)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them); Pillow for the hostile
 # pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
@@ -50,13 +62,19 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Host mode's Wayland compositor (wayland-host/host.c): wlroots' glue as a
 # shared object of its own, which splashd loads with dlopen only in host
 # mode, built with the C compiler beside a build's binaries ($(1)): SwiftPM's
-# linker driver would tie it to the Swift runtime.
+# linker driver would tie it to the Swift runtime. wlroots is linked in from
+# tools/build-wlroots.sh's archive (splashd-wlroots.pc), of which the link
+# keeps only what host.c reaches (--gc-sections) and exports nothing
+# (--exclude-libs): the object needs only the libraries it and host.c call
+# (libwayland-server, pixman, xkbcommon, libudev, libinput, libdrm, xcb and
+# five of its extensions, libm, libc).
 HOST_LIBRARY := libsplashd-wayland-host.so
-HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wl,-z,defs -Wl,--as-needed \
+HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -ffunction-sections -fdata-sections -Wall -Wextra \
+  -Werror -Wl,-z,defs -Wl,--as-needed -Wl,--gc-sections -Wl,--exclude-libs,ALL \
   -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
 define host_library
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags wlroots wayland-server pixman-1 xkbcommon libinput libudev xcb) wayland-host/host.c \
-	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs wlroots wayland-server pixman-1 xkbcommon libinput libudev xcb)
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) wayland-host/host.c \
+	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs splashd-wlroots)
 endef
 
 all: build
@@ -73,10 +91,12 @@ endef
 deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 	tools/build-sdl.sh $(SDL_DIR)
+	tools/build-wlroots.sh $(WLROOTS_DIR)
 
 test-deps:
 	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 	tools/build-sdl.sh $(SDL_DIR)
+	tools/build-wlroots.sh $(WLROOTS_DIR)
 
 # The Swift runtime, SDL2, SDL2_image and SDL2_ttf are linked statically: a
 # kiosk image needs only Debian's libpng, inih and libdrm, and start-up maps few

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Makes the protocol header wlroots 0.15's headers include (xdg-shell's
 # server side) for host mode's compositor, into wayland-host/protocols/,
-# from the machine's wayland-protocols (make deps installs it with
-# libwlroots-dev). Kept in the tree: run it again after a change of
+# from the machine's wayland-protocols (make deps installs it, for
+# tools/build-wlroots.sh). Kept in the tree: run it again after a change of
 # wayland-protocols, and commit what changed.
 #
 #   tools/wayland-protocols.sh

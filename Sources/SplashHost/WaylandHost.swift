@@ -63,7 +63,8 @@ public final class WaylandHost {
     guard let loaded else {
       throw SystemError(
         "host mode", code: ENOENT,
-        reason: "cannot load \(Self.libraryName) (wlroots 0.15: libwlroots10): " + reasons.joined(separator: "; "))
+        reason: "cannot load \(Self.libraryName) (the libraries the package recommends: libwayland-server0, "
+          + "libinput10, libpixman-1-0, …): " + reasons.joined(separator: "; "))
     }
     api = loaded
     let sink = LogSink(log)

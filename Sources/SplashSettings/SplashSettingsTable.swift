@@ -245,8 +245,8 @@ enum SplashSettingsTable {
         + "program's children, grim) connect at wayland-N in its XDG_RUNTIME_DIR (its WAYLAND_DISPLAY). On a card or "
         + "framebuffer the machine's keyboards, pointers and touch screens reach the program (libinput, as root; "
         + "the layout of /etc/default/keyboard, XKB_DEFAULT_* overriding it; touches turned with the screen), the "
-        + "console's own keyboard off meanwhile. Needs "
-        + "wlroots 0.15 (libwlroots10). none: the program takes the display itself.",
+        + "console's own keyboard off meanwhile. Needs the libraries splashd's package recommends "
+        + "(libwayland-server0, libinput10, …; wlroots is built in). none: the program takes the display itself.",
       values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
       print: { $0.rawValue }),
     SettingSpec(

@@ -1125,13 +1125,10 @@ import Testing
     #expect(note.contains("/bin/bash ended with status \(outcome.status)\n"), "\(note)")
   }
 
-  /// A client whose 32-bit buffer has rows of one byte a pixel (all that
-  /// libwayland checks), in a pool just that big (tools/wayland/
-  /// short-rows-client.c, built here): splashd, root in a kiosk, never reads
-  /// past the client's memory; the buffer is not shown, the splash holds,
-  /// and splashd answers on.
-  @Test func aBufferWithShortRowsIsNeverRead() throws {
-    let client = dir.path + "/short-rows-client"
+  /// tools/wayland/hostile-buffer-client.c, built here with wayland-scanner's
+  /// xdg-shell code: its path.
+  func hostileBufferClient() throws -> String {
+    let client = dir.path + "/hostile-buffer-client"
     let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
     for (kind, output) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
       let made = try run("/usr/bin/wayland-scanner", [kind, xml, dir.path + "/" + output])
@@ -1141,14 +1138,24 @@ import Testing
       "/usr/bin/gcc",
       [
         "-O1", "-Wall", "-Wextra", "-Werror", "-I", dir.path, "-o", client,
-        packageRoot + "/tools/wayland/short-rows-client.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client",
+        packageRoot + "/tools/wayland/hostile-buffer-client.c", dir.path + "/xdg-shell-protocol.c",
+        "-lwayland-client",
       ])
     try #require(built.status == 0, "\(built.stderr)")
+    return client
+  }
+
+  /// A client whose 32-bit buffer has rows of one byte a pixel (all that
+  /// libwayland checks), in a pool just that big (hostile-buffer-client
+  /// short-rows): splashd, root in a kiosk, never reads past the client's
+  /// memory; the buffer is not shown, the splash holds, and splashd answers on.
+  @Test func aBufferWithShortRowsIsNeverRead() throws {
+    let client = try hostileBufferClient()
     let done = dir.path + "/committed"
     var status: String?
     var alive = false
     let (_, outcome) = try spawnSplashd(
-      splash + ["--until-reveal", "--timeout", "0", "--", client, done], in: dir,
+      splash + ["--until-reveal", "--timeout", "0", "--", client, "short-rows", done], in: dir,
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitUntil(20, { FileManager.default.fileExists(atPath: done) }) else { return }
@@ -1159,6 +1166,27 @@ import Testing
     #expect(alive, "splashd did not survive the buffer: \(note)")
     #expect(status?.contains(" program=starting") == true, "\(status ?? "no status"): \(note)")
     #expect(status?.hasPrefix("phase=waiting") == true, "\(status ?? "no status"): \(note)")
+  }
+
+  /// A client that cuts its buffer's memory to nothing once splashd has
+  /// its frame (hostile-buffer-client shrunk-pool): the frame, drawn from
+  /// where it lies at every draw, is read only inside wl_shm's access, so
+  /// the doors' first frame finds the memory gone without harm, wl_shm
+  /// cuts the client off (its exit status 4, which splashd exits with),
+  /// and splashd plays on rather than dying of SIGBUS.
+  @Test func aClientThatCutsItsMemoryAfterItsFrameIsCutOffAndSplashdGoesOn() throws {
+    let client = try hostileBufferClient()
+    let done = dir.path + "/committed"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--until-reveal", "--timeout", "0", "--duration", "0.3", "--", client, "shrunk-pool", done], in: dir,
+      whileRunning: { splashd in
+        guard waitUntil(20, { FileManager.default.fileExists(atPath: done) }) else {
+          kill(splashd.pid, SIGTERM)
+          return
+        }
+        _ = splashctl(["reveal"])
+      })
+    #expect(outcome.status == 4, "\(outcome.stderr)")
   }
 
   /// A program that ends before its first frame: the splash ends with its

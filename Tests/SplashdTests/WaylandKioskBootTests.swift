@@ -183,7 +183,8 @@ extension DisplayTests.BootPathTests {
   }
 
   /// What the Wayland kiosks' image has besides the base (one image base for
-  /// both: cage brings wlroots, which host mode needs too). Debian's cage
+  /// both: cage brings Debian's wlroots and with it the libraries host mode's
+  /// compositor, its own wlroots linked in, needs). Debian's cage
   /// 0.1.4 exits at once without Xwayland ("Cannot create XWayland
   /// server"): apt installs it with cage (Recommends); debootstrap takes only
   /// what cage depends on.

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// A hostile Wayland client for host mode's tests: it opens a toplevel and
-// commits a 32-bit buffer whose rows are one byte a pixel (libwayland checks
-// no more), in a pool just that big, then stays connected. A compositor that
-// read 4 bytes a pixel would read past the client's memory.
+// A hostile Wayland client for host mode's tests: it opens a toplevel,
+// commits a 32-bit buffer, then stays connected.
 //
-//     short-rows-client DONE-FILE
+//     hostile-buffer-client short-rows|shrunk-pool DONE-FILE
+//
+// short-rows: the buffer's rows are one byte a pixel (libwayland checks no
+// more), in a pool just that big: a compositor that read 4 bytes a pixel
+// would read past the client's memory. shrunk-pool: a whole buffer of
+// #208040, whose memory the client cuts to nothing once the compositor has
+// it: a compositor that read it later outside wl_shm's access would die of
+// SIGBUS.
 //
 // DONE-FILE is written once the compositor has had the commit (a round
-// trip after it). Built by the test with wayland-scanner's xdg-shell code.
+// trip after it, and after the cut). Exits 4 when the compositor cuts it
+// off with a protocol error (wl_shm's, for memory it could not read). Built by the test with
+// wayland-scanner's xdg-shell code.
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,20 +82,21 @@ static const struct xdg_toplevel_listener toplevel_listener = {.configure = topl
                                                                .close = toplevel_close};
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: short-rows-client DONE-FILE\n");
+  int shrinks = argc == 3 && strcmp(argv[1], "shrunk-pool") == 0;
+  if (argc != 3 || (!shrinks && strcmp(argv[1], "short-rows") != 0)) {
+    fprintf(stderr, "usage: hostile-buffer-client short-rows|shrunk-pool DONE-FILE\n");
     return 2;
   }
   struct wl_display *display = wl_display_connect(NULL);
   if (display == NULL) {
-    fprintf(stderr, "short-rows-client: no Wayland display\n");
+    fprintf(stderr, "hostile-buffer-client: no Wayland display\n");
     return 1;
   }
   struct wl_registry *registry = wl_display_get_registry(display);
   wl_registry_add_listener(registry, &registry_listener, NULL);
   wl_display_roundtrip(display);
   if (compositor == NULL || shm == NULL || wm_base == NULL) {
-    fprintf(stderr, "short-rows-client: missing globals\n");
+    fprintf(stderr, "hostile-buffer-client: missing globals\n");
     return 1;
   }
   struct wl_surface *surface = wl_compositor_create_surface(compositor);
@@ -97,23 +107,34 @@ int main(int argc, char **argv) {
   wl_surface_commit(surface);
   while (!configured && wl_display_dispatch(display) != -1) {
   }
-  // One byte a pixel: the pool holds width x height bytes, not 4 times that.
-  int stride = width;
+  // short-rows: one byte a pixel, the pool width x height bytes, not 4 times that.
+  int stride = shrinks ? width * 4 : width;
   size_t size = (size_t)stride * (size_t)height;
-  int fd = memfd_create("short-rows", MFD_CLOEXEC);
+  int fd = memfd_create("hostile-buffer", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, (off_t)size) != 0) return 1;
+  if (shrinks) {
+    uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (pixels == MAP_FAILED) return 1;
+    for (size_t i = 0; i < size / 4; i++) pixels[i] = 0x208040;
+    munmap(pixels, size);
+  }
   struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
   struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
   wl_surface_attach(surface, buffer, 0, 0);
   wl_surface_damage(surface, 0, 0, width, height);
   wl_surface_commit(surface);
   if (wl_display_roundtrip(display) == -1) {
-    fprintf(stderr, "short-rows-client: cut off\n");
+    fprintf(stderr, "hostile-buffer-client: cut off\n");
     return 1;
   }
-  FILE *done = fopen(argv[1], "w");
+  if (shrinks && (ftruncate(fd, 0) != 0 || wl_display_roundtrip(display) == -1)) return 1;
+  FILE *done = fopen(argv[2], "w");
   if (done != NULL) fclose(done);
   while (wl_display_dispatch(display) != -1) {
+  }
+  if (wl_display_get_error(display) == EPROTO) {
+    fprintf(stderr, "hostile-buffer-client: cut off by a protocol error\n");
+    return 4;
   }
   return 0;
 }

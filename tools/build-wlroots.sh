@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds the trimmed, static, position-independent wlroots that host mode's
+# compositor (wayland-host/host.c, libsplashd-wayland-host.so) links, from
+# Debian's own source package (bookworm's wlroots 0.15.1, Debian's patches
+# applied):
+#
+#     tools/build-wlroots.sh DIR
+#
+# Installs them into DIR/<versions>-<this script's hash>/ and points
+# DIR/current at it; make compiles host.c against its headers and links it
+# through DIR/current/lib/pkgconfig/splashd-wlroots.pc. A build already there
+# for the same script is used as it is (no network); another version of this
+# script builds afresh. Takes ~10 s on two cores.
+#
+# Why: host mode uses wlroots' headless back end (never started), its pixman
+# renderer, its shm allocator, its protocols and its Xwayland support, and a
+# libinput context of its own (Debian's libinput). Debian's libwlroots10
+# links everything else too (the DRM, libinput, X11 and Wayland back ends,
+# GLES2 and EGL, GBM, libseat and through it libsystemd and its
+# compressors): nearly all of it never called, yet loaded and partly
+# resident in splashd's process. Linked in from this archive, wlroots costs
+# only what host.c reaches.
+#
+# What is trimmed: wlroots' DRM, libinput and X11 back ends, its GLES2 and
+# Vulkan renderers, xcb-errors and the examples (meson options), and its
+# GBM allocator (a patch below: 0.15 always builds it). The session (libseat)
+# and Wayland back end code 0.15 always compiles is left to the link: host.c
+# never reaches it, and make links with --gc-sections, each function and
+# datum here in a section of its own. wlroots starts Xwayland where Debian's
+# xwayland package puts it (/usr/bin/Xwayland, from its xwayland.pc).
+#
+# Not built here: libinput, whose trimmed build (without libwacom, and with
+# it GLib, GObject and gudev, ~1.2 MB resident) would save more, but whose
+# upstream tarball (libinput_1.22.1.orig.tar.gz) the archive this machine's
+# apt uses does not serve.
+set -euo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: tools/build-wlroots.sh DIR" >&2
+  exit 2
+fi
+mkdir -p "$1"
+root=$(cd "$1" && pwd)
+script_hash=$(sha256sum "$0" | cut -c1-12)
+
+for built in "$root"/*-"$script_hash"/done; do
+  if [ -e "$built" ]; then
+    ln -sfn "$(basename "$(dirname "$built")")" "$root/current"
+    exit 0
+  fi
+done
+
+# Debian's source packages, through apt with a sources list and state of its
+# own (the machine's apt configuration is left alone), from the archive the
+# machine's apt takes bookworm from.
+archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
+src="$root/src"
+rm -rf "$src"
+mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm main" > "$src/sources.list"
+apt_options=(
+  -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
+)
+apt-get "${apt_options[@]}" update -qq
+(cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only wlroots)
+wlroots_dsc=$(ls "$src"/wlroots_*.dsc)
+version() { basename "$1" .dsc | cut -d_ -f2; }
+versions="wlroots-$(version "$wlroots_dsc")"
+prefix="$root/$versions-$script_hash"
+rm -rf "$prefix"
+# apt checked the files against the archive's signed index; dpkg-source
+# would also check the uploader's signature, with a keyring not installed.
+dpkg-source -x "$wlroots_dsc" "$src/wlroots" > "$src/unpack.log" 2>&1 || { cat "$src/unpack.log" >&2; exit 1; }
+jobs=$(nproc)
+# No -g: the archives are a fraction of the size.
+export CFLAGS="-O2 -ffunction-sections -fdata-sections"
+meson_options=(--buildtype=plain -Ddefault_library=static -Db_staticpic=true)
+
+echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and static, into $prefix"
+(
+  cd "$src/wlroots"
+  # wlroots 0.15 always builds its GBM allocator (and links libgbm, and
+  # through it libexpat): wlr_allocator_autocreate tries it first when the
+  # back end and the renderer take DMA-BUFs and there is a DRM device. The
+  # headless back end with the pixman renderer (which takes none) gets the
+  # shm allocator, as it did.
+  patch -p1 --quiet << 'PATCH'
+--- a/meson.build
++++ b/meson.build
+@@ -125,7 +125,6 @@
+ 		'valgrind=false',
+ 	],
+ )
+-gbm = dependency('gbm', version: '>=17.1.0')
+ xkbcommon = dependency('xkbcommon')
+ udev = dependency('libudev')
+ pixman = dependency('pixman-1')
+@@ -136,7 +135,6 @@
+ wlr_deps = [
+ 	wayland_server,
+ 	drm,
+-	gbm,
+ 	xkbcommon,
+ 	udev,
+ 	pixman,
+--- a/render/allocator/allocator.c
++++ b/render/allocator/allocator.c
+@@ -10,7 +10,6 @@
+ #include "backend/backend.h"
+ #include "render/allocator/allocator.h"
+ #include "render/allocator/drm_dumb.h"
+-#include "render/allocator/gbm.h"
+ #include "render/allocator/shm.h"
+ #include "render/wlr_renderer.h"
+ 
+@@ -92,21 +91,6 @@
+ 	uint32_t renderer_caps = renderer_get_render_buffer_caps(renderer);
+ 
+ 	struct wlr_allocator *alloc = NULL;
+-	uint32_t gbm_caps = WLR_BUFFER_CAP_DMABUF;
+-	if ((backend_caps & gbm_caps) && (renderer_caps & gbm_caps)
+-			&& drm_fd >= 0) {
+-		wlr_log(WLR_DEBUG, "Trying to create gbm allocator");
+-		int gbm_fd = reopen_drm_node(drm_fd, true);
+-		if (gbm_fd < 0) {
+-			return NULL;
+-		}
+-		if ((alloc = wlr_gbm_allocator_create(gbm_fd)) != NULL) {
+-			return alloc;
+-		}
+-		close(gbm_fd);
+-		wlr_log(WLR_DEBUG, "Failed to create gbm allocator");
+-	}
+-
+ 	uint32_t shm_caps = WLR_BUFFER_CAP_SHM | WLR_BUFFER_CAP_DATA_PTR;
+ 	if ((backend_caps & shm_caps) && (renderer_caps & shm_caps)) {
+ 		wlr_log(WLR_DEBUG, "Trying to create shm allocator");
+--- a/render/allocator/meson.build
++++ b/render/allocator/meson.build
+@@ -1,9 +1,5 @@
+ wlr_files += files(
+ 	'allocator.c',
+-	'gbm.c',
+ 	'shm.c',
+ 	'drm_dumb.c',
+ )
+-
+-has = cc.has_function('gbm_bo_get_fd_for_plane', dependencies: [gbm])
+-add_project_arguments('-DHAS_GBM_BO_GET_FD_FOR_PLANE=@0@'.format(has.to_int()), language: 'c')
+PATCH
+  # backends and renderers empty: the headless and Wayland back ends and the
+  # pixman renderer are always built. xwayland=enabled fails here, rather
+  # than later at run time, when Xwayland or an xcb library is missing.
+  meson setup build --prefix="$prefix" --libdir=lib "${meson_options[@]}" "-Dbackends=[]" "-Drenderers=[]" \
+    -Dxwayland=enabled -Dxcb-errors=disabled -Dexamples=false > "$src/wlroots.log" 2>&1 \
+    && ninja -C build -j"$jobs" >> "$src/wlroots.log" 2>&1 && meson install -C build >> "$src/wlroots.log" 2>&1 \
+    || { tail -30 "$src/wlroots.log" >&2; exit 1; }
+  if ! grep -q '^#define XWAYLAND_PATH "/usr/bin/Xwayland"$' build/include/xwayland/config.h; then
+    echo "build-wlroots.sh: wlroots would run $(grep XWAYLAND_PATH build/include/xwayland/config.h)," \
+      "not /usr/bin/Xwayland (install the xwayland package)" >&2
+    exit 1
+  fi
+)
+
+# make links through this pkg-config file: the archive under a name of its
+# own (the linker looks in the system's folders too, where Debian's
+# libwlroots-dev may have put a libwlroots.so), then the shared libraries
+# it and host.c call. wlroots' own wlroots.pc would name
+# libseat, wayland-client and the rest of a full build: removed.
+mv "$prefix/lib/libwlroots.a" "$prefix/lib/libsplashd-wlroots.a"
+rm "$prefix/lib/pkgconfig/wlroots.pc"
+requires="wayland-server pixman-1 xkbcommon libudev libinput libdrm"
+requires="$requires xcb xcb-composite xcb-icccm xcb-render xcb-res xcb-xfixes"
+cat > "$prefix/lib/pkgconfig/splashd-wlroots.pc" << PC
+Name: splashd-wlroots
+Description: wlroots as tools/build-wlroots.sh builds it for splashd's host mode (static, trimmed)
+Version: $(version "$wlroots_dsc")
+Requires: $requires
+Cflags: -I$prefix/include
+Libs: -L$prefix/lib -lsplashd-wlroots -lm
+PC
+echo "$versions" > "$prefix/done"
+ln -sfn "$(basename "$prefix")" "$root/current"
+rm -rf "$src"
