@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the trimmed, static, position-independent wlroots that host mode's
-# compositor (wayland-host/host.c, libsplashd-wayland-host.so) links, from
-# Debian's own source package (bookworm's wlroots 0.15.1, Debian's patches
-# applied):
+# Builds the trimmed, static, position-independent wlroots and libinput that
+# host mode's compositor (wayland-host/host.c, libsplashd-wayland-host.so)
+# links, from Debian's own source packages (bookworm's wlroots 0.15.1 and
+# trixie's libinput 1.28.1, Debian's patches applied):
 #
 #     tools/build-wlroots.sh DIR
 #
@@ -11,29 +11,38 @@
 # DIR/current at it; make compiles host.c against its headers and links it
 # through DIR/current/lib/pkgconfig/splashd-wlroots.pc. A build already there
 # for the same script is used as it is (no network); another version of this
-# script builds afresh. Takes ~10 s on two cores.
+# script builds afresh. Takes ~15 s on two cores.
 #
 # Why: host mode uses wlroots' headless back end (never started), its pixman
 # renderer, its shm allocator, its protocols and its Xwayland support, and a
-# libinput context of its own (Debian's libinput). Debian's libwlroots10
+# libinput context of its own. Debian's libwlroots10
 # links everything else too (the DRM, libinput, X11 and Wayland back ends,
 # GLES2 and EGL, GBM, libseat and through it libsystemd and its
 # compressors): nearly all of it never called, yet loaded and partly
-# resident in splashd's process. Linked in from this archive, wlroots costs
-# only what host.c reaches.
+# resident in splashd's process; Debian's libinput10 brings libwacom, and
+# through it GLib, GObject and gudev (~1.1 MB resident, for tablets host
+# mode does not serve). Linked in from these archives, they cost only what
+# host.c reaches.
 #
 # What is trimmed: wlroots' DRM, libinput and X11 back ends, its GLES2 and
 # Vulkan renderers, xcb-errors and the examples (meson options), and its
-# GBM allocator (a patch below: 0.15 always builds it). The session (libseat)
-# and Wayland back end code 0.15 always compiles is left to the link: host.c
-# never reaches it, and make links with --gc-sections, each function and
-# datum here in a section of its own. wlroots starts Xwayland where Debian's
-# xwayland package puts it (/usr/bin/Xwayland, from its xwayland.pc).
+# GBM allocator (a patch below: 0.15 always builds it); libinput's libwacom
+# (the tablets' database), debug GUI, tests and documentation. The session
+# (libseat) and Wayland back end code wlroots 0.15 always compiles is left
+# to the link: host.c never reaches it, and make links with --gc-sections,
+# each function and datum here in a section of its own. wlroots starts
+# Xwayland where Debian's xwayland package puts it (/usr/bin/Xwayland, from
+# its xwayland.pc); libinput reads the device quirks of Debian's
+# libinput-bin (/usr/share/libinput) and /etc/libinput, as Debian's own does.
 #
-# Not built here: libinput, whose trimmed build (without libwacom, and with
-# it GLib, GObject and gudev, ~1.2 MB resident) would save more, but whose
-# upstream tarball (libinput_1.22.1.orig.tar.gz) the archive this machine's
-# apt uses does not serve.
+# Why trixie's libinput: the archive this machine's apt uses does not serve
+# bookworm's upstream tarball (libinput_1.22.1.orig.tar.gz: 404), nor
+# trixie's .dsc, but trixie's tarball and Debian's changes (fetched with
+# --tar-only and --diff-only, checked by apt against the signed index; the
+# patches applied by hand in their series' order). 1.28 reads 1.22's quirk
+# files and offers the same API. Should they not be had, host.c links
+# Debian's shared libinput10 instead, said in one line: host mode then
+# loads libwacom and GLib, and works the same.
 set -euo pipefail
 if [ $# -ne 1 ]; then
   echo "usage: tools/build-wlroots.sh DIR" >&2
@@ -57,16 +66,31 @@ archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
 src="$root/src"
 rm -rf "$src"
 mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm main" > "$src/sources.list"
+for suite in bookworm trixie; do
+  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive $suite main"
+done > "$src/sources.list"
 apt_options=(
   -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
   -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
 )
 apt-get "${apt_options[@]}" update -qq
-(cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only wlroots)
+(cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only wlroots/bookworm)
+mkdir "$src/libinput"
+if (cd "$src/libinput" && apt-get "${apt_options[@]}" source -qq --download-only --tar-only libinput/trixie \
+  && apt-get "${apt_options[@]}" source -qq --download-only --diff-only libinput/trixie); then
+  libinput_orig=$(ls "$src"/libinput/libinput_*.orig.tar.*)
+  libinput_debian=$(ls "$src"/libinput/libinput_*.debian.tar.*)
+else
+  echo "build-wlroots.sh: trixie's libinput sources cannot be had: host mode links Debian's libinput10" \
+    "(and with it libwacom and GLib)" >&2
+  libinput_debian=
+fi
 wlroots_dsc=$(ls "$src"/wlroots_*.dsc)
 version() { basename "$1" .dsc | cut -d_ -f2; }
 versions="wlroots-$(version "$wlroots_dsc")"
+if [ -n "$libinput_debian" ]; then
+  versions="$versions-libinput-$(basename "$libinput_debian" | sed 's/^libinput_//; s/[.]debian[.]tar[.].*$//')"
+fi
 prefix="$root/$versions-$script_hash"
 rm -rf "$prefix"
 # apt checked the files against the archive's signed index; dpkg-source
@@ -76,6 +100,36 @@ jobs=$(nproc)
 # No -g: the archives are a fraction of the size.
 export CFLAGS="-O2 -ffunction-sections -fdata-sections"
 meson_options=(--buildtype=plain -Ddefault_library=static -Db_staticpic=true)
+
+if [ -n "$libinput_debian" ]; then
+  echo "build-wlroots.sh: libinput ($(basename "$libinput_debian" | sed 's/[.]debian[.]tar[.].*$//')), trimmed and" \
+    "static, into $prefix"
+  (
+    cd "$src/libinput"
+    mkdir tree
+    tar -C tree --strip-components=1 -xf "$libinput_orig"
+    tar -C tree -xf "$libinput_debian"
+    cd tree
+    grep -v '^#' debian/patches/series | while read -r change; do
+      [ -z "$change" ] || patch -p1 --quiet < "debian/patches/$change"
+    done
+    # The library is a shared_library() in libinput's meson.build: library()
+    # follows default_library. Its internal archives (utilities, quirks,
+    # filters) are bundled into libinput.a.
+    sed -i "s/^lib_libinput = shared_library('input',$/lib_libinput = library('input',/" meson.build
+    grep -q "^lib_libinput = library('input',$" meson.build \
+      || { echo "build-wlroots.sh: libinput's meson.build has no lib_libinput = shared_library('input', line" >&2; exit 1; }
+    # --prefix=/usr: the quirks' folder and override file compiled in are
+    # Debian's (/usr/share/libinput, /etc/libinput). Nothing is installed
+    # there: the archive and its header are copied below.
+    meson setup build --prefix=/usr "${meson_options[@]}" -Dlibwacom=false -Ddebug-gui=false -Dtests=false \
+      -Ddocumentation=false -Dzshcompletiondir=no > "$src/libinput.log" 2>&1 \
+      && ninja -C build -j"$jobs" libinput.a >> "$src/libinput.log" 2>&1 \
+      || { tail -30 "$src/libinput.log" >&2; exit 1; }
+    install -D -m 644 build/libinput.a "$prefix/lib/libsplashd-input.a"
+    install -D -m 644 src/libinput.h "$prefix/include/libinput.h"
+  )
+fi
 
 echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and static, into $prefix"
 (
@@ -163,22 +217,28 @@ PATCH
   fi
 )
 
-# make links through this pkg-config file: the archive under a name of its
-# own (the linker looks in the system's folders too, where Debian's
+# make links through this pkg-config file: the archives under names of
+# their own (the linker looks in the system's folders too, where Debian's
 # libwlroots-dev may have put a libwlroots.so), then the shared libraries
-# it and host.c call. wlroots' own wlroots.pc would name
+# they and host.c call. wlroots' own wlroots.pc would name
 # libseat, wayland-client and the rest of a full build: removed.
 mv "$prefix/lib/libwlroots.a" "$prefix/lib/libsplashd-wlroots.a"
 rm "$prefix/lib/pkgconfig/wlroots.pc"
-requires="wayland-server pixman-1 xkbcommon libudev libinput libdrm"
+if [ -n "$libinput_debian" ]; then
+  requires="wayland-server pixman-1 xkbcommon libudev libevdev mtdev libdrm"
+  libs="-L$prefix/lib -lsplashd-wlroots -lsplashd-input -lm"
+else
+  requires="wayland-server pixman-1 xkbcommon libudev libinput libdrm"
+  libs="-L$prefix/lib -lsplashd-wlroots -lm"
+fi
 requires="$requires xcb xcb-composite xcb-icccm xcb-render xcb-res xcb-xfixes"
 cat > "$prefix/lib/pkgconfig/splashd-wlroots.pc" << PC
 Name: splashd-wlroots
-Description: wlroots as tools/build-wlroots.sh builds it for splashd's host mode (static, trimmed)
+Description: wlroots and libinput as tools/build-wlroots.sh builds them for splashd's host mode (static, trimmed)
 Version: $(version "$wlroots_dsc")
 Requires: $requires
 Cflags: -I$prefix/include
-Libs: -L$prefix/lib -lsplashd-wlroots -lm
+Libs: $libs
 PC
 echo "$versions" > "$prefix/done"
 ln -sfn "$(basename "$prefix")" "$root/current"

@@ -4,8 +4,8 @@
 # binary carries a RUNPATH (the loader would look beside the binary for every
 # library at every start; nothing is installed there), SDL is linked in
 # (tools/build-sdl.sh), host mode's compositor is a shared object of its own
-# (the trimmed wlroots linked in: none of the libraries Debian's brings, no
-# Swift runtime), a running splash maps only what it
+# (the trimmed wlroots and libinput linked in: none of the libraries
+# Debian's bring, no Swift runtime), a running splash maps only what it
 # draws with (no Wayland library), and splashd's code is laid out in the
 # order of tools/text-order.txt.
 #
@@ -29,19 +29,26 @@ if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libstdc++'; then
 fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
 # Host mode's compositor: its own shared object, loaded only in host mode,
-# with the trimmed static wlroots linked in (tools/build-wlroots.sh): neither
-# it nor what it loads is a shared wlroots or what Debian's brings (EGL, GL,
-# GBM, libseat, libsystemd, wayland-client, xcb-xinput), or Swift's; no
-# RUNPATH.
+# with the trimmed static wlroots and libinput linked in
+# (tools/build-wlroots.sh): neither it nor what it loads is a shared wlroots
+# or what Debian's brings (EGL, GL, GBM, libseat, libsystemd, wayland-client,
+# xcb-xinput), or Swift's; no RUNPATH. libwacom and GLib come only with
+# Debian's shared libinput, which it links only when the script could not
+# have libinput's sources (it says so).
 host="$dir/libsplashd-wayland-host.so"
 if [ ! -f "$host" ]; then
   echo "check-release: $host is missing" >&2
   exit 1
 fi
 host_libraries=$(ldd "$host" | awk '$1 !~ /^linux-vdso/ { print $1 }')
-unwanted=$(printf '%s\n' "$host_libraries" \
-  | grep -E 'libwlroots|libEGL|libGL|libgbm|libseat|libsystemd|libwayland-client|libxcb-xinput|libswift' \
-  || true)
+unwanted='libwlroots|libEGL|libGL|libgbm|libseat|libsystemd|libwayland-client|libxcb-xinput|libswift'
+if readelf -d "$host" | grep -q 'NEEDED.*libinput'; then
+  echo "release_host_libinput: debian"
+else
+  echo "release_host_libinput: linked-in"
+  unwanted="$unwanted|libwacom|libgudev|libglib|libgobject"
+fi
+unwanted=$(printf '%s\n' "$host_libraries" | grep -E "$unwanted" || true)
 if [ -n "$unwanted" ] || readelf -d "$host" | grep -q -E 'RUNPATH|RPATH'; then
   echo "check-release: $host loads what host mode's trimmed wlroots leaves out, or has a RUNPATH (build it with" \
     "make: tools/build-wlroots.sh):" $unwanted "$(readelf -d "$host" | grep -E 'RUNPATH|RPATH')" >&2

@@ -38,11 +38,13 @@ echo "activate-noawait update-initramfs" >"$root/DEBIAN/triggers"
 # dpkg-shlibdeps reads debian/control for the package's name.
 printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')
-# Host mode's compositor (loaded only in host mode), with wlroots linked in
-# (tools/build-wlroots.sh), needs libwayland-server, pixman, xkbcommon,
-# libudev, libinput, libdrm, xcb and five of its extensions: recommended,
-# not required, so that a plain splash installs without them. Xwayland
-# (xwayland = yes, for X11 programs) only suggested.
+# Host mode's compositor (loaded only in host mode), with wlroots and
+# libinput linked in (tools/build-wlroots.sh), needs libwayland-server,
+# pixman, xkbcommon, libudev, libevdev, mtdev, libdrm, xcb and five of its
+# extensions, and libinput-bin: the device quirks (/usr/share/libinput) and
+# udev rules its libinput reads. Recommended, not required, so that a plain
+# splash installs without them. Xwayland (xwayland = yes, for X11 programs)
+# only suggested.
 host=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host.so" \
   | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
@@ -53,7 +55,7 @@ Architecture: $arch
 Maintainer: splashd developers <dev@splashd.invalid>
 Installed-Size: $size
 Depends: $depends
-Recommends: fonts-dejavu-core, $host
+Recommends: fonts-dejavu-core, $host, libinput-bin
 Suggests: xwayland
 Section: admin
 Priority: optional

@@ -64,7 +64,7 @@ public final class WaylandHost {
       throw SystemError(
         "host mode", code: ENOENT,
         reason: "cannot load \(Self.libraryName) (the libraries the package recommends: libwayland-server0, "
-          + "libinput10, libpixman-1-0, …): " + reasons.joined(separator: "; "))
+          + "libpixman-1-0, libevdev2, …): " + reasons.joined(separator: "; "))
     }
     api = loaded
     let sink = LogSink(log)
