@@ -126,8 +126,9 @@ STATIC_CXX := -Xlinker -L$(CURDIR)/$(STATIC_CXX_DIR)
 # --version names the git commit (with -dirty for uncommitted changes).
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 build: deps
-	archive=$$($(CC) -print-file-name=libstdc++.a) && test -f "$$archive" && mkdir -p $(STATIC_CXX_DIR) \
-	  && ln -sfn "$$archive" $(STATIC_CXX_DIR)/libstdc++.a
+	archive=$$($(CC) -print-file-name=libstdc++.a) \
+	  && { test -f "$$archive" || { echo "no libstdc++.a for $(CC) (apt install libstdc++-12-dev)" >&2; exit 1; }; } \
+	  && mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" $(STATIC_CXX_DIR)/libstdc++.a
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(if $(filter yes,$(PIE)),,-Xlinker -no-pie) \
 	  $(TEXT_ORDER) $(STATIC_CXX) -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
 	$(call host_library,$(BUILD_DIR))

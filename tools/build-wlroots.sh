@@ -11,7 +11,9 @@
 # DIR/current at it; make compiles host.c against its headers and links it
 # through DIR/current/lib/pkgconfig/splashd-wlroots.pc. A build already there
 # for the same script is used as it is (no network); another version of this
-# script builds afresh. Takes ~15 s on two cores.
+# script builds afresh (a new Debian revision, a security fix among them,
+# comes with an edit of this script, as SDL's does). Takes ~15 s on two
+# cores.
 #
 # Why: host mode uses wlroots' headless back end (never started), its pixman
 # renderer, its shm allocator, its protocols and its Xwayland support, and a
@@ -65,20 +67,24 @@ done
 archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
 src="$root/src"
 rm -rf "$src"
-mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
-for suite in bookworm trixie; do
-  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive $suite main"
-done > "$src/sources.list"
-apt_options=(
-  -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
-)
+mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/libinput"
+# sources SUITE: apt's options for SUITE's source packages alone (an
+# archive without trixie fails only libinput's part).
+sources() {
+  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive $1 main" > "$src/$1.list"
+  apt_options=(
+    -o "Dir::Etc::SourceList=$src/$1.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
+  )
+}
+sources bookworm
 apt-get "${apt_options[@]}" update -qq
 (cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only wlroots/bookworm)
-mkdir "$src/libinput"
-if (cd "$src/libinput" && apt-get "${apt_options[@]}" source -qq --download-only --tar-only libinput/trixie \
-  && apt-get "${apt_options[@]}" source -qq --download-only --diff-only libinput/trixie); then
-  libinput_orig=$(ls "$src"/libinput/libinput_*.orig.tar.*)
+sources trixie
+if apt-get "${apt_options[@]}" update -qq \
+  && (cd "$src/libinput" && apt-get "${apt_options[@]}" source -qq --download-only --tar-only libinput \
+    && apt-get "${apt_options[@]}" source -qq --download-only --diff-only libinput); then
+  libinput_orig=$(ls "$src"/libinput/libinput_*.orig.tar.* | grep -v '[.]asc$')
   libinput_debian=$(ls "$src"/libinput/libinput_*.debian.tar.*)
 else
   echo "build-wlroots.sh: trixie's libinput sources cannot be had: host mode links Debian's libinput10" \
@@ -110,8 +116,9 @@ if [ -n "$libinput_debian" ]; then
     tar -C tree --strip-components=1 -xf "$libinput_orig"
     tar -C tree -xf "$libinput_debian"
     cd tree
-    grep -v '^#' debian/patches/series | while read -r change; do
-      [ -z "$change" ] || patch -p1 --quiet < "debian/patches/$change"
+    # The series: a patch a line (its options after it), comments after '#'.
+    sed -e 's/#.*//' debian/patches/series | while read -r change options; do
+      [ -z "$change" ] || patch ${options:--p1} --quiet < "debian/patches/$change"
     done
     # The library is a shared_library() in libinput's meson.build: library()
     # follows default_library. Its internal archives (utilities, quirks,
@@ -203,6 +210,68 @@ echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and s
 -has = cc.has_function('gbm_bo_get_fd_for_plane', dependencies: [gbm])
 -add_project_arguments('-DHAS_GBM_BO_GET_FD_FOR_PLANE=@0@'.format(has.to_int()), language: 'c')
 PATCH
+  # A buffer kept past its wl_buffer (the frame splashd holds after the
+  # program has gone) is read from a copy made while wl_shm still catches a
+  # pool the client has shrunk, not from the client's memory unguarded.
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_buffer.c
++++ b/types/wlr_buffer.c
+@@ -1,6 +1,7 @@
+ #include <assert.h>
+ #include <drm_fourcc.h>
+ #include <stdlib.h>
++#include <string.h>
+ #include <wlr/render/wlr_renderer.h>
+ #include <wlr/types/wlr_buffer.h>
+ #include <wlr/types/wlr_drm.h>
+@@ -340,6 +341,7 @@
+ 	if (buffer->saved_shm_pool != NULL) {
+ 		wl_shm_pool_unref(buffer->saved_shm_pool);
+ 	}
++	free(buffer->saved_copy);
+ 	free(buffer);
+ }
+ 
+@@ -352,8 +354,10 @@
+ 	if (buffer->shm_buffer != NULL) {
+ 		*data = wl_shm_buffer_get_data(buffer->shm_buffer);
+ 		wl_shm_buffer_begin_access(buffer->shm_buffer);
++	} else if (buffer->saved_copy != NULL) {
++		*data = buffer->saved_copy;
+ 	} else {
+-		*data = buffer->saved_data;
++		return false;
+ 	}
+ 	return true;
+ }
+@@ -381,6 +385,16 @@
+ 	// keep a reference to the wl_shm_pool
+ 	buffer->saved_shm_pool = wl_shm_buffer_ref_pool(buffer->shm_buffer);
+ 	buffer->saved_data = wl_shm_buffer_get_data(buffer->shm_buffer);
++	// The pixels are read from a copy from now on, made while wl_shm still
++	// catches a pool the client has shrunk (SIGBUS): nothing guards the
++	// memory once the buffer is gone.
++	size_t size = (size_t)buffer->stride * (size_t)buffer->base.height;
++	buffer->saved_copy = malloc(size > 0 ? size : 1);
++	if (buffer->saved_copy != NULL) {
++		wl_shm_buffer_begin_access(buffer->shm_buffer);
++		memcpy(buffer->saved_copy, buffer->saved_data, size);
++		wl_shm_buffer_end_access(buffer->shm_buffer);
++	}
+ 
+ 	// The wl_shm_buffer destroys itself with the wl_resource
+ 	buffer->resource = NULL;
+--- a/include/types/wlr_buffer.h
++++ b/include/types/wlr_buffer.h
+@@ -17,6 +17,7 @@
+ 	// destroyed the wl_buffer
+ 	struct wl_shm_pool *saved_shm_pool;
+ 	void *saved_data;
++	void *saved_copy;
+ 
+ 	struct wl_listener resource_destroy;
+ 	struct wl_listener release;
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
@@ -240,6 +309,12 @@ Requires: $requires
 Cflags: -I$prefix/include
 Libs: $libs
 PC
-echo "$versions" > "$prefix/done"
+# A build with Debian's libinput (its sources could not be had) is used
+# but not kept as done: the next run tries again.
+if [ -n "$libinput_debian" ]; then echo "$versions" > "$prefix/done"; fi
 ln -sfn "$(basename "$prefix")" "$root/current"
+# Earlier builds (of other versions of this script) go.
+for old in "$root"/wlroots-*; do
+  if [ "$old" != "$prefix" ]; then rm -rf "$old"; fi
+done
 rm -rf "$src"

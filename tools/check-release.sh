@@ -40,6 +40,10 @@ if [ ! -f "$host" ]; then
   echo "check-release: $host is missing" >&2
   exit 1
 fi
+if ! ldd "$host" > /dev/null; then
+  echo "check-release: $host cannot be loaded (ldd fails)" >&2
+  exit 1
+fi
 host_libraries=$(ldd "$host" | awk '$1 !~ /^linux-vdso/ { print $1 }')
 unwanted='libwlroots|libEGL|libGL|libgbm|libseat|libsystemd|libwayland-client|libxcb-xinput|libswift'
 if readelf -d "$host" | grep -q 'NEEDED.*libinput'; then

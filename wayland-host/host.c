@@ -88,8 +88,9 @@ struct splashd_host {
   /* Whether the held frame is being read (begin_held to end_held). */
   bool reading;
   /* The window composed from its surfaces (the toplevel's, its
-     subsurfaces' and popups'), when it has more than one: kept between
-     holds, remade when the toplevel's size changes. */
+     subsurfaces' and popups'), when it has more than one: kept while it
+     is the held frame (reused by the next composition), remade when the
+     toplevel's size changes. */
   pixman_image_t *composed;
   /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
   int events;
@@ -1519,10 +1520,10 @@ static int hold_frame(struct splashd_host *host) {
     if (window_mapped(later)) shown++;
   }
   if (shown > 1 || cursor_visible(host)) {
+    // Composed first: should that fail, what was held stays held.
+    if (!compose(host, source)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
     host->held = NULL;
-    host->holds_composed = false;
-    if (!compose(host, source)) return 0;
     host->holds_composed = true;
   } else {
     struct wlr_buffer *locked = wlr_buffer_lock(source);

@@ -20,7 +20,13 @@ struct guard {
 
 static struct guard guards[GUARD_SLOTS];
 static atomic_flag taking = ATOMIC_FLAG_INIT;
+/* The SA_SIGINFO handler on_bus took the place of, which takes the faults
+   that are not a guarded mapping's (libwayland's wl_shm guard, for a
+   client's pool being read); none (SIG_DFL) when there was none. */
 static struct sigaction before;
+/* What ends the process on a SIGBUS nobody takes: the crash hand-off's
+   action, or the default. */
+static struct sigaction fatal;
 static uintptr_t page_size;
 
 static void say_cut(const char *name) {
@@ -40,9 +46,10 @@ static void say_cut(const char *name) {
 }
 
 static void on_bus(int signal, siginfo_t *info, void *context) {
-  (void)context;
   uintptr_t address = (uintptr_t)info->si_addr;
-  for (int slot = 0; slot < GUARD_SLOTS; slot++) {
+  /* A SIGBUS sent rather than a fault (another guard raising it again for
+     a fault not its own, kill) has no address of ours. */
+  for (int slot = 0; info->si_code > 0 && slot < GUARD_SLOTS; slot++) {
     uintptr_t start = atomic_load(&guards[slot].start);
     uintptr_t end = start + atomic_load(&guards[slot].length);
     if (start == 0 || address < start || address >= end) continue;
@@ -56,18 +63,34 @@ static void on_bus(int signal, siginfo_t *info, void *context) {
     if (atomic_exchange(&guards[slot].cut, 1) == 0) say_cut(guards[slot].name);
     return;
   }
-  /* Not a guarded mapping: the action from before takes the fault, which
-     comes again as soon as this handler returns. */
-  sigaction(signal, &before, NULL);
+  /* A fault of no guarded mapping: the guard installed before takes it,
+     called as the kernel would; it raises the signal again when it is not
+     its own either (libwayland's does, after putting its own "before"
+     back). Never by putting that handler back as SIGBUS's action: it would
+     put this one back in turn, and the fault would come again forever. */
+  if (info->si_code > 0 && (before.sa_flags & SA_SIGINFO) && before.sa_sigaction != NULL) {
+    before.sa_sigaction(signal, info, context);
+    return;
+  }
+  /* Nobody's: the process ends as it would have. A fault comes again as
+     soon as this handler returns; a signal sent is raised again (it
+     arrives then). */
+  sigaction(signal, &fatal, NULL);
+  if (info->si_code <= 0) raise(signal);
 }
 
-/* Makes on_bus SIGBUS's action, keeping whatever was installed since it
-   last was as the one to fall back to. */
+/* Makes on_bus SIGBUS's action; an SA_SIGINFO handler installed since it
+   last was (another guard) takes the faults not its own, any other action
+   ends the process. */
 static void install(void) {
   struct sigaction current;
   sigaction(SIGBUS, NULL, &current);
   if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_bus) return;
-  before = current;
+  if (current.sa_flags & SA_SIGINFO) {
+    before = current;
+  } else {
+    fatal = current;
+  }
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_sigaction = on_bus;
@@ -106,9 +129,11 @@ void splashd_unguard_mapping(int slot) {
   atomic_store(&guards[slot].start, 0);
 }
 
-void splashd_mapping_guard_goes_first(void) {
+void splashd_mapping_guard_goes_first(const struct sigaction *ending) {
   while (atomic_flag_test_and_set(&taking)) {
   }
-  if (page_size != 0) install();
+  if (page_size == 0) page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+  if (ending != NULL) fatal = *ending;
+  install();
   atomic_flag_clear(&taking);
 }

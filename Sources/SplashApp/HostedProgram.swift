@@ -481,6 +481,8 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     guard !showedAFrame else { return }
     showedAFrame = true
     log.info("host mode: the program's first frame")
+    // Its memory has been read: libwayland's SIGBUS handler is in place.
+    MappedFile.guardGoesFirst()
     controller.programShowedItsFirstFrame()
     if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
   }

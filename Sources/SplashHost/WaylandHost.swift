@@ -135,8 +135,9 @@ public final class WaylandHost {
     throws(Failure) -> Result?
   {
     var buffer = splashd_host_buffer()
-    guard api.begin_held(host, &buffer) == 1, let pixels = buffer.pixels else { return nil }
+    guard api.begin_held(host, &buffer) == 1 else { return nil }
     defer { api.end_held(host) }
+    guard let pixels = buffer.pixels else { return nil }
     return try body(
       HostedBuffer(
         pixels: pixels, size: PixelSize(width: Int(buffer.width), height: Int(buffer.height)),

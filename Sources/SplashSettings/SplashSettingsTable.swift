@@ -246,7 +246,7 @@ enum SplashSettingsTable {
         + "framebuffer the machine's keyboards, pointers and touch screens reach the program (libinput, as root; "
         + "the layout of /etc/default/keyboard, XKB_DEFAULT_* overriding it; touches turned with the screen), the "
         + "console's own keyboard off meanwhile. Needs the libraries splashd's package recommends "
-        + "(libwayland-server0, libevdev2, …; wlroots and libinput are built in). none: the program takes the display itself.",
+        + "(libwayland-server0, libevdev2, libinput-bin, …; wlroots and libinput are built in). none: the program takes the display itself.",
       values: HostMode.allCases.map(\.rawValue), \.handoff.host, read: { try $0.choice(HostMode.self) },
       print: { $0.rawValue }),
     SettingSpec(

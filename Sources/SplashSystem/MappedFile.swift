@@ -48,6 +48,13 @@ public final class MappedFile {
     bytes = UnsafeRawBufferPointer(start: mapped, count: length)
   }
 
+  /// Puts the guard of mapped files in front of a SIGBUS handler a library
+  /// installed since (libwayland's, at its first read of a Wayland client's
+  /// memory, guards that memory and raises SIGBUS again for any other
+  /// fault, which would end splashd at a read of a file cut short): it
+  /// takes the faults of no mapped file from then on.
+  public static func guardGoesFirst() { splashd_mapping_guard_goes_first(nil) }
+
   /// Whether the file was cut short under the mapping and a read found
   /// the zeros that stand for what was lost.
   public var wasCutShort: Bool { splashd_mapping_was_cut(guardSlot) != 0 }

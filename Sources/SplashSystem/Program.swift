@@ -157,9 +157,11 @@ public enum Program {
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
-    for signal in crashSignals { sigaction(signal, &action, nil) }
-    // A read of a mapped file that was cut short is not a crash (MappedFile).
-    splashd_mapping_guard_goes_first()
+    for signal in crashSignals where signal != SIGBUS { sigaction(signal, &action, nil) }
+    // A read of a mapped file that was cut short is not a crash (MappedFile),
+    // nor one of a Wayland client's pool that wl_shm guards: SIGBUS goes
+    // through the guards first, which keep their order.
+    splashd_mapping_guard_goes_first(&action)
   }
 
   /// The signal mask the programs splashd runs start with: the one splashd

@@ -307,8 +307,8 @@ do {
   // Host mode loads its compositor and starts the program behind the first
   // frame, so that frame comes as soon as without it (the target: at most
   // 1.1 times). The program is /bin/true: it ends at once, and the splash
-  // with it; where wlroots is not installed, host mode says so and the
-  // figure is that of the plain splash.
+  // with it; where its compositor cannot be loaded, host mode says so and
+  // the figure is that of the plain splash.
   // (Its peak RSS, the compositor's too, is not the plain splash's.)
   let plainPeakBytes = peakBytes
   let hosted = try firstFrameMilliseconds(cachedArguments + ["--host", "wayland", "--", "/bin/true"])

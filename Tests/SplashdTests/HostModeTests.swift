@@ -1189,6 +1189,67 @@ import Testing
     #expect(outcome.status == 4, "\(outcome.stderr)")
   }
 
+  /// A client that cuts its buffer's memory to nothing and exits once its
+  /// frame is alone on the screen (hostile-buffer-client shrink-and-leave),
+  /// with `restart = on-failure`: the splash comes back cross-faded from
+  /// that frame, read after the client has gone, when wl_shm guards its
+  /// memory no more: from the copy made as the buffer went (a patch of the
+  /// wlroots tools/build-wlroots.sh builds), so splashd lives on, starts the
+  /// client again, and at the limit exits with its status, never crashed.
+  @Test func aClientThatCutsItsMemoryAndLeavesIsReturnedFromWithoutACrash() throws {
+    let client = try hostileBufferClient()
+    let done = dir.path + "/committed"
+    let leave = dir.path + "/leave"
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.3", "--restart", "on-failure", "--restart-limit", "1", "--", client, "shrink-and-leave",
+        done, leave,
+      ], in: dir,
+      whileRunning: { splashd in
+        guard waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }) else {
+          kill(splashd.pid, SIGTERM)
+          return
+        }
+        _ = FileManager.default.createFile(atPath: leave, contents: nil)
+      })
+    #expect(outcome.status == 3, "\(outcome.stderr)")
+    #expect(!outcome.stderr.contains("crashed"), "\(outcome.stderr)")
+  }
+
+  /// A prepared picture cut short in the cache while the splash holds over
+  /// the program: libwayland's SIGBUS handler, in place since the program's
+  /// memory was first read, comes after the guard of mapped files (which
+  /// goes first again at the program's first frame), so the redraw after
+  /// the cut reads zeros where the file was lost and says so, and the
+  /// splash goes on to reveal the program, never crashed.
+  @Test func aCacheFileCutShortWhileHostingNeverCrashesTheSplash() throws {
+    // A first start prepares the pictures into the cache (its program ends at once).
+    let shape = splash + ["--until-reveal", "--timeout", "0", "--duration", "0.3"]
+    let warm = try run(splashdPath, ["--config", dir.testConfig] + shape + ["--", "/bin/true"], timeout: 20)
+    #expect(warm.status == 0, "\(warm.stderr)")
+    let file = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: dir.cache).first { $0.hasSuffix(".prepared") }
+        .map { dir.cache + "/" + $0 })
+    var snapshotStatus: Int32?
+    var revealed = false
+    let (_, outcome) = try spawnSplashd(
+      shape + ["--", "foot"], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), splashd.log.contains("prepared pictures from") else { return }
+        truncate(file, 4096)
+        snapshotStatus = splashctl(["snapshot", dir.path + "/after-the-cut.png"])?.status
+        _ = splashctl(["reveal"])
+        revealed = waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+      })
+    let note = outcome.stderr
+    #expect(snapshotStatus == 0 && revealed, "\(note)")
+    #expect(
+      outcome.stderrLines.contains("splashd: \(file) was cut short while it was shown: its lost part shows as black"),
+      "\(note)")
+    #expect(!note.contains("crashed"), "\(note)")
+  }
+
   /// A program that ends before its first frame: the splash ends with its
   /// picture, without opening the doors onto nothing, and splashd exits
   /// with the program's status.

@@ -181,4 +181,23 @@ import Testing
     #expect((0..<200).filter { frame.at($0, 50) == 0xFF0000 }.count == 140)
     #expect(frame.at(170, 50) != 0x0000FF && frame.at(100, 30) == 0x0000FF)
   }
+
+  /// SIGBUS's chain with a second guard installed after splashd's (as
+  /// libwayland's wl_shm guard is in host mode; tools/sigbus-chain-probe.c,
+  /// built here with the guard's source): each guard takes its own faults,
+  /// and a fault neither guards ends the process at once through the crash
+  /// action, rather than being handed back and forth between them forever.
+  @Test func aFaultNoGuardTakesEndsTheProcessThroughTheChain() throws {
+    let probe = dir.path + "/sigbus-chain-probe"
+    let built = try run(
+      "/usr/bin/gcc",
+      [
+        "-O1", "-Wall", "-Wextra", "-Werror", "-I", packageRoot + "/Sources/CLinux/include", "-o", probe,
+        packageRoot + "/tools/sigbus-chain-probe.c", packageRoot + "/Sources/CLinux/mapping_guard.c",
+      ])
+    try #require(built.status == 0, "\(built.stderr)")
+    let outcome = try run(probe, [dir.path], timeout: 10)
+    #expect(outcome.status == 42, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("splashd: guarded was cut short while it was shown"), "\(outcome.stderr)")
+  }
 }

@@ -3,13 +3,17 @@
 // commits a 32-bit buffer, then stays connected.
 //
 //     hostile-buffer-client short-rows|shrunk-pool DONE-FILE
+//     hostile-buffer-client shrink-and-leave DONE-FILE LEAVE-FILE
 //
 // short-rows: the buffer's rows are one byte a pixel (libwayland checks no
 // more), in a pool just that big: a compositor that read 4 bytes a pixel
 // would read past the client's memory. shrunk-pool: a whole buffer of
 // #208040, whose memory the client cuts to nothing once the compositor has
 // it: a compositor that read it later outside wl_shm's access would die of
-// SIGBUS.
+// SIGBUS. shrink-and-leave: a whole buffer of #208040 too, left as it is
+// until LEAVE-FILE appears; then the client cuts its memory to nothing and
+// exits 3 at once: a compositor that still read the frame once the client
+// has gone (wl_shm no longer guards it then) would die of SIGBUS.
 //
 // DONE-FILE is written once the compositor has had the commit (a round
 // trip after it, and after the cut). Exits 4 when the compositor cuts it
@@ -83,8 +87,10 @@ static const struct xdg_toplevel_listener toplevel_listener = {.configure = topl
 
 int main(int argc, char **argv) {
   int shrinks = argc == 3 && strcmp(argv[1], "shrunk-pool") == 0;
-  if (argc != 3 || (!shrinks && strcmp(argv[1], "short-rows") != 0)) {
-    fprintf(stderr, "usage: hostile-buffer-client short-rows|shrunk-pool DONE-FILE\n");
+  int leaves = argc == 4 && strcmp(argv[1], "shrink-and-leave") == 0;
+  if (!shrinks && !leaves && (argc != 3 || strcmp(argv[1], "short-rows") != 0)) {
+    fprintf(stderr, "usage: hostile-buffer-client short-rows|shrunk-pool DONE-FILE\n"
+                    "       hostile-buffer-client shrink-and-leave DONE-FILE LEAVE-FILE\n");
     return 2;
   }
   struct wl_display *display = wl_display_connect(NULL);
@@ -108,11 +114,11 @@ int main(int argc, char **argv) {
   while (!configured && wl_display_dispatch(display) != -1) {
   }
   // short-rows: one byte a pixel, the pool width x height bytes, not 4 times that.
-  int stride = shrinks ? width * 4 : width;
+  int stride = shrinks || leaves ? width * 4 : width;
   size_t size = (size_t)stride * (size_t)height;
   int fd = memfd_create("hostile-buffer", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, (off_t)size) != 0) return 1;
-  if (shrinks) {
+  if (shrinks || leaves) {
     uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (pixels == MAP_FAILED) return 1;
     for (size_t i = 0; i < size / 4; i++) pixels[i] = 0x208040;
@@ -130,6 +136,10 @@ int main(int argc, char **argv) {
   if (shrinks && (ftruncate(fd, 0) != 0 || wl_display_roundtrip(display) == -1)) return 1;
   FILE *done = fopen(argv[2], "w");
   if (done != NULL) fclose(done);
+  if (leaves) {
+    while (access(argv[3], F_OK) != 0) usleep(20000);
+    return ftruncate(fd, 0) == 0 ? 3 : 1;
+  }
   while (wl_display_dispatch(display) != -1) {
   }
   if (wl_display_get_error(display) == EPROTO) {

@@ -119,14 +119,18 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
 /* Guards a file mapping against the file being cut short under it (a
    truncated file's pages beyond its end raise SIGBUS when read): a read
    there finds zero bytes instead, `name` is said once on standard error, and
-   splashd_mapping_was_cut tells it. A SIGBUS anywhere else goes to the action
-   installed before (the crash hand-off). The guard's slot, or -1 when all
-   are taken (the mapping is then left unguarded). (In mapping_guard.c.) */
+   splashd_mapping_was_cut tells it. A fault anywhere else goes to the
+   SA_SIGINFO handler installed before, if any (libwayland's wl_shm guard),
+   then to the action that ends the process (the crash hand-off's). The
+   guard's slot, or -1 when all are taken (the mapping is then left
+   unguarded). (In mapping_guard.c.) */
 int splashd_guard_mapping(const void *start, unsigned long length, const char *name);
 /* Whether the guarded mapping in `slot` lost pages to its file being cut. */
 int splashd_mapping_was_cut(int slot);
 /* Ends the guard in `slot` (before the mapping is unmapped). */
 void splashd_unguard_mapping(int slot);
-/* Puts the guard back in front of SIGBUS's action after another was
-   installed (the crash hand-off's), if any mapping was ever guarded. */
-void splashd_mapping_guard_goes_first(void);
+/* Makes `ending` (the crash hand-off's action; NULL: the one it was) what
+   a SIGBUS nobody takes ends in, and the guard SIGBUS's action in front of
+   any other guard installed since (which then takes the faults not a
+   mapping's). Set SIGBUS's action only through here. */
+void splashd_mapping_guard_goes_first(const struct sigaction *ending);

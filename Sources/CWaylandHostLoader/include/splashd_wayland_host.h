@@ -14,9 +14,10 @@
    made the host. Decisions (when to reveal, what to show, when a frame is
    done) are splashd's; this is only glue. */
 
-/* What the program's first toplevel shows now: its current buffer, or,
-   when subsurfaces or popups show over it, the window composed from all of
-   them at the toplevel's size; read between begin_held and end_held. */
+/* The held frame (hold_frame): what the program's first toplevel showed,
+   its buffer or, when subsurfaces or popups showed over it, the window
+   composed from all of them at the toplevel's size; read between
+   begin_held and end_held. */
 struct splashd_host_buffer {
   /* 32-bit pixels, 0xAARRGGBB in memory order of a uint32 (DRM's
      ARGB8888 or XRGB8888: only these two are offered; splashd shows them
