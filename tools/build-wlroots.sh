@@ -272,6 +272,33 @@ PATCH
  	struct wl_listener resource_destroy;
  	struct wl_listener release;
 PATCH
+  # Xwayland's launcher (a fork of the compositor that waits for Xwayland to
+  # be ready) keeps none of the compositor's descriptors: with its end of
+  # Xwayland's connection open, a compositor ending before Xwayland is ready
+  # left both asleep for good (and the card's descriptor with them).
+  patch -p1 --quiet << 'PATCH'
+--- a/xwayland/server.c
++++ b/xwayland/server.c
+@@ -1,4 +1,4 @@
+-#define _POSIX_C_SOURCE 200809L
++#define _GNU_SOURCE
+ #include <assert.h>
+ #include <errno.h>
+ #include <fcntl.h>
+@@ -364,6 +364,12 @@
+ 		} else if (pid == 0) {
+ 			exec_xwayland(server);
+ 		}
++		// splashd: the compositor's descriptors go (its ends of Xwayland's
++		// sockets among them): should the compositor end before Xwayland
++		// is ready, Xwayland sees its connection close and ends, rather
++		// than both waiting for each other forever.
++		close_range(3, p[1] - 1, 0);
++		close_range(p[1] + 1, ~0U, 0);
+ 
+ 		int sig;
+ 		sigwait(&sigset, &sig);
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.

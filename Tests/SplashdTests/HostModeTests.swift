@@ -1014,6 +1014,19 @@ import Testing
         }
       })
     #expect(states == ["disconnected", "starting"], "\(states): \(outcome.stderr)")
+    // Xwayland's launcher (a fork of splashd's, which waits for Xwayland to be ready) ends with splashd.
+    #expect(waitUntil(10, { processes(mentioning: dir.path).isEmpty }), "\(processes(mentioning: dir.path))")
+  }
+
+  /// The processes whose command line holds `text`, with their command lines.
+  func processes(mentioning text: String) -> [String] {
+    let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int32($0) != nil } ?? []
+    return pids.compactMap { pid in
+      guard let line = readProcFile("/proc/\(pid)/cmdline")?.replacingOccurrences(of: "\0", with: " "),
+        line.contains(text)
+      else { return nil }
+      return "\(pid): \(line)"
+    }
   }
 
   /// `--screens` other than the default needs host mode, and says so.
