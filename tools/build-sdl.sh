@@ -6,7 +6,8 @@
 #
 #     tools/build-sdl.sh DIR
 #
-# Installs them into DIR/<versions>-<this script's hash>/ and points
+# Installs them into DIR/<versions>-<a hash of this script and of
+# debian-source-build.sh, which it shares with its twin>/ and points
 # DIR/current at it; make builds against DIR/current/lib/pkgconfig. A build
 # already there for the same script is used as it is (no network); another
 # version of this script builds afresh. Takes ~2 min on two cores.
@@ -26,29 +27,9 @@ if [ $# -ne 1 ]; then
   echo "usage: tools/build-sdl.sh DIR" >&2
   exit 2
 fi
-mkdir -p "$1"
-root=$(cd "$1" && pwd)
-script_hash=$(sha256sum "$0" | cut -c1-12)
-
-for built in "$root"/*-"$script_hash"/done; do
-  if [ -e "$built" ]; then
-    ln -sfn "$(basename "$(dirname "$built")")" "$root/current"
-    exit 0
-  fi
-done
-
-# Debian's source packages, through apt with a sources list and state of its
-# own (the machine's apt configuration is left alone), from the archive the
-# machine's apt takes bookworm from.
-archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
-src="$root/src"
-rm -rf "$src"
-mkdir -p "$src/lists/partial" "$src/cache/archives/partial"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm main" > "$src/sources.list"
-apt_options=(
-  -o "Dir::Etc::SourceList=$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
-)
+. "$(dirname "$0")/debian-source-build.sh"
+source_build_start "$0" "$1"
+debian_sources bookworm
 apt-get "${apt_options[@]}" update -qq
 (cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only libsdl2 libsdl2-image libsdl2-ttf freetype)
 sdl_dsc=$(ls "$src"/libsdl2_*.dsc)

@@ -7,7 +7,8 @@
 #
 #     tools/build-wlroots.sh DIR
 #
-# Installs them into DIR/<versions>-<this script's hash>/ and points
+# Installs them into DIR/<versions>-<a hash of this script and of
+# debian-source-build.sh, which it shares with its twin>/ and points
 # DIR/current at it; make compiles host.c against its headers and links it
 # through DIR/current/lib/pkgconfig/splashd-wlroots.pc. A build already there
 # for the same script is used as it is (no network); another version of this
@@ -50,37 +51,14 @@ if [ $# -ne 1 ]; then
   echo "usage: tools/build-wlroots.sh DIR" >&2
   exit 2
 fi
-mkdir -p "$1"
-root=$(cd "$1" && pwd)
-script_hash=$(sha256sum "$0" | cut -c1-12)
-
-for built in "$root"/*-"$script_hash"/done; do
-  if [ -e "$built" ]; then
-    ln -sfn "$(basename "$(dirname "$built")")" "$root/current"
-    exit 0
-  fi
-done
-
-# Debian's source packages, through apt with a sources list and state of its
-# own (the machine's apt configuration is left alone), from the archive the
-# machine's apt takes bookworm from.
-archive=$("$(dirname "$0")/apt-archive.sh" bookworm)
-src="$root/src"
-rm -rf "$src"
-mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/libinput"
-# sources SUITE: apt's options for SUITE's source packages alone (an
-# archive without trixie fails only libinput's part).
-sources() {
-  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive $1 main" > "$src/$1.list"
-  apt_options=(
-    -o "Dir::Etc::SourceList=$src/$1.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$src/lists" -o "Dir::Cache=$src/cache" -o APT::Sandbox::User=root
-  )
-}
-sources bookworm
+. "$(dirname "$0")/debian-source-build.sh"
+source_build_start "$0" "$1"
+mkdir "$src/libinput"
+# Each suite's sources apart: an archive without trixie fails only libinput's part.
+debian_sources bookworm
 apt-get "${apt_options[@]}" update -qq
 (cd "$src" && apt-get "${apt_options[@]}" source -qq --download-only wlroots/bookworm)
-sources trixie
+debian_sources trixie
 if apt-get "${apt_options[@]}" update -qq \
   && (cd "$src/libinput" && apt-get "${apt_options[@]}" source -qq --download-only --tar-only libinput \
     && apt-get "${apt_options[@]}" source -qq --download-only --diff-only libinput); then
