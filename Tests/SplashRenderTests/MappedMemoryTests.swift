@@ -26,4 +26,18 @@ import Testing
     // "hg": MADV_HUGEPAGE; the kernel then faults it in 2 MiB at a time.
     #expect(try mappingFlags(holding: memory.address).contains("hg"))
   }
+
+  @Test func aFrameLiesOnWholeHugePages() throws {
+    // A 1080p frame (not a whole number of huge pages): unaligned, the
+    // kernel could give it three huge pages and 512 small ones.
+    let length = 1920 * 1080 * 4
+    let memory = try MappedMemory(length: length)
+    #expect(Int(bitPattern: memory.address) % (2 << 20) == 0)
+    #expect(memory.length == 4 * (2 << 20))
+    // All of it is writable, and nothing outside it stays mapped.
+    memory.address.storeBytes(of: 1, toByteOffset: memory.length - 1, as: UInt8.self)
+    #expect(try mappingFlags(holding: memory.address).contains("hg"))
+    let small = try MappedMemory(length: 4096)
+    #expect(small.length == 4096)
+  }
 }
