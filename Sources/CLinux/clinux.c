@@ -4,6 +4,7 @@
 #include "clinux.h"
 
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <linux/netlink.h>
@@ -99,6 +100,31 @@ int splashd_argument_count(void) { return argument_count; }
 char **splashd_arguments(void) { return arguments; }
 
 const char *splashd_exec_name(void) { return (const char *)getauxval(AT_EXECFN); }
+
+int splashd_program_read_only_segments(unsigned long *starts, unsigned long *lengths, int capacity) {
+  const ElfW(Phdr) *headers = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+  unsigned long count = getauxval(AT_PHNUM);
+  unsigned long page = getauxval(AT_PAGESZ);
+  if (headers == NULL || page == 0) return 0;
+  // The load bias: where the headers are against where they were linked.
+  uintptr_t bias = 0;
+  for (unsigned long index = 0; index < count; index++) {
+    if (headers[index].p_type == PT_PHDR) bias = (uintptr_t)headers - headers[index].p_vaddr;
+  }
+  int found = 0;
+  for (unsigned long index = 0; index < count; index++) {
+    const ElfW(Phdr) *header = &headers[index];
+    if (header->p_type != PT_LOAD || (header->p_flags & PF_W) != 0 || header->p_memsz == 0) continue;
+    uintptr_t start = (bias + header->p_vaddr) & ~(uintptr_t)(page - 1);
+    uintptr_t end = (bias + header->p_vaddr + header->p_memsz + page - 1) & ~(uintptr_t)(page - 1);
+    if (found < capacity) {
+      starts[found] = start;
+      lengths[found] = end - start;
+    }
+    found++;
+  }
+  return found;
+}
 
 int splashd_thread_id(void) { return (int)syscall(SYS_gettid); }
 

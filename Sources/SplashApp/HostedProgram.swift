@@ -483,6 +483,8 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     log.info("host mode: the program's first frame")
     // Its memory has been read: libwayland's SIGBUS handler is in place.
     MappedFile.guardGoesFirst()
+    // The splash's start is behind it: its code need not stay mapped.
+    ProgramCode.letGoOfMappedPages()
     controller.programShowedItsFirstFrame()
     if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
   }

@@ -377,6 +377,7 @@ final class Stage: EventSource, FrameSink {
   private func releaseSplashPictures() {
     for scene in scenes { scene.releaseSplashPictures() }
     Heap.returnFreedMemory()
+    ProgramCode.letGoOfMappedPages()
   }
 
   /// Host mode, the program gone: the splash's pictures are prepared again

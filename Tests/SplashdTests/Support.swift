@@ -91,6 +91,25 @@ func isUnusedOnAPlainStart(_ path: String) -> Bool {
   return unused.contains { name.contains($0) }
 }
 
+/// How many KiB of the executable's read-only mappings (code and constants)
+/// process `pid` has resident (/proc/PID/smaps' Rss); nil when unreadable.
+func residentProgramCodeKiB(of pid: Int32) -> Int? {
+  guard let smaps = readProcFile("/proc/\(pid)/smaps"),
+    let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+  else { return nil }
+  var counted = false
+  var total = 0
+  for line in smaps.split(separator: "\n") {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+    if fields.count >= 5, fields[0].contains("-") {
+      counted = fields.count >= 6 && fields[5] == executable && !fields[1].contains("w")
+    } else if counted, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+      total += kib
+    }
+  }
+  return total
+}
+
 /// The shared libraries process `pid` has mapped, one path each.
 func mappedLibraries(of pid: Int32) -> [String] {
   let maps = readProcFile("/proc/\(pid)/maps") ?? ""

@@ -41,7 +41,7 @@ extension DisplayTests.BootPathTests {
     var turned: Screendump?
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
-    var compositor: (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)?
+    var compositor: CompositorUsage?
 
     /// The journal's lines about splashd, cage and the program, for failure notes.
     var note: String {
@@ -174,12 +174,26 @@ extension DisplayTests.BootPathTests {
       compositor: usage(text("compositor-usage")))
   }
 
-  /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND RSS_KIB" as (peak MiB, CPU
-  /// seconds in 10 s, MiB once idle).
-  private func usage(_ line: String) -> (peakMiB: Double, idleCPUPer10s: Double, idleMiB: Double)? {
+  /// The compositor's memory and CPU with foot idle.
+  struct CompositorUsage {
+    var peakMiB: Double
+    var idleCPUPer10s: Double
+    var idleMiB: Double
+    /// The idle RSS's parts (/proc/PID/status): anonymous memory (heaps,
+    /// stacks, its own buffers), files (code, fonts), shared memory (the
+    /// program's buffers it has read, mapped from the program's pools).
+    var idleAnonMiB: Double
+    var idleFileMiB: Double
+    var idleSharedMiB: Double
+  }
+
+  /// "PEAK_KIB TICKS_IN_5_S TICKS_A_SECOND RSS_KIB ANON_KIB FILE_KIB SHMEM_KIB".
+  private func usage(_ line: String) -> CompositorUsage? {
     let fields = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    guard fields.count == 4, fields[2] > 0 else { return nil }
-    return (fields[0] / 1024, fields[1] / fields[2] * 2, fields[3] / 1024)
+    guard fields.count == 7, fields[2] > 0 else { return nil }
+    return CompositorUsage(
+      peakMiB: fields[0] / 1024, idleCPUPer10s: fields[1] / fields[2] * 2, idleMiB: fields[3] / 1024,
+      idleAnonMiB: fields[4] / 1024, idleFileMiB: fields[5] / 1024, idleSharedMiB: fields[6] / 1024)
   }
 
   /// What the Wayland kiosks' image has besides the base (one image base for
@@ -201,7 +215,8 @@ extension DisplayTests.BootPathTests {
 
   /// Prints the compositor's figures (foot idle; the same image, screen size
   /// and program for cage and host mode): `NAME_compositor_peak_rss_mib`,
-  /// `NAME_compositor_idle_cpu_s_per_10s`, `NAME_compositor_idle_rss_mib`; and how the splash's transition
+  /// `NAME_compositor_idle_cpu_s_per_10s`, `NAME_compositor_idle_rss_mib` and its
+  /// `_anon`, `_file` and `_shmem` parts; and how the splash's transition
   /// went (`NAME_transition_frames`, `NAME_transition_skipped_vsyncs`: the
   /// vsyncs that passed without a new frame, from splashd's own line).
   func printUsage(_ boot: WaylandKioskBoot, as name: String) {
@@ -212,6 +227,9 @@ extension DisplayTests.BootPathTests {
     print("\(name)_compositor_peak_rss_mib: \(String(format: "%.1f", usage.peakMiB))")
     print("\(name)_compositor_idle_cpu_s_per_10s: \(String(format: "%.2f", usage.idleCPUPer10s))")
     print("\(name)_compositor_idle_rss_mib: \(String(format: "%.1f", usage.idleMiB))")
+    print("\(name)_compositor_idle_rss_anon_mib: \(String(format: "%.1f", usage.idleAnonMiB))")
+    print("\(name)_compositor_idle_rss_file_mib: \(String(format: "%.1f", usage.idleFileMiB))")
+    print("\(name)_compositor_idle_rss_shmem_mib: \(String(format: "%.1f", usage.idleSharedMiB))")
     // "splashd: kms: 73 frames, 0 skipped; vsyncs …"
     let played = boot.journal.split(separator: "\n").lazy.compactMap {
       $0.firstMatch(of: /splashd: [a-z]+: ([0-9]+) frames, ([0-9]+) skipped/)

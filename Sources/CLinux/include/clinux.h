@@ -97,6 +97,11 @@ long splashd_uevent_receive(int fd, void *buffer, unsigned long size, int *from_
 int splashd_argument_count(void);
 /* The file name the kernel exec'd (AT_EXECFN: no /proc needed); NULL if none. */
 const char *splashd_exec_name(void);
+/* The executable's segments mapped without write access (its code and
+   read-only data), found through the auxiliary vector (AT_PHDR; no /proc
+   needed), their bounds rounded out to whole pages: up to `capacity` of
+   them into `starts` and `lengths`; returns how many there are. */
+int splashd_program_read_only_segments(unsigned long *starts, unsigned long *lengths, int capacity);
 /* The calling thread's id (gettid), unique among live processes and threads. */
 int splashd_thread_id(void);
 char **splashd_arguments(void);

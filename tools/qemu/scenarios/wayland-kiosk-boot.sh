@@ -10,8 +10,9 @@
 # guest's keyboard (its --type), and whether foot's shell ran it within 30 s
 # (/run/rig/kiosk-typed: yes or no); screendump final; who runs cage
 # and foot (/run/rig/kiosk-who: "USER COMMAND" lines), the compositor's
-# peak RSS in KiB, its CPU ticks in 5 s with foot idle and the ticks a
-# second (compositor-usage), the kiosk unit's state (kiosk-state) and
+# peak RSS in KiB, its CPU ticks in 5 s with foot idle, the ticks a
+# second, then its RSS and that RSS's anonymous, file and shared memory parts
+# in KiB (compositor-usage), the kiosk unit's state (kiosk-state) and
 # restarts (kiosk-restarts); in host mode, what a second window's seat
 # got from a fake pointer and touch screen (input-probe.log, screendumps
 # pointer and touched), then foot killed and started again under the splash
@@ -44,7 +45,7 @@ final)
   ticks() { awk '{print $14 + $15}' "/proc/$main/stat"; }
   before=$(ticks); sleep 5; after=$(ticks)
   echo "$(awk '/^VmHWM:/ {print $2}' "/proc/$main/status") $((after - before)) $(getconf CLK_TCK)" \
-    "$(awk '/^VmRSS:/ {print $2}' "/proc/$main/status")" \
+    "$(awk '/^(VmRSS|RssAnon|RssFile|RssShmem):/ {printf "%s ", $2}' "/proc/$main/status")" \
     > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts

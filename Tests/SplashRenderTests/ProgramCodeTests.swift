@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+import Glibc
+import SplashSystem
+import Testing
+
+/// A function of this executable's, by address.
+private let codeOfThisExecutable: @convention(c) (Int32) -> Int32 = { $0 + 1 }
+/// Writable data of this executable's.
+nonisolated(unsafe) private var dataOfThisExecutable: Int32 = 7
+
+@Suite struct ProgramCodeTests {
+  @Test func theReadOnlySegmentsHoldTheCodeAndNotTheWritableData() throws {
+    let segments = ProgramCode.readOnlySegments
+    func held(_ address: UInt) -> Bool {
+      segments.contains { $0.start <= address && address < $0.start + UInt($0.length) }
+    }
+    let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
+    #expect(segments.allSatisfy { $0.start % pageSize == 0 && $0.length > 0 && UInt($0.length) % pageSize == 0 })
+    #expect(held(unsafeBitCast(codeOfThisExecutable, to: UInt.self)))
+    #expect(!held(withUnsafePointer(to: &dataOfThisExecutable) { UInt(bitPattern: $0) }))
+  }
+
+  @Test func whatRunsAfterTheCodeIsLetGoOfStillRunsAndTheDataStays() {
+    dataOfThisExecutable = 41
+    ProgramCode.letGoOfMappedPages()
+    #expect(codeOfThisExecutable(dataOfThisExecutable) == 42)
+  }
+}
