@@ -105,6 +105,10 @@ final class Stage: EventSource, FrameSink {
     // The old device's screen is no longer looked at: let go of it as for a
     // program that follows (the VT stays in graphics mode).
     current.release(keepingLastFrame: true) {}
+    // New screens: a hosted program's frame goes behind their scenes (the
+    // doors would otherwise open onto the background until it drew again),
+    // its window sized for them.
+    onScreensChanged()
   }
 
   /// Lets the output look at its device `node` again after it changed;
@@ -120,9 +124,9 @@ final class Stage: EventSource, FrameSink {
     return true
   }
 
-  /// Told when the screens changed and each has its new scene (host mode:
-  /// the program's frame goes behind each of them again, the window sized
-  /// for the first).
+  /// Told when the screens changed, or the stage moved to another output,
+  /// and each screen has its new scene (host mode: the program's frame goes
+  /// behind each of them again, the window sized for the first).
   var onScreensChanged: () -> Void = {}
 
   /// Each screen as `status` reports it, "NAME:MODE:DEGREES"; none for an

@@ -63,6 +63,27 @@ import Testing
     #expect(moved.keptLastFrame == false)
   }
 
+  /// The new screens' scenes are made without what was behind the old
+  /// ones: whoever puts something there (host mode, the program's frame)
+  /// is told, once the splash shows on the new screen.
+  @Test func aMoveTellsWhoShowsBehindTheScenes() throws {
+    let (splash, events) = try harness()
+    var told: [String] = []
+    splash.clock.at(0.5) {
+      guard let stage = splash.session?.stage else { return }
+      stage.onScreensChanged = { [weak stage] in told.append(stage?.display ?? "none") }
+    }
+    splash.clock.at(1) { [card] in
+      splash.screens.cards = ["/dev/dri/card0"]
+      events.send(card)
+    }
+    splash.clock.at(2) { TestClient(splash.controlPath).send("reveal\n") }
+    #expect(
+      splash.run(["--duration", "0.1", "--until-reveal", "--timeout", "0", "--control", splash.controlPath])
+        == .exit(0))
+    #expect(told == ["kms"], "\(splash.lines)")
+  }
+
   @Test func aCardNotReadyYetIsLookedAtAgainAndTheWaitSaidOnce() throws {
     let (splash, events) = try harness()
     splash.clock.at(1) { [card] in events.send(card) }
