@@ -263,7 +263,7 @@ PATCH
  #include <assert.h>
  #include <errno.h>
  #include <fcntl.h>
-@@ -364,6 +364,12 @@
+@@ -364,6 +364,16 @@
  		} else if (pid == 0) {
  			exec_xwayland(server);
  		}
@@ -271,8 +271,12 @@ PATCH
 +		// sockets among them): should the compositor end before Xwayland
 +		// is ready, Xwayland sees its connection close and ends, rather
 +		// than both waiting for each other forever.
-+		close_range(3, p[1] - 1, 0);
-+		close_range(p[1] + 1, ~0U, 0);
++		if (close_range(3, p[1] - 1, 0) != 0 || close_range(p[1] + 1, ~0U, 0) != 0) {
++			// Before Linux 5.9 (or with p[1] at 3): one by one.
++			for (long fd = 3, open = sysconf(_SC_OPEN_MAX); fd < open; fd++) {
++				if (fd != p[1]) close((int)fd);
++			}
++		}
  
  		int sig;
  		sigwait(&sigset, &sig);

@@ -9,12 +9,12 @@ import SplashSystem
 final class SpawnedProgram: EventSource {
   let path: String
   let child: ChildProcess
-  /// Readable once the program has ended.
-  private let exit: FileDescriptor
+  /// What tells that the program has ended.
+  private let exit: ChildEndWatch
   private let notify: NotifyListener
   private let controller: Controller
   private let log: Log
-  /// The program has ended (its exit descriptor was readable).
+  /// The program has ended (as its end watch told).
   private(set) var ended = false
 
   /// What its end asks of the splash (a reveal, unless told otherwise;
@@ -48,7 +48,7 @@ final class SpawnedProgram: EventSource {
         found = looked
       }
       child = try ChildProcess.spawn(path, program, additions: additions, as: found)
-      exit = try child.exitDescriptor()
+      exit = try child.endWatch()
     } catch {
       throw Failure(
         status: ExitStatus.cannotRun,
@@ -59,10 +59,11 @@ final class SpawnedProgram: EventSource {
     log.info("started \(path) (pid \(child.pid)); revealing when \(revealsWhen)")
   }
 
-  var descriptors: [FileDescriptor] { ended ? [notify.descriptor] : [notify.descriptor, exit] }
+  var descriptors: [FileDescriptor] { ended ? [notify.descriptor] : [notify.descriptor, exit.descriptor] }
 
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
-    if descriptor == exit {
+    if descriptor == exit.descriptor {
+      guard exit.ended() else { return }
       ended = true
       if let command = whenEnded() { _ = controller.execute(command, because: "\(path) ended") }
       return

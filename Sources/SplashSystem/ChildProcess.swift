@@ -78,12 +78,9 @@ public struct ChildProcess: Sendable {
     return ChildProcess(pid: pid)
   }
 
-  /// A descriptor that becomes readable when the child ends (pidfd).
-  public func exitDescriptor() throws(SystemError) -> FileDescriptor {
-    let fd = pidfd_open(pid, 0)
-    guard fd >= 0 else { throw SystemError("pidfd_open", code: errno) }
-    return FileDescriptor(rawValue: fd)
-  }
+  /// What tells that the child has ended (its pidfd, or SIGCHLD where the
+  /// kernel has no pidfd_open).
+  public func endWatch() throws(SystemError) -> ChildEndWatch { try ChildEndWatch(child: pid) }
 
   /// Sends `signal` to the child.
   public func send(_ signal: Int32) { kill(pid, signal) }

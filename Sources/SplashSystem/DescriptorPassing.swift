@@ -49,10 +49,20 @@ extension UnixSocket {
 }
 
 /// Waits, at most until `deadline` on `clock`, for process `pid` (not a
-/// child) to end; true once it has (or it was gone already).
+/// child) to end; true once it has (or it was gone already). On a kernel
+/// without pidfd_open (before Linux 5.3) it is looked at in /proc every
+/// 20 ms.
 public func awaitEnd(ofProcess pid: pid_t, until deadline: Double, clock: EventClock) -> Bool {
   let fd = pidfd_open(pid, 0)
-  guard fd >= 0 else { return errno == ESRCH }
+  guard fd >= 0 else {
+    guard errno == ENOSYS else { return errno == ESRCH }
+    var nothing: [pollfd] = []
+    while Processes.isRunning(pid) {
+      guard clock.now() < deadline else { return false }
+      _ = clock.poll(&nothing, until: min(deadline, clock.now() + 0.02))
+    }
+    return true
+  }
   defer { Glibc.close(fd) }
   var watched = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
   while clock.now() < deadline {

@@ -121,7 +121,7 @@ import Testing
     let grim = try ChildProcess.spawn(
       "/usr/bin/grim", ["grim", "-t", "ppm", copy],
       additions: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": socket.name])
-    let ended = try grim.exitDescriptor()
+    let ended = try grim.endWatch()
     var asked = 0
     let deadline = hosted.clock.now() + 10
     // As splashd's run loop does: a dispatch only when the host's
@@ -130,7 +130,7 @@ import Testing
     while hosted.clock.now() < deadline, !grimEnded {
       var polls = [
         pollfd(fd: hosted.host.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: ended.rawValue, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: ended.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
       ]
       _ = Glibc.poll(&polls, 2, 100)
       grimEnded = polls[1].revents != 0

@@ -62,7 +62,12 @@ import Testing
     return (started, returned, splash.pid)
   }
 
-  @Test func theRootsSplashdTakesOverTheInitramfssSplashWithItsProgress() throws {
+  /// The same on a kernel without pidfd_open (before Linux 5.3; here a
+  /// seccomp filter answers ENOSYS), where the root's splashd looks for the
+  /// initramfs's end in /proc.
+  @Test(arguments: [false, true])
+  func theRootsSplashdTakesOverTheInitramfssSplashWithItsProgress(withoutPidfd: Bool) throws {
+    let launcher = withoutPidfd ? [try SplashdTests.withoutPidfd(in: dir)] : []
     let config = try config(cmdline: "quiet splash\n")
     let (initramfs, returned, pid) = try startInitramfsSplash(config)
     defer { kill(pid, SIGKILL) }
@@ -76,7 +81,7 @@ import Testing
     // The root's splashd holds too (until-reveal): status while it does, then reveal.
     var after: Outcome?
     let (_, root) = try spawnSplashd(
-      ["--config", config, "--boot", "root", "--until-reveal"], in: dir,
+      ["--config", config, "--boot", "root", "--until-reveal"], in: dir, launcher: launcher,
       whileRunning: { _ in
         waitUntil { (try? splashctl(["status"]))?.stdout.contains("display=offscreen") == true && !isRunning(pid) }
         after = try? splashctl(["status"])
@@ -94,6 +99,8 @@ import Testing
       root.stderr.contains("splashd: adopt: took over from the splashd of pid \(pid) on offscreen"), "\(root.stderr)")
     #expect(after?.stdout.contains("progress=40") == true, "\(String(describing: after))")
     #expect(root.stderr.contains("splashd: did-disappear: transition done"), "\(root.stderr)")
+    // It went on once the initramfs's had ended (its sockets gone), not before.
+    #expect(!root.stderr.contains("handed over its display but has not ended"), "\(root.stderr)")
   }
 
   /// Whether process `pid` is still there (and not a zombie).

@@ -54,6 +54,20 @@ import Testing
     #expect(outcome.stderrLines.contains("splashd: reveal: /bin/sh ended"))
   }
 
+  /// On a kernel without pidfd_open (before Linux 5.3; here a seccomp
+  /// filter answers ENOSYS): the program runs once, its end is seen
+  /// (SIGCHLD), and its status is splashd's. Before, splashd said it could
+  /// not run it, and ran it a second time after the splash.
+  @Test func onAKernelWithoutPidfdTheProgramRunsOnceAndItsEndIsSeen() throws {
+    let runs = dir.path + "/runs"
+    let (_, outcome) = try spawnSplashd(
+      quick + ["--timeout", "0", "--", "/bin/sh", "-c", "echo ran >> \(runs); sleep 0.3; exit 4"], in: dir,
+      launcher: [try withoutPidfd(in: dir)])
+    #expect(outcome.status == 4, "\(outcome.stderr)")
+    #expect(outcome.stderrLines.contains("splashd: reveal: /bin/sh ended"), "\(outcome.stderr)")
+    #expect((try? String(contentsOfFile: runs, encoding: .utf8)) == "ran\n", "\(outcome.stderr)")
+  }
+
   @Test func signalsArePassedOnAndADeathBySignalIs128Plus() throws {
     let (_, outcome) = try spawnSplashd(
       quick + ["--timeout", "0.2", "--", "/bin/sh", "-c", "exec sleep 60"], in: dir,

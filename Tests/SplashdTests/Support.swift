@@ -91,6 +91,16 @@ func isUnusedOnAPlainStart(_ path: String) -> Bool {
   return unused.contains { name.contains($0) }
 }
 
+/// tools/without-pidfd.c, built in `dir`: runs a command as on a kernel
+/// without pidfd_open (before Linux 5.3).
+func withoutPidfd(in dir: TemporaryDirectory) throws -> String {
+  let launcher = dir.path + "/without-pidfd"
+  let built = try run(
+    "/usr/bin/gcc", ["-O1", "-Wall", "-Wextra", "-Werror", "-o", launcher, packageRoot + "/tools/without-pidfd.c"])
+  try #require(built.status == 0, "\(built.stderr)")
+  return launcher
+}
+
 /// How many KiB of the executable's read-only mappings (code and constants)
 /// process `pid` has resident (/proc/PID/smaps' Rss); nil when unreadable.
 func residentProgramCodeKiB(of pid: Int32) -> Int? {

@@ -25,6 +25,18 @@ extern int grantpt(int fd);
 extern int unlockpt(int fd);
 extern int ptsname_r(int fd, char *buffer, size_t size);
 
+/* Whether child `pid` has ended (or is no child of this process any more),
+   leaving its status to be reaped (waitid's WNOWAIT). */
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+static inline int splashd_child_ended(int pid) {
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD;
+  return info.si_pid == pid;
+}
+
 /* The process and user ids of a Unix socket's peer, as it connected
    (SO_PEERCRED's struct ucred, _GNU_SOURCE only: pid, uid, gid). 0 on success. */
 static inline int splashd_peer(int fd, int *pid, unsigned int *uid) {
