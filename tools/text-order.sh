@@ -31,6 +31,10 @@ trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the toolchain's DWARF 5: it profiles a copy
 # without debug information (the symbols stay).
 objcopy --strip-debug "$dir/splashd" "$work/splashd"
+# Host mode's compositor is looked for beside the executable.
+if [ -f "$dir/libsplashd-wayland-host.so" ]; then
+  objcopy --strip-debug "$dir/libsplashd-wayland-host.so" "$work/libsplashd-wayland-host.so"
+fi
 picture=$(dirname "$0")/../Config/splashd-demo.png
 mkdir -p "$work/runtime" "$work/cache"
 export XDG_RUNTIME_DIR="$work/runtime"
@@ -69,6 +73,11 @@ if command -v foot > /dev/null && [ -f "$dir/libsplashd-wayland-host.so" ]; then
   # foot's compositor until it is stopped.
   pkill -TERM -f -- "--callgrind-out-file=$work/host-mode.out"
   wait $splash || true
+  grep -q "host mode: the program's first frame" "$work/host-mode.log" || {
+    echo "text-order.sh: host mode showed no frame of foot under valgrind:" >&2
+    cat "$work/host-mode.log" >&2
+    exit 1
+  }
 fi
 # The names of the functions that ran: callgrind names each at its first
 # use, as fn=(ID) NAME or cfn=(ID) NAME.

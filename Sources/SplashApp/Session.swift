@@ -194,6 +194,10 @@ final class Session {
     guard let hosted, hosted.spawned != nil else { return ExitStatus.cannotRun }
     let handoff = settings.handoff
     controller.keepHosting()
+    // The splash is gone from the screen, which stays the compositor's:
+    // who waits for did-disappear (`splashctl wait`, `plymouth --wait`,
+    // `plymouth quit --retain-splash`) goes on now, not at the kiosk's end.
+    controller.publish(.didDisappear)
     var restarts = 0
     while true {
       // A splash stopped before its transition shows the program from now

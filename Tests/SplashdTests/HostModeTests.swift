@@ -167,6 +167,31 @@ import Testing
     #expect(hosting * 5 < plain * 4, "hosting: \(hosting) KiB of code resident, a plain splash \(plain)")
   }
 
+  /// After the transition splashd goes on as the compositor, the display
+  /// its own: did-disappear (the splash gone from the screen) is told then.
+  /// Before, `splashctl wait did-disappear` (and `plymouth --wait`) waited
+  /// until the program ended, which a kiosk's program never does.
+  @Test func didDisappearIsToldOnceTheProgramIsAlone() throws {
+    var waited: Outcome?
+    var failure = ""
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "foot"], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(),
+          waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+        else { return }
+        do {
+          waited = try run(
+            splashctlPath, ["--control", socketPath, "wait", "did-disappear"], environment: [:], timeout: 10)
+        } catch {
+          failure = "\(error)"
+        }
+      })
+    let wait = try #require(waited, "\(failure) \(outcome.stderr)")
+    #expect(wait.status == 0, "\(wait) \(outcome.stderr)")
+  }
+
   /// Other clients connect at `wayland-0` in the runtime directory, which
   /// the program is told (WAYLAND_DISPLAY): grim, run by the program before
   /// it draws, copies the held splash (the leaves); run by the test after
