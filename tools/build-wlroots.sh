@@ -42,8 +42,10 @@
 # bookworm's upstream tarball (libinput_1.22.1.orig.tar.gz: 404), nor
 # trixie's .dsc, but trixie's tarball and Debian's changes (fetched with
 # --tar-only and --diff-only, checked by apt against the signed index; the
-# patches applied by hand in their series' order). 1.28 reads 1.22's quirk
-# files and offers the same API. Should they not be had, host.c links
+# patches applied by hand in their series' order). It offers the same API,
+# but it cannot read bookworm's quirk files (1.23 renamed AttrEventCodeDisable
+# and AttrInputPropDisable): on Debian 12 it logs "Failed to load the device
+# quirks" and runs without them (docs/architecture.md). Should they not be had, host.c links
 # Debian's shared libinput10 instead, said in one line: host mode then
 # loads libwacom and GLib, and works the same.
 set -euo pipefail
