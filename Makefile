@@ -34,6 +34,8 @@ BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libstdc++-12-dev 
   $(WLROOTS_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
 SDL_DIR := .build/sdl
 WLROOTS_DIR := .build/wlroots
+# The device quirks of the libinput built there.
+QUIRKS_DIR := $(WLROOTS_DIR)/current/share/libinput-quirks
 # Every build finds that SDL through the pkg-config files it comes with
 # (Package.swift's CSDL2 and CSDL2Image), and host mode's compositor that
 # wlroots through splashd-wlroots.pc.
@@ -269,6 +271,13 @@ install-built:
 	install -D -s -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
 	install -D -s -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
 	install -D -s -m 644 $(BUILD_DIR)/$(HOST_LIBRARY) $(DESTDIR)$(PREFIX)/lib/splashd/$(HOST_LIBRARY)
+	@# The device quirks of the libinput linked into the compositor, where it
+	@# looks for them (/usr/lib/splashd/libinput: tools/build-wlroots.sh);
+	@# none when it links Debian's libinput, which reads Debian's.
+	if [ -d $(QUIRKS_DIR) ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/splashd/libinput \
+	  && install -m 644 $(QUIRKS_DIR)/*.quirks $(DESTDIR)$(PREFIX)/lib/splashd/libinput/; \
+	fi
 	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
 	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \
@@ -295,7 +304,8 @@ install-built:
 	install -D -m 644 $(DOCS_DIR)/completions/splashctl $(DESTDIR)$(PREFIX)/share/bash-completion/completions/splashctl
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(PREFIX)/lib/splashd/libinput/*.quirks
+	-rmdir $(DESTDIR)$(PREFIX)/lib/splashd/libinput 2>/dev/null
 	@if cmp -s Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; then \
 	  rm -f $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
 	else \

@@ -35,17 +35,17 @@
 # to the link: host.c never reaches it, and make links with --gc-sections,
 # each function and datum here in a section of its own. wlroots starts
 # Xwayland where Debian's xwayland package puts it (/usr/bin/Xwayland, from
-# its xwayland.pc); libinput reads the device quirks of Debian's
-# libinput-bin (/usr/share/libinput) and /etc/libinput, as Debian's own does.
+# its xwayland.pc); libinput reads its own device quirks
+# (/usr/lib/splashd/libinput, make install-built puts them there from
+# share/libinput-quirks) and /etc/libinput/local-overrides.quirks.
 #
 # Why trixie's libinput: the archive this machine's apt uses does not serve
 # bookworm's upstream tarball (libinput_1.22.1.orig.tar.gz: 404), nor
 # trixie's .dsc, but trixie's tarball and Debian's changes (fetched with
 # --tar-only and --diff-only, checked by apt against the signed index; the
 # patches applied by hand in their series' order). It offers the same API,
-# but it cannot read bookworm's quirk files (1.23 renamed AttrEventCodeDisable
-# and AttrInputPropDisable): on Debian 12 it logs "Failed to load the device
-# quirks" and runs without them (docs/architecture.md). Should they not be had, host.c links
+# but cannot read bookworm's quirk files (1.23 renamed AttrEventCodeDisable
+# and AttrInputPropDisable): it reads its own, installed with the compositor. Should they not be had, host.c links
 # Debian's shared libinput10 instead, said in one line: host mode then
 # loads libwacom and GLib, and works the same.
 set -euo pipefail
@@ -106,15 +106,22 @@ if [ -n "$libinput_debian" ]; then
     sed -i "s/^lib_libinput = shared_library('input',$/lib_libinput = library('input',/" meson.build
     grep -q "^lib_libinput = library('input',$" meson.build \
       || { echo "build-wlroots.sh: libinput's meson.build has no lib_libinput = shared_library('input', line" >&2; exit 1; }
-    # --prefix=/usr: the quirks' folder and override file compiled in are
-    # Debian's (/usr/share/libinput, /etc/libinput). Nothing is installed
-    # there: the archive and its header are copied below.
-    meson setup build --prefix=/usr "${meson_options[@]}" -Dlibwacom=false -Ddebug-gui=false -Dtests=false \
-      -Ddocumentation=false -Dzshcompletiondir=no > "$src/libinput.log" 2>&1 \
+    # The quirks' folder compiled in is splashd's own,
+    # /usr/lib/splashd/libinput, which make install-built fills with this
+    # version's quirk files: Debian 12's (/usr/share/libinput) are 1.22's,
+    # whose keys 1.28 cannot read. The override file stays
+    # /etc/libinput/local-overrides.quirks. Nothing is installed by meson:
+    # the archive, its header and the quirk files are copied below.
+    meson setup build --prefix=/usr --datadir=lib/splashd "${meson_options[@]}" -Dlibwacom=false \
+      -Ddebug-gui=false -Dtests=false -Ddocumentation=false -Dzshcompletiondir=no > "$src/libinput.log" 2>&1 \
       && ninja -C build -j"$jobs" libinput.a >> "$src/libinput.log" 2>&1 \
       || { tail -30 "$src/libinput.log" >&2; exit 1; }
+    grep -q '^#define LIBINPUT_QUIRKS_DIR "/usr/lib/splashd/libinput"$' build/config.h \
+      || { echo "build-wlroots.sh: libinput's quirks folder is not /usr/lib/splashd/libinput" >&2; exit 1; }
     install -D -m 644 build/libinput.a "$prefix/lib/libsplashd-input.a"
     install -D -m 644 src/libinput.h "$prefix/include/libinput.h"
+    install -d "$prefix/share/libinput-quirks"
+    install -m 644 quirks/*.quirks "$prefix/share/libinput-quirks/"
   )
 fi
 

@@ -41,8 +41,8 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin
 # Host mode's compositor (loaded only in host mode), with wlroots and
 # libinput linked in (tools/build-wlroots.sh), needs libwayland-server,
 # pixman, xkbcommon, libudev, libevdev, mtdev, libdrm, xcb and five of its
-# extensions, and libinput-bin: the device quirks (/usr/share/libinput) and
-# udev rules its libinput reads. Recommended, not required, so that a plain
+# extensions, and libinput-bin: the udev rules its libinput reads (its device
+# quirks are the package's own, /usr/lib/splashd/libinput). Recommended, not required, so that a plain
 # splash installs without them. Xwayland (xwayland = yes, for X11 programs)
 # only suggested.
 host=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host.so" \

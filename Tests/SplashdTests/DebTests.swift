@@ -22,10 +22,18 @@ import Testing
     let deb = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     try #require(deb.hasPrefix(dir.path + "/splashd_") && deb.hasSuffix(".deb"), "\(made.stdout)")
     let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
-    let files = listing.stdout.split(separator: "\n").compactMap { line -> String? in
+    let everyFile = listing.stdout.split(separator: "\n").compactMap { line -> String? in
       guard line.hasPrefix("-") else { return nil }
       return line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst(2)) }
     }.sorted()
+    // The device quirks of the libinput linked into the compositor, where it
+    // looks for them: those of the build, when it links its own.
+    let quirksFolder = "usr/lib/splashd/libinput/"
+    let quirks = everyFile.filter { $0.hasPrefix(quirksFolder) }.map { String($0.dropFirst(quirksFolder.count)) }
+    let built = packageRoot + "/.build/wlroots/current/share/libinput-quirks"
+    let builtQuirks = ((try? FileManager.default.contentsOfDirectory(atPath: built)) ?? []).sorted()
+    #expect(quirks == builtQuirks, "\(quirks)")
+    let files = everyFile.filter { !$0.hasPrefix(quirksFolder) }
     #expect(
       files == [
         "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
