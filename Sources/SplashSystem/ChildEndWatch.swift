@@ -12,7 +12,7 @@ public final class ChildEndWatch {
   public let descriptor: FileDescriptor
   private let pid: pid_t
   /// Whether `descriptor` is the signalfd (else the pidfd).
-  public let takesSignals: Bool
+  private let takesSignals: Bool
 
   init(child pid: pid_t) throws(SystemError) {
     self.pid = pid
