@@ -1546,6 +1546,7 @@ static int begin_held(struct splashd_host *host, struct splashd_host_buffer *buf
     buffer->width = pixman_image_get_width(host->composed);
     buffer->height = pixman_image_get_height(host->composed);
     buffer->stride = pixman_image_get_stride(host->composed);
+    buffer->has_alpha = 0;
     host->reading = true;
     return 1;
   }
@@ -1565,6 +1566,7 @@ static int begin_held(struct splashd_host *host, struct splashd_host_buffer *buf
   buffer->width = host->held->width;
   buffer->height = host->held->height;
   buffer->stride = (int32_t)stride;
+  buffer->has_alpha = format == DRM_FORMAT_ARGB8888;
   host->reading = true;
   return 1;
 }

@@ -50,6 +50,9 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   private(set) var spawned: SpawnedProgram?
   /// Whether the program's window has shown a frame.
   private(set) var showedAFrame = false
+  /// Whether it was said that the program's frames so far have nothing in
+  /// them (fully transparent), for this start.
+  private var saidNothingShows = false
   /// How many of the program's buffers have been shown.
   private(set) var buffersShown = 0
   /// What the program's environment gets besides splashd's (its runtime
@@ -165,6 +168,7 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   func restart() throws(Failure) {
     guard let host else { throw Failure.runtime("host mode: the compositor is gone") }
     showedAFrame = false
+    saidNothingShows = false
     restarted = true
     controller.programRestarted()
     // The ended one's notify socket goes first: the new one takes its name.
@@ -448,6 +452,16 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
     guard stage.takesProgramFrames, host.holdCurrentFrame() else { return }
     let shown: Bool? = host.withHeldFrame { buffer in
+      // A frame with nothing in it (a browser's before its first paint)
+      // is not the program's first: the doors would open onto black.
+      if !showedAFrame, buffer.showsNothing {
+        if !saidNothingShows {
+          saidNothingShows = true
+          log.info("host mode: the program's frame has nothing in it (fully transparent); waiting for one that has")
+        }
+        stage.presentUnchanged()
+        return false
+      }
       let window = arrangement?.window ?? buffer.size
       /// The buffer itself (readable only now), when it is `canvas`'s size;
       /// else centred on it.

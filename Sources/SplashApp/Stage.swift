@@ -358,6 +358,13 @@ final class Stage: EventSource, FrameSink {
     damage(.whole)
   }
 
+  /// Host mode: a frame of the program's that is not shown (it has nothing
+  /// in it) is still owed its frame callback at the next frame, or the
+  /// program would wait for it and draw nothing more: a frame is drawn
+  /// though nothing changed (one pixel of it, where the screen keeps its
+  /// frame).
+  func presentUnchanged() { damage(.area(PixelRect(x: 0, y: 0, width: 1, height: 1))) }
+
   /// Each screen's logical canvas, the first screen's first.
   var canvases: [PixelSize] { scenes.map(\.layout.canvas) }
 

@@ -141,7 +141,7 @@ public final class WaylandHost {
     return try body(
       HostedBuffer(
         pixels: pixels, size: PixelSize(width: Int(buffer.width), height: Int(buffer.height)),
-        stride: Int(buffer.stride)))
+        stride: Int(buffer.stride), hasAlpha: buffer.has_alpha != 0))
   }
 
   /// Lets go of the held frame (the client has its buffer back).
@@ -153,7 +153,7 @@ public final class WaylandHost {
   public func showScreen(_ screen: HostedBuffer) -> Bool {
     var buffer = splashd_host_buffer(
       pixels: screen.pixels, width: Int32(screen.size.width), height: Int32(screen.size.height),
-      stride: Int32(screen.stride))
+      stride: Int32(screen.stride), has_alpha: screen.hasAlpha ? 1 : 0)
     return api.show_screen(host, &buffer) == 1
   }
 
@@ -253,10 +253,28 @@ public struct HostedBuffer {
   public let size: PixelSize
   /// Bytes from one row to the next.
   public let stride: Int
+  /// Whether the top byte of each pixel is its alpha (ARGB8888); without
+  /// it (XRGB8888) the byte means nothing.
+  public let hasAlpha: Bool
 
-  public init(pixels: UnsafeRawPointer, size: PixelSize, stride: Int) {
+  public init(pixels: UnsafeRawPointer, size: PixelSize, stride: Int, hasAlpha: Bool = false) {
     self.pixels = pixels
     self.size = size
     self.stride = stride
+    self.hasAlpha = hasAlpha
+  }
+
+  /// Whether it has nothing in it: every pixel fully transparent (an
+  /// ARGB8888 buffer of zeroed alphas, as a program's freshly made
+  /// buffer is until it draws). A buffer without alpha always shows
+  /// something, black being a colour. Reads until the first pixel that is
+  /// not transparent: at once, for a frame that was drawn.
+  public var showsNothing: Bool {
+    guard hasAlpha else { return false }
+    for row in 0..<size.height {
+      let pixels = (pixels + row * stride).assumingMemoryBound(to: UInt32.self)
+      for column in 0..<size.width where pixels[column] & 0xFF00_0000 != 0 { return false }
+    }
+    return true
   }
 }

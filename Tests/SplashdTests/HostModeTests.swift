@@ -1239,6 +1239,39 @@ import Testing
     #expect(status?.hasPrefix("phase=waiting") == true, "\(status ?? "no status"): \(note)")
   }
 
+  /// A program whose first frame has nothing in it (a fully transparent
+  /// ARGB buffer, as a browser's before its first paint: cog's under QEMU),
+  /// which then draws once its frame callback comes (hostile-buffer-client
+  /// blank-then-drawn): the blank frame is not its first, so the splash
+  /// holds rather than opening its doors onto black, but its callback still
+  /// comes at the next frame; the drawn one reveals.
+  @Test func aFrameWithNothingInItIsNotTheProgramsFirst() throws {
+    let client = try hostileBufferClient()
+    let blank = dir.path + "/blank-committed"
+    let draw = dir.path + "/draw"
+    var afterBlank: String?
+    var afterDrawn: String?
+    var shown: Screendump?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.3", "--", client, "blank-then-drawn", blank, draw], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(20, { FileManager.default.fileExists(atPath: blank) }) else { return }
+        afterBlank = splashctl(["status"])?.stdout
+        _ = FileManager.default.createFile(atPath: draw, contents: nil)
+        _ = waitUntil(20) {
+          afterDrawn = splashctl(["status"])?.stdout
+          return afterDrawn?.hasPrefix("phase=done") == true
+        }
+        shown = snapshot("drawn")?.screen
+      })
+    let note = outcome.stderr
+    #expect(afterBlank?.contains(" program=starting") == true, "\(afterBlank ?? "no status"): \(note)")
+    #expect(afterBlank?.hasPrefix("phase=waiting") == true, "\(afterBlank ?? "no status"): \(note)")
+    #expect(afterDrawn?.contains(" program=shown") == true, "\(afterDrawn ?? "no status"): \(note)")
+    #expect(shown?.at(160, 120) == 0x208040, "\(note)")
+  }
+
   /// A client that cuts its buffer's memory to nothing once splashd has
   /// its frame (hostile-buffer-client shrunk-pool): the frame, drawn from
   /// where it lies at every draw, is read only inside wl_shm's access, so

@@ -26,6 +26,8 @@ struct splashd_host_buffer {
   int32_t width;
   int32_t height;
   int32_t stride;
+  /* 1 when the top bytes are alpha (ARGB8888), 0 when they mean nothing. */
+  int32_t has_alpha;
 };
 
 /* What happened since the last dispatch (a bit set). */
