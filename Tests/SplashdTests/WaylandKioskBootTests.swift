@@ -42,6 +42,13 @@ extension DisplayTests.BootPathTests {
     /// The compositor's (the unit's main process) peak RSS in MiB, the CPU
     /// seconds it took in 10 s with foot idle, and its RSS then.
     var compositor: CompositorUsage?
+    /// With the browser step: the page cog showed, and whether a touch in
+    /// its middle turned it yellow (what the guest's screencopy said: "yes",
+    /// or "no: " and the colour it saw); then the same animating client
+    /// under host mode and under cage, in turn.
+    var browser: Screendump?
+    var browserTouch: String
+    var animations: [Animation]
 
     /// The journal's lines about splashd, cage and the program, for failure notes.
     var note: String {
@@ -49,14 +56,32 @@ extension DisplayTests.BootPathTests {
     }
   }
 
+  /// One run of frame-counter, the animating client: the frames it drew
+  /// (one a frame callback) in `seconds`, by the output's refresh, under
+  /// `compositor` ("host" or "cage").
+  struct Animation {
+    var compositor: String
+    var frames: Int
+    var seconds: Double
+    var refreshMHz: Int
+
+    var refreshes: Double { seconds * Double(refreshMHz) / 1000 }
+    /// The refreshes that showed no new frame of it (the animation stutters).
+    var missedRefreshes: Double { max(0, refreshes - Double(frames)) }
+    /// The frames it was let draw beyond the refreshes: drawn, never on the
+    /// screen (the compositor called for them faster than the display shows).
+    var unshownFrames: Double { max(0, Double(frames) - refreshes) }
+  }
+
   /// Boots a Debian image (the base with `packages` too) whose
   /// kiosk-with-splash.service runs `execStart` as shipped otherwise, with
   /// `dropIn` as its drop-in, on QEMU's `gpu`, the screen watched; the
-  /// splash shows red and green leaves over blue, and foot draws in the
-  /// kiosk's colour.
+  /// splash shows red and green leaves over blue, and foot (or the page of
+  /// the browser step) draws in the kiosk's colour. The guest's script runs
+  /// `step` once the kiosk unit has started (wayland-kiosk-boot.sh).
   func bootWaylandKiosk(
     in dir: TemporaryDirectory, execStart: (_ example: String) throws -> String, dropIn: String,
-    packages: [String], gpu: String
+    packages: [String], gpu: String, step: String = "final"
   ) throws -> WaylandKioskBoot {
     let tree = dir.path + "/tree"
     try installSplashd(into: tree)
@@ -82,24 +107,36 @@ extension DisplayTests.BootPathTests {
     try putFile("/etc/systemd/system/kiosk-with-splash.service.d/rig.conf", dropIn, into: tree)
     try putScript("wayland-kiosk-boot", into: tree, as: "/usr/local/lib/rig/wayland-kiosk-boot.sh")
     try FileManager.default.createDirectory(atPath: tree + "/usr/local/bin", withIntermediateDirectories: true)
+    // The browser step's page: the kiosk's colour, yellow once touched.
+    try putFile(
+      "/usr/local/share/rig/touch.html",
+      """
+      <!doctype html>
+      <html style='height:100%'><body style='margin:0;height:100%;background:#2080c0'>
+      <script>addEventListener('touchstart', () => { document.body.style.background = '#ffff00' })</script>
+      </body></html>
+
+      """, into: tree)
     for tool in ["keyboard-mode", "fake-pointer-and-touch", "fake-accelerometer"] {
       let compile = try run(
         "/usr/bin/gcc", ["-O2", "-Wall", "-o", tree + "/usr/local/bin/" + tool, "\(packageRoot)/tools/qemu/\(tool).c"])
       try #require(compile.status == 0, "\(compile.stderr)")
     }
-    // input-probe, with the xdg-shell glue wayland-scanner makes.
+    // input-probe and frame-counter, with the xdg-shell glue wayland-scanner makes.
     let shell = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
     for (kind, file) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
       let made = try run("/usr/bin/wayland-scanner", [kind, shell, dir.path + "/" + file])
       try #require(made.status == 0, "\(made.stderr)")
     }
-    let probe = try run(
-      "/usr/bin/gcc",
-      [
-        "-O2", "-Wall", "-I", dir.path, "-o", tree + "/usr/local/bin/input-probe",
-        packageRoot + "/tools/qemu/input-probe.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client", "-lm",
-      ])
-    try #require(probe.status == 0, "\(probe.stderr)")
+    for client in ["input-probe", "frame-counter"] {
+      let made = try run(
+        "/usr/bin/gcc",
+        [
+          "-O2", "-Wall", "-I", dir.path, "-o", tree + "/usr/local/bin/" + client,
+          packageRoot + "/tools/qemu/\(client).c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client", "-lm",
+        ])
+      try #require(made.status == 0, "\(made.stderr)")
+    }
     // An accelerometer, reporting upright, there before splashd starts (the
     // angle it follows: rotate = auto); the script tilts it.
     try putFile(
@@ -122,7 +159,7 @@ extension DisplayTests.BootPathTests {
       After=kiosk-with-splash.service
       [Service]
       Type=oneshot
-      ExecStart=/usr/local/lib/rig/wayland-kiosk-boot.sh final
+      ExecStart=/usr/local/lib/rig/wayland-kiosk-boot.sh \(step)
 
       """, into: tree)
     let wants = tree + "/etc/systemd/system/multi-user.target.wants"
@@ -171,7 +208,20 @@ extension DisplayTests.BootPathTests {
       turnedColumns: text("turned-columns").split(separator: " ").compactMap {
         Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
       }, turned: Screendump(path: work + "/turned.ppm"),
-      compositor: usage(text("compositor-usage")))
+      compositor: usage(text("compositor-usage")), browser: Screendump(path: work + "/browser.ppm"),
+      browserTouch: text("browser-touched"),
+      animations: ["host", "cage"].flatMap { compositor in
+        (1...3).compactMap { animation(text("frames-\(compositor)-\($0)"), under: compositor) }
+      })
+  }
+
+  /// frame-counter's line: "frames N seconds S refresh_mhz R".
+  private func animation(_ line: String, under compositor: String) -> Animation? {
+    let words = line.split(whereSeparator: \.isWhitespace)
+    guard words.count == 6, words[0] == "frames", let frames = Int(words[1]), let seconds = Double(words[3]),
+      let refresh = Int(words[5])
+    else { return nil }
+    return Animation(compositor: compositor, frames: frames, seconds: seconds, refreshMHz: refresh)
   }
 
   /// The compositor's memory and CPU with foot idle.
@@ -201,8 +251,15 @@ extension DisplayTests.BootPathTests {
   /// compositor, its own wlroots linked in, needs). Debian's cage
   /// 0.1.4 exits at once without Xwayland ("Cannot create XWayland
   /// server"): apt installs it with cage (Recommends); debootstrap takes only
-  /// what cage depends on.
-  static let waylandKioskPackages = ["cage", "xwayland", "foot", "seatd"]
+  /// what cage depends on. cog (WPE WebKit) draws with EGL, which needs
+  /// Mesa's software driver (libgl1-mesa-dri: its Depends stop short of
+  /// one), its dconf wants a session bus (dbus-user-session: debootstrap
+  /// picks no alternative), and without shared-mime-info WebKit shows a
+  /// local page's HTML as text (it tells a file's type by its name from
+  /// that database); grim reads the screen by screencopy in the browser step.
+  static let waylandKioskPackages = [
+    "cage", "xwayland", "foot", "seatd", "cog", "libgl1-mesa-dri", "dbus-user-session", "shared-mime-info", "grim",
+  ]
 
   /// The ExecStart= line kiosk-with-splash.service's comment gives for a
   /// pattern (the one holding `text`), foot in the kiosk's colour.
@@ -242,8 +299,9 @@ extension DisplayTests.BootPathTests {
     print("\(name)_transition_skipped_vsyncs: \(skipped)")
   }
 
-  /// Whether foot fills `screen` in the kiosk's colour (its prompt and cursor aside).
-  func footFills(_ screen: Screendump) -> Bool {
+  /// Whether the program (foot, say) fills `screen` in the kiosk's colour
+  /// (a prompt and cursor aside).
+  func fillsInTheKiosksColour(_ screen: Screendump) -> Bool {
     samples(screen).filter { $0 == Self.kiosk }.count >= samples(screen).count * 9 / 10
   }
 
@@ -268,11 +326,48 @@ extension DisplayTests.BootPathTests {
     #expect(splash != nil, "no splash on qxl's screen; \(boot.note)")
     let final = try #require(boot.final, "no screendump of the kiosk; \(boot.note)")
     final.keep(as: "cage-kiosk-final")
-    #expect(footFills(final), "foot does not fill the screen; \(boot.note)")
+    #expect(fillsInTheKiosksColour(final), "foot does not fill the screen; \(boot.note)")
     #expect(boot.who == [["kiosk", "cage"], ["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
     #expect(boot.journal.contains("splashd: handing off to /usr/bin/cage"), "\(boot.note)")
     printUsage(boot, as: "cage")
+  }
+
+  /// Checks that the watched screens, from the splash's first frame to the
+  /// program (in the kiosk's colour) alone on the screen, show only the
+  /// leaves, the program between them as the doors open, then the program:
+  /// never the background, black or the console. `drawnFirst`: colours the
+  /// program itself may draw before its own (a browser's blank document).
+  /// Keeps the opening frame and the program's as `NAME-doors-opening` and
+  /// `NAME-program`.
+  func expectTheDoorsOpenOntoTheProgram(
+    _ boot: WaylandKioskBoot, drawnFirst: Set<UInt32> = [], keptAs name: String
+  ) throws {
+    let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
+    // Below foot's first line of text: the samples of a screen.
+    func below(_ screen: Screendump) -> [UInt32] {
+      stride(from: 40, to: screen.height, by: screen.height / 16).flatMap { y in
+        stride(from: 0, to: screen.width, by: screen.width / 16).map { screen.at($0, y) }
+      }
+    }
+    let full = try #require(
+      boot.frames[first...].firstIndex { below($0.screen).allSatisfy { $0 == Self.kiosk } },
+      "the program never had the screen to itself; \(boot.note)")
+    // Between them, every sample is a leaf's colour or the program's.
+    let allowed = drawnFirst.union([Self.leftLeaf, Self.rightLeaf, Self.kiosk])
+    let foreign = boot.frames[first...full].filter { !below($0.screen).allSatisfy(allowed.contains) }
+    if let frame = foreign.first {
+      frame.screen.keep(as: name + "-foreign-frame")
+      Issue.record("\(foreign.count) foreign frames, the first at \(frame.time) s; \(boot.note)")
+    }
+    // The doors part over the program: a leaf's colour at both edges, the program's between.
+    let opening = boot.frames[first...full].first { frame in
+      let row = (0..<frame.screen.width).map { frame.screen.at($0, 300) }
+      return row.first == Self.leftLeaf && row.last == Self.rightLeaf && row.contains(Self.kiosk)
+    }
+    opening?.screen.keep(as: name + "-doors-opening")
+    #expect(opening != nil, "no frame showed the program between the opening doors; \(boot.note)")
+    boot.frames[full].screen.keep(as: name + "-program")
   }
 
   /// Host mode on a real kernel: the one-unit kiosk with splashd as foot's
@@ -299,31 +394,7 @@ extension DisplayTests.BootPathTests {
     // libinput read the device quirks installed with the compositor (it
     // cannot read Debian 12's, which are an older version's).
     #expect(!boot.journal.contains("Failed to load the device quirks"), "\(boot.note)")
-    let first = try #require(boot.frames.firstIndex { isSplash($0.screen) }, "no splash; \(boot.note)")
-    // Below foot's first line of text: the samples of a screen.
-    func below(_ screen: Screendump) -> [UInt32] {
-      stride(from: 40, to: screen.height, by: screen.height / 16).flatMap { y in
-        stride(from: 0, to: screen.width, by: screen.width / 16).map { screen.at($0, y) }
-      }
-    }
-    let full = try #require(
-      boot.frames[first...].firstIndex { below($0.screen).allSatisfy { $0 == Self.kiosk } },
-      "foot never had the screen to itself; \(boot.note)")
-    // Between them, every sample is a leaf's colour or foot's.
-    let allowed: Set<UInt32> = [Self.leftLeaf, Self.rightLeaf, Self.kiosk]
-    let foreign = boot.frames[first...full].filter { !below($0.screen).allSatisfy(allowed.contains) }
-    if let frame = foreign.first {
-      frame.screen.keep(as: "host-mode-\(gpu)-boot-foreign-frame")
-      Issue.record("\(foreign.count) foreign frames, the first at \(frame.time) s; \(boot.note)")
-    }
-    // The doors part over foot: a leaf's colour at both edges, foot's between.
-    let opening = boot.frames[first...full].first { frame in
-      let row = (0..<frame.screen.width).map { frame.screen.at($0, 300) }
-      return row.first == Self.leftLeaf && row.last == Self.rightLeaf && row.contains(Self.kiosk)
-    }
-    opening?.screen.keep(as: "host-mode-\(gpu)-boot-doors-opening")
-    #expect(opening != nil, "no frame showed foot between the opening doors; \(boot.note)")
-    boot.frames[full].screen.keep(as: "host-mode-\(gpu)-boot-program")
+    try expectTheDoorsOpenOntoTheProgram(boot, keptAs: "host-mode-\(gpu)-boot")
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
     #expect(boot.typedIntoTheProgram, "the keyboard did not type into foot; \(boot.note)")
@@ -394,5 +465,60 @@ extension DisplayTests.BootPathTests {
       print("\(name)_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
       print("\(name)_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
     }
+  }
+
+  /// cog, WPE WebKit's kiosk browser, as the hosted kiosk program on QEMU's
+  /// qxl (the example unit's host-mode line with cog and a local page in the
+  /// kiosk's colour in place of foot): the doors open onto cog's own frames
+  /// (WebKit's blank document, then the page; never black: its first
+  /// buffer has nothing in it), cog runs as the kiosk user, and a touch on
+  /// the touch screen reaches the
+  /// page (its touchstart turns it yellow). Then, in the same boot, the same
+  /// animating client (frame-counter) under host mode and under Debian's
+  /// cage 0.1.4, three runs each in turn; prints the medians, a second, of
+  /// the frames the client was called to draw, of the refreshes that showed
+  /// none of them and of the frames beyond the refreshes, drawn and never
+  /// shown (`kiosk_animation_host_mode_frames_per_s`,
+  /// `…_missed_refreshes_per_s`, `…_unshown_frames_per_s`; the same for
+  /// `cage`).
+  @Test func hostModeRevealsCogWhoseTouchReachesThePageThenAnimatesBesideCage() throws {
+    try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
+    let dir = try TemporaryDirectory()
+    let boot = try bootWaylandKiosk(
+      in: dir,
+      execStart: { example in
+        let line = try exampleLine(example, containing: "--host wayland")
+        // foot and the option given it give way to cog and the page.
+        let foot = try #require(line.range(of: "/usr/bin/foot"), "\(line)")
+        return line[..<foot.lowerBound] + "/usr/bin/cog --platform=wl file:///usr/local/share/rig/touch.html"
+      },
+      dropIn: "[Service]\nRestart=no\nRuntimeDirectory=splashd\n",
+      packages: Self.waylandKioskPackages, gpu: "qxl", step: "browser")
+    #expect(boot.who == [["kiosk", "cog"]], "\(boot.who); \(boot.note)")
+    let page = try #require(boot.browser, "no screendump of cog's page; \(boot.note)")
+    page.keep(as: "host-mode-cog-boot-page")
+    #expect(fillsInTheKiosksColour(page), "cog's page does not fill the screen: \(page.at(400, 240)); \(boot.note)")
+    #expect(boot.browserTouch == "yes\n", "the touch did not reach cog's page: \(boot.browserTouch); \(boot.note)")
+    let touched = try #require(boot.touched, "no screendump after the touch; \(boot.note)")
+    touched.keep(as: "host-mode-cog-boot-touched")
+    #expect(touched.at(400, 240) == 0xFFFF00, "the page is not yellow after the touch; \(boot.note)")
+    // The figures: each compositor's three runs, by their medians.
+    func median(_ values: [Double]) -> Double? {
+      values.isEmpty ? nil : values.sorted()[values.count / 2]
+    }
+    for (compositor, name) in [("host", "host_mode"), ("cage", "cage")] {
+      let runs = boot.animations.filter { $0.compositor == compositor && $0.seconds > 0 }
+      #expect(runs.count == 3, "\(runs.count) runs of frame-counter under \(compositor); \(boot.note)")
+      let figures: [(String, (Animation) -> Double)] = [
+        ("frames", { Double($0.frames) }), ("missed_refreshes", \.missedRefreshes), ("unshown_frames", \.unshownFrames),
+      ]
+      for (figure, value) in figures {
+        guard let perSecond = median(runs.map { value($0) / $0.seconds }) else { continue }
+        print("kiosk_animation_\(name)_\(figure)_per_s: \(String(format: "%.1f", perSecond))")
+      }
+    }
+    // WebKit paints its blank document (white) before the page, under TCG
+    // for a few frames as the doors part: cog's own pixels.
+    try expectTheDoorsOpenOntoTheProgram(boot, drawnFirst: [0xFFFFFF], keptAs: "host-mode-cog-boot")
   }
 }

@@ -23,6 +23,9 @@
 # tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
 # crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
+# wayland-kiosk-boot.sh browser, with cog as the hosted program instead:
+# the page touched, then the same animating client under host mode and
+# under cage in turn (the step's own comment says what it writes).
 # Takes no variables.
 case $1 in
 final)
@@ -129,8 +132,70 @@ final)
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
   ;;
+browser)
+  # Host mode with cog (WPE WebKit) showing /usr/local/share/rig/touch.html,
+  # the kiosk's colour until a touch makes it yellow. Once it is revealed
+  # (splashctl: phase=done, program=shown): screendump browser; a fake
+  # touch screen (fake-pointer-and-touch) touches the middle once splashd
+  # has opened it (its fake pointer clicks a corner first), and grim (screencopy, as the kiosk user) is asked for the
+  # screen until the page shows yellow there (browser-touched: yes, or no and
+  # the colour seen);
+  # screendump touched; who runs cog (kiosk-who); then the side-by-side
+  # frames below, and the journal.
+  i=0; while ! splashctl status 2>/dev/null | grep -q '^phase=done .*program=shown' && [ $i -lt 1200 ]; do
+    sleep 0.1; i=$((i+1))
+  done
+  echo RIG-SCREENDUMP browser > /dev/ttyS0
+  while [ ! -e /run/rig/browser.done ]; do sleep 0.1; done
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  for comm in /proc/[0-9]*/comm; do
+    [ "$(cat "$comm" 2>/dev/null)" = cog ] && echo "$(stat -c %U "${comm%/comm}") cog"
+  done | sort -u > /run/rig/kiosk-who
+  mkdir -p /run/rig/input
+  fake-pointer-and-touch /run/rig/input 800 480 &
+  i=0; while [ ! -e /run/rig/input/input-ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  # The touch screen's event node, once splashd holds it open; the fake
+  # pointer clicks in a corner first (the page listens for touches only).
+  node=$(awk '/^N: Name="rig touch screen"/ {found=1} found && /^H: Handlers=/ {
+    for (i = 1; i <= NF; i++) if ($i ~ /^event/) print $i; exit }' /proc/bus/input/devices)
+  i=0; while ! ls -l "/proc/$main/fd" 2>/dev/null | grep -q "/dev/input/$node\$" && [ $i -lt 100 ]; do
+    sleep 0.1; i=$((i+1))
+  done
+  echo 790 470 > /run/rig/input/point.new && mv /run/rig/input/point.new /run/rig/input/point
+  i=0; while [ ! -e /run/rig/input/pointed ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  echo 400 240 > /run/rig/input/touch.new && mv /run/rig/input/touch.new /run/rig/input/touch
+  # The pixel in the middle of grim's picture (P6, 800x480: a 15-byte header).
+  middle() {
+    runuser -u kiosk -- env XDG_RUNTIME_DIR="/run/user/$(id -u kiosk)" WAYLAND_DISPLAY=wayland-0 \
+      grim -t ppm - 2>/dev/null | od -An -tx1 -j $((15 + (240 * 800 + 400) * 3)) -N 3 | tr -d ' \n'
+  }
+  i=0; while [ "$(middle)" != ffff00 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+  seen=$(middle)
+  if [ "$seen" = ffff00 ]; then echo yes; else echo "no: $seen"; fi > /run/rig/browser-touched
+  echo RIG-SCREENDUMP touched > /dev/ttyS0
+  while [ ! -e /run/rig/touched.done ]; do sleep 0.1; done
+  touch /run/rig/input/done
+  # The same animating client (frame-counter: the frames it draws from 4 s
+  # after its first, for 6 s) under splashd's host mode and under cage in
+  # turn, three times each, once the kiosk unit has stopped: their lines in
+  # frames-host-N and frames-cage-N (none for a run that failed).
+  systemctl stop kiosk-with-splash.service
+  systemctl start seatd.service
+  install -d -o kiosk -m 0700 /run/rig-frames /run/rig-frames/runtime
+  for round in 1 2 3; do
+    timeout 60 splashd --config /etc/splashd/splashd.conf --host wayland --user kiosk -- \
+      /usr/local/bin/frame-counter 4 6 "/run/rig-frames/host-$round"
+    timeout 60 runuser -u kiosk -- env XDG_RUNTIME_DIR=/run/rig-frames/runtime WLR_RENDERER=pixman \
+      cage -- /usr/local/bin/frame-counter 4 6 "/run/rig-frames/cage-$round"
+  done
+  for file in /run/rig-frames/host-* /run/rig-frames/cage-*; do
+    [ -e "$file" ] && cp "$file" "/run/rig/frames-${file##*/}"
+  done
+  journalctl -b -o short-monotonic > /run/rig/journal.txt
+  echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
+  ;;
 *)
-  echo "$0: no step '$1': final" >&2
+  echo "$0: no step '$1': final, browser" >&2
   exit 2
   ;;
 esac
