@@ -83,7 +83,9 @@ import Testing
     let (_, root) = try spawnSplashd(
       ["--config", config, "--boot", "root", "--until-reveal"], in: dir, launcher: launcher,
       whileRunning: { _ in
-        waitUntil { (try? splashctl(["status"]))?.stdout.contains("display=offscreen") == true && !isRunning(pid) }
+        // The initramfs's splashd gone first: a status asked after that is the root's
+        // (asked before, the initramfs's could answer just before it ends).
+        waitUntil { !isRunning(pid) && (try? splashctl(["status"]))?.stdout.contains("display=offscreen") == true }
         after = try? splashctl(["status"])
         _ = try? splashctl(["reveal"])
       })
