@@ -1585,6 +1585,12 @@ static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *d
 
 static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns) {
   struct timespec when = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
+  // The output's refresh (wl_output's mode, for clients that time by it)
+  // is the screen's, not the headless back end's 60 Hz.
+  int32_t refresh_mhz = refresh_ns > 0 ? (int32_t)((1000000000000LL + refresh_ns / 2) / refresh_ns) : 0;
+  if (refresh_mhz > 0 && host->output->refresh != refresh_mhz) {
+    wlr_output_update_custom_mode(host->output, host->output->width, host->output->height, refresh_mhz);
+  }
   if (host->first != NULL) window_for_each_surface(host->first, send_frame_done, &when);
   struct window *later;
   wl_list_for_each(later, &host->later, link) { window_for_each_surface(later, send_frame_done, &when); }
@@ -1622,7 +1628,7 @@ static int show_screen(struct splashd_host *host, const struct splashd_host_buff
     return 0;
   }
   if (output->width != screen->width || output->height != screen->height) {
-    wlr_output_set_custom_mode(output, screen->width, screen->height, 0);
+    wlr_output_set_custom_mode(output, screen->width, screen->height, output->refresh);
   }
   if (!wlr_output_attach_render(output, NULL)) {
     wlr_output_rollback(output);

@@ -239,7 +239,9 @@ public final class WaylandHost {
   }
 
   /// The frame that showed the program's buffer was presented at
-  /// `monotonic` seconds: its frame callbacks go out.
+  /// `monotonic` seconds, the screen refreshing every `refreshPeriod`:
+  /// its frame callbacks go out, and the output's mode (wl_output) says
+  /// that refresh.
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {
     api.frame_done(host, Int64(monotonic * 1e9), Int64(refreshPeriod * 1e9))
   }

@@ -11,6 +11,9 @@ import Testing
 /// the test binary) serving real Wayland programs from Debian: foot and
 /// weston's simple-shm, connected through WAYLAND_SOCKET.
 @Suite struct WaylandHostTests {
+  /// The package's folder (the test tools' sources).
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
   /// A compositor of `size` and a program started as its client.
   final class Hosted {
     let host: WaylandHost
@@ -100,6 +103,41 @@ import Testing
     #expect(frames[0] != frames[1] && frames[1] != frames[2], "the client's pixels did not change")
     // Nothing was drawn but what the client drew: not one colour all over.
     #expect(Set(frames[2]).count > 10)
+  }
+
+  /// The output's mode says the screen's refresh, not the headless back
+  /// end's 60 Hz: tools/qemu/frame-counter (built here with wayland-scanner's
+  /// xdg-shell code), presented at 50 Hz, reads 50000 mHz from wl_output.
+  @Test func theOutputSaysTheScreensRefresh() throws {
+    let dir = try TemporaryDirectory()
+    let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+    for (kind, output) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
+      let made = try run("/usr/bin/wayland-scanner", [kind, xml, dir.path + "/" + output])
+      try #require(made.status == 0, "\(made.stderr)")
+    }
+    let counter = dir.path + "/frame-counter"
+    let built = try run(
+      "/usr/bin/gcc",
+      [
+        "-O1", "-Wall", "-Wextra", "-Werror", "-I", dir.path, "-o", counter,
+        Self.packageRoot + "/tools/qemu/frame-counter.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client",
+      ])
+    try #require(built.status == 0, "\(built.stderr)")
+    let figures = dir.path + "/figures"
+    let hosted = try Hosted(size: PixelSize(width: 320, height: 240), program: [counter, "0", "0.2", figures])
+    let start = hosted.clock.now()
+    var frame = 0
+    // Each new frame presented, until the client has written its figures.
+    while !FileManager.default.fileExists(atPath: figures), hosted.clock.now() < start + 20 {
+      if hosted.host.dispatch().contains(.newBuffer), hosted.pixels() != nil {
+        frame += 1
+        hosted.host.frameDone(at: start + Double(frame) / 50, refreshPeriod: 1.0 / 50)
+      }
+      var poll = pollfd(fd: hosted.host.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+      _ = Glibc.poll(&poll, 1, 20)
+    }
+    let line = try String(contentsOfFile: figures, encoding: .utf8)
+    #expect(line.hasSuffix(" refresh_mhz 50000\n"), "\(line)")
   }
 
   /// A screencopy client (Debian's grim) that connects to the host's

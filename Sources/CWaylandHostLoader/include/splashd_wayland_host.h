@@ -91,8 +91,9 @@ struct splashd_host_api {
   /* Lets go of the held frame (the client's buffer is its own again). */
   void (*drop_held)(struct splashd_host *host);
   /* The frame with the program's current buffer was presented at
-     `monotonic_ns` (CLOCK_MONOTONIC): frame callbacks and presentation
-     feedback go out. */
+     `monotonic_ns` (CLOCK_MONOTONIC), the screen refreshing every
+     `refresh_ns`: frame callbacks and presentation feedback go out, and
+     the output's mode says that refresh. */
   void (*frame_done)(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
   /* What the screen shows (32-bit XRGB pixels), for the screencopy
      clients that asked (FRAME_WANTED): the output takes its size. 1 when
