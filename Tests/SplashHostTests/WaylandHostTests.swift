@@ -11,9 +11,6 @@ import Testing
 /// the test binary) serving real Wayland programs from Debian: foot and
 /// weston's simple-shm, connected through WAYLAND_SOCKET.
 @Suite struct WaylandHostTests {
-  /// The package's folder (the test tools' sources).
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
   /// A compositor of `size` and a program started as its client.
   final class Hosted {
     let host: WaylandHost
@@ -110,19 +107,8 @@ import Testing
   /// xdg-shell code), presented at 50 Hz, reads 50000 mHz from wl_output.
   @Test func theOutputSaysTheScreensRefresh() throws {
     let dir = try TemporaryDirectory()
-    let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
-    for (kind, output) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
-      let made = try run("/usr/bin/wayland-scanner", [kind, xml, dir.path + "/" + output])
-      try #require(made.status == 0, "\(made.stderr)")
-    }
     let counter = dir.path + "/frame-counter"
-    let built = try run(
-      "/usr/bin/gcc",
-      [
-        "-O1", "-Wall", "-Wextra", "-Werror", "-I", dir.path, "-o", counter,
-        Self.packageRoot + "/tools/qemu/frame-counter.c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client",
-      ])
-    try #require(built.status == 0, "\(built.stderr)")
+    try buildWaylandClient("tools/qemu/frame-counter.c", in: dir.path, to: counter)
     let figures = dir.path + "/figures"
     let hosted = try Hosted(size: PixelSize(width: 320, height: 240), program: [counter, "0", "0.2", figures])
     let start = hosted.clock.now()

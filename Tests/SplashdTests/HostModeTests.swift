@@ -1200,19 +1200,7 @@ import Testing
   /// xdg-shell code: its path.
   func hostileBufferClient() throws -> String {
     let client = dir.path + "/hostile-buffer-client"
-    let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
-    for (kind, output) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
-      let made = try run("/usr/bin/wayland-scanner", [kind, xml, dir.path + "/" + output])
-      try #require(made.status == 0, "\(made.stderr)")
-    }
-    let built = try run(
-      "/usr/bin/gcc",
-      [
-        "-O1", "-Wall", "-Wextra", "-Werror", "-I", dir.path, "-o", client,
-        packageRoot + "/tools/wayland/hostile-buffer-client.c", dir.path + "/xdg-shell-protocol.c",
-        "-lwayland-client",
-      ])
-    try #require(built.status == 0, "\(built.stderr)")
+    try buildWaylandClient("tools/wayland/hostile-buffer-client.c", in: dir.path, to: client)
     return client
   }
 

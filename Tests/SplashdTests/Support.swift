@@ -9,10 +9,6 @@ let splashdPath: String = {
   return directory.appendingPathComponent("splashd").path
 }()
 
-/// The package's root directory (holds Config/).
-let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().path
-
 /// The folder of the binaries a boot test installs: the release build when
 /// `make build` made one (what ships, and what the figures measure), else
 /// this bundle's own.

@@ -122,20 +122,8 @@ extension DisplayTests.BootPathTests {
         "/usr/bin/gcc", ["-O2", "-Wall", "-o", tree + "/usr/local/bin/" + tool, "\(packageRoot)/tools/qemu/\(tool).c"])
       try #require(compile.status == 0, "\(compile.stderr)")
     }
-    // input-probe and frame-counter, with the xdg-shell glue wayland-scanner makes.
-    let shell = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
-    for (kind, file) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")] {
-      let made = try run("/usr/bin/wayland-scanner", [kind, shell, dir.path + "/" + file])
-      try #require(made.status == 0, "\(made.stderr)")
-    }
     for client in ["input-probe", "frame-counter"] {
-      let made = try run(
-        "/usr/bin/gcc",
-        [
-          "-O2", "-Wall", "-I", dir.path, "-o", tree + "/usr/local/bin/" + client,
-          packageRoot + "/tools/qemu/\(client).c", dir.path + "/xdg-shell-protocol.c", "-lwayland-client", "-lm",
-        ])
-      try #require(made.status == 0, "\(made.stderr)")
+      try buildWaylandClient("tools/qemu/\(client).c", in: dir.path, to: tree + "/usr/local/bin/" + client)
     }
     // An accelerometer, reporting upright, there before splashd starts (the
     // angle it follows: rotate = auto); the script tilts it.

@@ -15,7 +15,8 @@
 //
 //   frame-counter SKIP COUNT OUT
 //
-// Built by the test with the xdg-shell glue wayland-scanner makes:
+// Built by the tests (buildWaylandClient) with the xdg-shell glue
+// wayland-scanner makes and tools/wayland/xdg-client.h:
 //   frame-counter.c xdg-shell-protocol.c -lwayland-client
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -26,7 +27,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "xdg-client.h"
 
 /* Buffers in flight: one shown, one held by the compositor until the next
    is, one being drawn. */
@@ -38,13 +39,10 @@ struct buffer {
   int busy;
 };
 
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm_base;
 static struct wl_output *output;
 static struct wl_surface *window;
 static struct buffer buffers[BUFFERS];
-static int width, height, configured, done;
+static int width, height, done;
 static int mode_width, mode_height, refresh_mhz;
 static double skip, count, first_frame, counted_from;
 static long frames;
@@ -127,19 +125,6 @@ static void draw(void) {
   wl_surface_commit(window);
 }
 
-static void ping(void *data, struct xdg_wm_base *base, uint32_t serial) {
-  (void)data;
-  xdg_wm_base_pong(base, serial);
-}
-static const struct xdg_wm_base_listener wm_base_listener = {.ping = ping};
-
-static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
-  (void)data;
-  xdg_surface_ack_configure(surface, serial);
-  configured = 1;
-}
-static const struct xdg_surface_listener surface_listener = {.configure = surface_configure};
-
 static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t w, int32_t h,
                                struct wl_array *states) {
   (void)data, (void)toplevel, (void)states;
@@ -173,20 +158,11 @@ static const struct wl_output_listener output_listener = {
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                    uint32_t version) {
   (void)data, (void)version;
-  if (strcmp(interface, wl_compositor_interface.name) == 0) {
-    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-  } else if (strcmp(interface, wl_shm_interface.name) == 0) {
-    shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-  } else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-    wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-    xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
-  } else if (strcmp(interface, wl_output_interface.name) == 0 && output == NULL) {
+  if (bind_common(registry, name, interface)) return;
+  if (strcmp(interface, wl_output_interface.name) == 0 && output == NULL) {
     output = wl_registry_bind(registry, name, &wl_output_interface, 2);
     wl_output_add_listener(output, &output_listener, NULL);
   }
-}
-static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-  (void)data, (void)registry, (void)name;
 }
 static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
 

@@ -15,7 +15,8 @@
 //                              the touch's end (what they changed is on the
 //                              screen: a frame callback asked then came)
 //
-// Built by the test with the xdg-shell glue wayland-scanner makes:
+// Built by the tests (buildWaylandClient) with the xdg-shell glue
+// wayland-scanner makes and tools/wayland/xdg-client.h:
 //   input-probe.c xdg-shell-protocol.c -lwayland-client
 #define _GNU_SOURCE
 #include <math.h>
@@ -27,18 +28,15 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "xdg-client.h"
 
 enum { WIDTH = 320, HEIGHT = 240, CURSOR = 8 };
 
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm_base;
 static struct wl_seat *seat;
 static struct wl_pointer *pointer;
 static struct wl_touch *touch;
 static struct wl_surface *window, *cursor;
-static int configured, shown;
+static int shown;
 
 /* A shared-memory buffer of `width` x `height` in one opaque colour. */
 static struct wl_buffer *filled(int width, int height, uint32_t colour) {
@@ -151,37 +149,15 @@ static void seat_capabilities(void *data, struct wl_seat *s, uint32_t capabiliti
 static void seat_name(void *data, struct wl_seat *s, const char *name) { (void)data, (void)s, (void)name; }
 static const struct wl_seat_listener seat_listener = {.capabilities = seat_capabilities, .name = seat_name};
 
-static void ping(void *data, struct xdg_wm_base *base, uint32_t serial) {
-  (void)data;
-  xdg_wm_base_pong(base, serial);
-}
-static const struct xdg_wm_base_listener wm_base_listener = {.ping = ping};
-
-static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
-  (void)data;
-  xdg_surface_ack_configure(surface, serial);
-  configured = 1;
-}
-static const struct xdg_surface_listener surface_listener = {.configure = surface_configure};
-
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                    uint32_t version) {
   (void)data;
-  if (strcmp(interface, wl_compositor_interface.name) == 0) {
-    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-  } else if (strcmp(interface, wl_shm_interface.name) == 0) {
-    shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-  } else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-    wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-    xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
-  } else if (strcmp(interface, wl_seat_interface.name) == 0 && seat == NULL) {
+  if (bind_common(registry, name, interface)) return;
+  if (strcmp(interface, wl_seat_interface.name) == 0 && seat == NULL) {
     // Version 4: no pointer frames or axis sources to listen for.
     seat = wl_registry_bind(registry, name, &wl_seat_interface, version < 4 ? version : 4);
     wl_seat_add_listener(seat, &seat_listener, NULL);
   }
-}
-static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-  (void)data, (void)registry, (void)name;
 }
 static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
 

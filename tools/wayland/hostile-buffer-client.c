@@ -25,8 +25,8 @@
 //
 // DONE-FILE is written once the compositor has had the commit (a round
 // trip after it, and after the cut). Exits 4 when the compositor cuts it
-// off with a protocol error (wl_shm's, for memory it could not read). Built by the test with
-// wayland-scanner's xdg-shell code.
+// off with a protocol error (wl_shm's, for memory it could not read). Built by the tests
+// (buildWaylandClient) with wayland-scanner's xdg-shell code and xdg-client.h.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -37,45 +37,16 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "xdg-client.h"
 
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm_base;
-static int configured;
 static int width = 320, height = 240;
-
-static void ping(void *data, struct xdg_wm_base *base, uint32_t serial) {
-  (void)data;
-  xdg_wm_base_pong(base, serial);
-}
-static const struct xdg_wm_base_listener wm_base_listener = {.ping = ping};
 
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
   (void)data;
   (void)version;
-  if (strcmp(interface, wl_compositor_interface.name) == 0) {
-    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-  } else if (strcmp(interface, wl_shm_interface.name) == 0) {
-    shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-  } else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-    wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-    xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
-  }
-}
-static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-  (void)data;
-  (void)registry;
-  (void)name;
+  bind_common(registry, name, interface);
 }
 static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
-
-static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
-  (void)data;
-  xdg_surface_ack_configure(surface, serial);
-  configured = 1;
-}
-static const struct xdg_surface_listener surface_listener = {.configure = surface_configure};
 
 static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t w, int32_t h, struct wl_array *states) {
   (void)data;

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// The package's root directory (holds Config/ and tools/).
+public let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Builds one of the package's Wayland test clients (`source`, a C file
+/// under the package: tools/qemu/input-probe.c, say) into `output`, with
+/// the xdg-shell glue wayland-scanner makes in `folder` (made once there)
+/// and tools/wayland/xdg-client.h, warnings as errors; throws what the tools said when either fails.
+public func buildWaylandClient(_ source: String, in folder: String, to output: String) throws {
+  let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+  let glue = folder + "/xdg-shell-protocol.c"
+  for (kind, file) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")]
+  where !FileManager.default.fileExists(atPath: folder + "/" + file) {
+    let made = try run("/usr/bin/wayland-scanner", [kind, xml, folder + "/" + file])
+    guard made.status == 0 else { throw TestFailure("wayland-scanner \(kind): \(made.stderr)") }
+  }
+  let built = try run(
+    "/usr/bin/gcc",
+    [
+      "-O2", "-Wall", "-Wextra", "-Werror", "-I", folder, "-I", packageRoot + "/tools/wayland", "-o", output,
+      packageRoot + "/" + source, glue,
+      "-lwayland-client", "-lm",
+    ])
+  guard built.status == 0 else { throw TestFailure("gcc \(source): \(built.stderr)") }
+}
