@@ -59,6 +59,15 @@
 #include <xcb/xcb.h>
 #include <xkbcommon/xkbcommon.h>
 
+/* A screen's absolute devices: a point (u, v) of the panel on the canvas,
+   x = m[0] u + m[1] v + m[2], y = m[3] u + m[4] v + m[5]; where the screen
+   shows none of the canvas (`reaches` false), nowhere. */
+struct input_map {
+  char screen[32];
+  bool reaches;
+  double m[6];
+};
+
 struct splashd_host {
   struct wl_display *display;
   struct wl_event_loop *loop;
@@ -128,10 +137,12 @@ struct splashd_host {
   /* The cursor the client under the pointer set (NULL: none), its hotspot. */
   struct wlr_surface *cursor;
   int32_t cursor_hotspot_x, cursor_hotspot_y;
-  /* A point of an absolute device (a touch screen's or a tablet's, as
-     fractions u, v of the panel's width and height) on the canvas:
-     x = m[0] u + m[1] v + m[2], y = m[3] u + m[4] v + m[5]. */
-  double input_map[6];
+  /* Where a point of an absolute device (a touch screen's or a tablet's,
+     as fractions u, v of the panel's width and height) lies on the canvas,
+     for the devices on each screen (map_input): the first for devices on
+     none that is named. */
+  struct input_map input_maps[16];
+  size_t input_map_count;
   /* Each touch point down: where it went down, as the offset from the
      canvas to its surface's coordinates. */
   struct touch_point {
@@ -578,11 +589,24 @@ static void move_pointer(struct splashd_host *host, uint32_t time_msec, double x
   if (host->first != NULL && (was_visible || cursor_visible(host))) note(host, SPLASHD_HOST_NEW_BUFFER);
 }
 
-/* A point of an absolute device on the canvas (input_map). */
-static void map_point(const struct splashd_host *host, double u, double v, double *x, double *y) {
-  const double *m = host->input_map;
+/* The map of the absolute device `handle` (NULL: a client's virtual
+   one): its screen's, which the machine names (udev's WL_OUTPUT, as for
+   weston), or else the first. */
+static const struct input_map *input_map(const struct splashd_host *host, struct libinput_device *handle) {
+  const char *screen = handle != NULL ? libinput_device_get_output_name(handle) : NULL;
+  for (size_t i = 1; screen != NULL && i < host->input_map_count; i++) {
+    if (strcmp(host->input_maps[i].screen, screen) == 0) return &host->input_maps[i];
+  }
+  return &host->input_maps[0];
+}
+
+/* A point of an absolute device on the canvas; false where its screen
+   shows none of it. */
+static bool map_point(const struct input_map *map, double u, double v, double *x, double *y) {
+  const double *m = map->m;
   *x = m[0] * u + m[1] * v + m[2];
   *y = m[3] * u + m[4] * v + m[5];
+  return map->reaches;
 }
 
 static struct touch_point *touch_point(struct splashd_host *host, int32_t id) {
@@ -594,14 +618,15 @@ static struct touch_point *touch_point(struct splashd_host *host, int32_t id) {
 
 /* A finger down at (u, v) of the touch screen: the surface under it has
    it until it lifts; the cursor hides. */
-static void touch_down(struct splashd_host *host, uint32_t time_msec, int32_t id, double u, double v) {
+static void touch_down(struct splashd_host *host, const struct input_map *map, uint32_t time_msec, int32_t id,
+                       double u, double v) {
   if (host->cursor_shown) {
     host->cursor_shown = false;
     if (host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
   }
   if (host->input_withheld || host->first == NULL || touch_point(host, id) != NULL) return;
   double x, y, sx, sy;
-  map_point(host, u, v, &x, &y);
+  if (!map_point(map, u, v, &x, &y)) return;
   struct wlr_surface *surface = surface_at(host, x, y, &sx, &sy);
   struct touch_point *free_point = NULL;
   for (size_t i = 0; free_point == NULL && i < sizeof host->touches / sizeof host->touches[0]; i++) {
@@ -612,11 +637,12 @@ static void touch_down(struct splashd_host *host, uint32_t time_msec, int32_t id
   wlr_seat_touch_notify_down(host->seat, surface, time_msec, id, sx, sy);
 }
 
-static void touch_motion(struct splashd_host *host, uint32_t time_msec, int32_t id, double u, double v) {
+static void touch_motion(struct splashd_host *host, const struct input_map *map, uint32_t time_msec, int32_t id,
+                         double u, double v) {
   struct touch_point *point = touch_point(host, id);
   if (point == NULL) return;
   double x, y;
-  map_point(host, u, v, &x, &y);
+  map_point(map, u, v, &x, &y);
   wlr_seat_touch_notify_motion(host->seat, time_msec, id, x + point->dx, y + point->dy);
 }
 
@@ -939,9 +965,11 @@ static void handle_pointer_event(struct splashd_host *host, enum libinput_event_
     break;
   case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE: {
     double x, y;
-    map_point(host, libinput_event_pointer_get_absolute_x_transformed(event, 1),
-              libinput_event_pointer_get_absolute_y_transformed(event, 1), &x, &y);
-    move_pointer(host, time_msec, x, y);
+    if (map_point(input_map(host, libinput_event_get_device(libinput_event_pointer_get_base_event(event))),
+                  libinput_event_pointer_get_absolute_x_transformed(event, 1),
+                  libinput_event_pointer_get_absolute_y_transformed(event, 1), &x, &y)) {
+      move_pointer(host, time_msec, x, y);
+    }
     break;
   }
   case LIBINPUT_EVENT_POINTER_BUTTON:
@@ -969,13 +997,14 @@ static void handle_pointer_event(struct splashd_host *host, enum libinput_event_
 static void handle_touch_event(struct splashd_host *host, enum libinput_event_type type,
                                struct libinput_event_touch *event) {
   uint32_t time_msec = (uint32_t)(libinput_event_touch_get_time_usec(event) / 1000);
+  const struct input_map *map = input_map(host, libinput_event_get_device(libinput_event_touch_get_base_event(event)));
   switch (type) {
   case LIBINPUT_EVENT_TOUCH_DOWN:
-    touch_down(host, time_msec, libinput_event_touch_get_seat_slot(event),
+    touch_down(host, map, time_msec, libinput_event_touch_get_seat_slot(event),
                libinput_event_touch_get_x_transformed(event, 1), libinput_event_touch_get_y_transformed(event, 1));
     break;
   case LIBINPUT_EVENT_TOUCH_MOTION:
-    touch_motion(host, time_msec, libinput_event_touch_get_seat_slot(event),
+    touch_motion(host, map, time_msec, libinput_event_touch_get_seat_slot(event),
                  libinput_event_touch_get_x_transformed(event, 1), libinput_event_touch_get_y_transformed(event, 1));
     break;
   case LIBINPUT_EVENT_TOUCH_UP:
@@ -1100,8 +1129,9 @@ static void handle_virtual_motion_absolute(struct wl_listener *listener, void *d
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, motion_absolute);
   struct wlr_event_pointer_motion_absolute *event = data;
   double x, y;
-  map_point(pointer->host, event->x, event->y, &x, &y);
-  move_pointer(pointer->host, event->time_msec, x, y);
+  if (map_point(input_map(pointer->host, NULL), event->x, event->y, &x, &y)) {
+    move_pointer(pointer->host, event->time_msec, x, y);
+  }
 }
 
 static void handle_virtual_button(struct wl_listener *listener, void *data) {
@@ -1250,9 +1280,9 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->wake = -1;
   host->width = width;
   host->height = height;
-  // Absolute devices span the canvas until told how the screen is turned.
-  host->input_map[0] = width;
-  host->input_map[4] = height;
+  // Absolute devices span the canvas until told how the screens are turned.
+  host->input_maps[0] = (struct input_map){.reaches = true, .m = {width, 0, 0, 0, height, 0}};
+  host->input_map_count = 1;
   host->pointer_x = width / 2;
   host->pointer_y = height / 2;
   wl_list_init(&host->later);
@@ -1767,7 +1797,19 @@ static int client_processes(struct splashd_host *host, int32_t *pids, int capaci
   return count;
 }
 
-static void map_input(struct splashd_host *host, const double map[6]) { memcpy(host->input_map, map, sizeof host->input_map); }
+static void map_input(struct splashd_host *host, const struct splashd_host_input_map *maps, size_t count) {
+  if (count == 0) return;
+  host->input_map_count = 0;
+  for (size_t i = 0; i < count && host->input_map_count < sizeof host->input_maps / sizeof host->input_maps[0]; i++) {
+    struct input_map *map = &host->input_maps[host->input_map_count];
+    // A screen named longer than connectors are is one no device names.
+    if (i > 0 && (maps[i].screen == NULL || strlen(maps[i].screen) >= sizeof map->screen)) continue;
+    snprintf(map->screen, sizeof map->screen, "%s", i > 0 ? maps[i].screen : "");
+    map->reaches = maps[i].reaches_window != 0;
+    memcpy(map->m, maps[i].map, sizeof map->m);
+    host->input_map_count++;
+  }
+}
 
 static void destroy(struct splashd_host *host) {
   end_held(host);

@@ -132,7 +132,7 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     }
     self.host = host
     if asking { host.withholdInput(true) }
-    host.mapInput(inputMap(of: arranged))
+    mapInput(of: arranged, on: host)
     if takingInput { takeInputDevices(of: host) }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
     stage.programFrames = self
@@ -271,17 +271,26 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     let resized = next.window != arrangement?.window
     arrangement = next
     if resized { host.resizeWindow(to: next.window) }
-    host.mapInput(inputMap(of: next))
+    mapInput(of: next, on: host)
     showProgramFrame(host)
     if resized || said { log.info("host mode: the program's window is \(next.window.description) (\(cause))") }
   }
 
   /// Where a touch or a tablet's point (fractions of its panel) lands in
-  /// the window: on the screen that has them, turned with it.
-  private func inputMap(of arranged: ScreenArrangement) -> AffineMap {
+  /// the window: on the part of it the device's screen shows (the machine
+  /// names the screen), turned with it; the input screen's for a device on
+  /// none.
+  private func mapInput(of arranged: ScreenArrangement, on host: WaylandHost) {
     let canvases = stage.canvases
-    let canvas = canvases.indices.contains(arranged.inputScreen) ? canvases[arranged.inputScreen] : arranged.window
-    return stage.rotation(ofScreen: arranged.inputScreen).logicalPointMap(inLogical: canvas)
+    func map(ofScreen index: Int) -> AffineMap? {
+      guard canvases.indices.contains(index) else { return nil }
+      return arranged.inputMap(ofScreen: index, canvas: canvases[index], rotation: stage.rotation(ofScreen: index))
+    }
+    let standard =
+      map(ofScreen: arranged.inputScreen)
+      ?? stage.rotation(ofScreen: arranged.inputScreen).logicalPointMap(inLogical: arranged.window)
+    let screens = zip(stage.screenNames, canvases.indices).map { (name: $0, map: map(ofScreen: $1)) }
+    host.mapInput(standard: standard, screens: screens)
   }
 
   /// A question on the splash is asked (`asking`), or the last one is

@@ -368,6 +368,9 @@ final class Stage: EventSource, FrameSink {
   /// Each screen's logical canvas, the first screen's first.
   var canvases: [PixelSize] { scenes.map(\.layout.canvas) }
 
+  /// Each screen's name ("HDMI-A-1", "card1-HDMI-A-1"), as `canvases`.
+  var screenNames: [String] { output?.screens.map(\.name) ?? [] }
+
   /// How screen `index`'s content is turned.
   func rotation(ofScreen index: Int) -> Rotation { scenes.indices.contains(index) ? scenes[index].rotation : rotation }
 

@@ -65,4 +65,23 @@ public struct ScreenArrangement: Equatable, Sendable {
     self.views = views
     self.inputScreen = inputScreen
   }
+
+  /// Where a point of screen `index`'s touch panel or tablet (fractions of
+  /// the panel's width and height) lies in the window: turned with the
+  /// screen's content (`rotation`) onto its logical canvas `canvas`, then
+  /// taken to the part of the window the screen shows there; nil where
+  /// the screen shows none of the window (or there is no such screen).
+  public func inputMap(ofScreen index: Int, canvas: PixelSize, rotation: Rotation) -> AffineMap? {
+    guard views.indices.contains(index), let view = views[index] else { return nil }
+    let onCanvas = rotation.logicalPointMap(inLogical: canvas)
+    let source = view.source
+    let destination = view.destination
+    guard destination.width > 0, destination.height > 0 else { return nil }
+    // From the canvas to the window: what the view scaled, scaled back.
+    let scaleX = source.width / Double(destination.width)
+    let scaleY = source.height / Double(destination.height)
+    return AffineMap(
+      a: onCanvas.a * scaleX, b: onCanvas.b * scaleX, c: (onCanvas.c - Double(destination.x)) * scaleX + source.x,
+      d: onCanvas.d * scaleY, e: onCanvas.e * scaleY, f: (onCanvas.f - Double(destination.y)) * scaleY + source.y)
+  }
 }

@@ -218,11 +218,21 @@ public final class WaylandHost {
   public func resizeWindow(to size: PixelSize) { api.resize(host, Int32(size.width), Int32(size.height)) }
 
   /// Where a point of a touch screen or tablet (fractions of the panel's
-  /// width and height) lies on the window's canvas: the screen's turn
-  /// (`Rotation.logicalPointMap`).
-  public func mapInput(_ map: AffineMap) {
-    let coefficients = [map.a, map.b, map.c, map.d, map.e, map.f]
-    coefficients.withUnsafeBufferPointer { api.map_input(host, $0.baseAddress) }
+  /// width and height) lies on the window's canvas
+  /// (`ScreenArrangement.inputMap(ofScreen:canvas:rotation:)`): for a
+  /// device the machine puts on one of `screens` (udev's `WL_OUTPUT`
+  /// property names the screen, as for weston), that screen's map, nil
+  /// where it shows none of the window; for the others, `standard`.
+  public func mapInput(standard: AffineMap, screens: [(name: String, map: AffineMap?)]) {
+    func entry(_ name: UnsafeMutablePointer<CChar>?, _ map: AffineMap?) -> splashd_host_input_map {
+      let m = map ?? AffineMap(a: 0, b: 0, c: 0, d: 0, e: 0, f: 0)
+      return splashd_host_input_map(
+        screen: UnsafePointer(name), reaches_window: map == nil ? 0 : 1, map: (m.a, m.b, m.c, m.d, m.e, m.f))
+    }
+    let names = screens.map { strdup($0.name) }
+    defer { for name in names { free(name) } }
+    let maps = [entry(nil, standard)] + zip(names, screens).map { entry($0, $1.map) }
+    maps.withUnsafeBufferPointer { api.map_input(host, $0.baseAddress, $0.count) }
   }
 
   /// `body` with `layout` as C strings, alive while it runs.

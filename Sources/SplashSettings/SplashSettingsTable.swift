@@ -262,7 +262,9 @@ enum SplashSettingsTable {
         + "each other screen shows it scaled to fit; extend: one window across all the screens side by side, in "
         + "the order the status lists them, their tops in line, each showing its part; last: the window is the "
         + "last screen's canvas and shows there alone (the others show the background). Screens plugged in or "
-        + "unplugged later change the window's size when the arrangement does.",
+        + "unplugged later change the window's size when the arrangement does. A touch screen or tablet that udev's "
+        + "WL_OUTPUT property puts on a screen (its name as the status lists it) points into that screen's part; "
+        + "the others into the first screen's (the last's, with last).",
       values: ScreenSharing.allCases.map(\.rawValue), \.handoff.screens, read: { try $0.choice(ScreenSharing.self) },
       print: { $0.rawValue }),
     SettingSpec(

@@ -58,4 +58,34 @@ import Testing
     #expect(arranged.window == Self.wide && arranged.inputScreen == 1)
     #expect(arranged.views == [nil, Placement(source: Self.whole(Self.wide).rect, destination: Self.whole(Self.wide))])
   }
+
+  /// Where a touch on each screen's panel lands in the window: on its own
+  /// part of an extended window, through the fit of a mirror, turned with
+  /// the screen; nowhere on a screen that shows the background alone.
+  @Test func aScreensTouchesLandOnThePartOfTheWindowItShows() throws {
+    // In millionths of a pixel: what a scaled map rounds is no matter.
+    func lands(_ map: AffineMap?, _ u: Double, _ v: Double) -> [Double]? {
+      map.map { map in [map.apply(u, v).x, map.apply(u, v).y].map { ($0 * 1e6).rounded() / 1e6 } }
+    }
+    let extended = try #require(ScreenSharing.extend.arrangement(of: [Self.landscape, Self.portrait, Self.wide]))
+    #expect(lands(extended.inputMap(ofScreen: 0, canvas: Self.landscape, rotation: .none), 0.5, 0.5) == [400, 300])
+    #expect(lands(extended.inputMap(ofScreen: 1, canvas: Self.portrait, rotation: .none), 0.5, 0.5) == [1100, 400])
+    #expect(lands(extended.inputMap(ofScreen: 2, canvas: Self.wide, rotation: .none), 0, 1) == [1400, 1080])
+    // The second screen turned a quarter (a landscape panel showing a
+    // portrait canvas): the panel's top right is the canvas's top left.
+    #expect(lands(extended.inputMap(ofScreen: 1, canvas: Self.portrait, rotation: .quarter), 1, 0) == [800, 0])
+    #expect(extended.inputMap(ofScreen: 3, canvas: Self.wide, rotation: .none) == nil)
+
+    // A mirror fitted 600x450 at y 175 of a portrait screen: its middle is
+    // the window's, its letterbox above the window.
+    let mirrored = try #require(ScreenSharing.mirror.arrangement(of: [Self.landscape, Self.portrait]))
+    let fitted = mirrored.inputMap(ofScreen: 1, canvas: Self.portrait, rotation: .none)
+    #expect(lands(fitted, 0.5, 0.5) == [400, 300])
+    #expect(lands(fitted, 0, 175.0 / 800) == [0, 0])
+    #expect(try #require(lands(fitted, 0.5, 0.1))[1] < 0)
+
+    let last = try #require(ScreenSharing.last.arrangement(of: [Self.landscape, Self.wide]))
+    #expect(last.inputMap(ofScreen: 0, canvas: Self.landscape, rotation: .none) == nil)
+    #expect(lands(last.inputMap(ofScreen: 1, canvas: Self.wide, rotation: .half), 0, 0) == [1920, 1080])
+  }
 }

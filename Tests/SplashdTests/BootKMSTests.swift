@@ -147,10 +147,20 @@ extension DisplayTests.BootPathTests {
   /// not the background the screens' new scenes begin with, the second a
   /// mirror of the first (`screens = mirror`). Then `screens = extend`:
   /// one window across both, its text (foot's prompt) at the first
-  /// screen's top left and none at the second's.
+  /// screen's top left and none at the second's; and a touch panel on each
+  /// screen (udev's WL_OUTPUT names it): each touch lands on the part of
+  /// the window its screen shows (a second window that straddles both).
   @Test func hostModeShowsTheProgramOnTheScreensAfterOneIsUnpluggedAndPluggedIn() throws {
-    try requireRig(["/usr/bin/foot"])
+    try requireRig(["/usr/bin/foot", "/usr/bin/gcc", "/usr/bin/wayland-scanner", "/lib/systemd/systemd-udevd"])
     let dir = try TemporaryDirectory()
+    try buildWaylandClient("tools/qemu/input-probe.c", in: dir.path, to: dir.path + "/input-probe")
+    let built = try run(
+      "/usr/bin/gcc",
+      [
+        "-O2", "-Wall", "-Wextra", "-Werror", "-o", dir.path + "/fake-pointer-and-touch",
+        packageRoot + "/tools/qemu/fake-pointer-and-touch.c",
+      ])
+    #expect(built.status == 0, "\(built.stderr)")
     let (outcome, console) = try runScenario(
       "host-mode-hotplug", in: dir, environment: ["LEAVES": doorLeaves(in: dir)], size: "800x600", gpu: "vga+virtio")
     func read(_ name: String) -> String { (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? "" }
@@ -184,6 +194,14 @@ extension DisplayTests.BootPathTests {
     #expect(showsFoot(left) && showsFoot(right), "\(extended)")
     #expect(topLeft(left).contains { $0 != foot }, "no prompt at the window's left; \(extended)")
     #expect(topLeft(right).allSatisfy { $0 == foot }, "the second screen shows the window's left too; \(extended)")
+
+    // The left panel touched at 700,300 and the right one at 100,300 reach
+    // the probe (at 640,180 of the window) at 60,120 and 260,120; without
+    // the panels' screens the right touch would land at the window's
+    // 100,300, on foot.
+    let probe = read("touch-probe.log").split(separator: "\n")
+    let downs = probe.filter { $0.hasPrefix("touch-down ") }
+    #expect(downs == ["touch-down 60 120", "touch-down 260 120"], "\(probe) \(read("right-touch-udev")) \(extended)")
   }
 
   /// The real display driver replacing the firmware's framebuffer while

@@ -2,16 +2,19 @@
 // A fake absolute pointer (ABS_X/Y and a left button, as QEMU's usb-tablet:
 // udev calls it a mouse) and a fake touch screen (multitouch, direct), made
 // through uinput for the QEMU rig's guest, each spanning WIDTH x HEIGHT
-// units (a unit a pixel of the screen):
+// units (a unit a pixel of the screen), named "NAME pointer" and "NAME
+// touch screen" (NAME: rig unless given):
 //
-//   fake-pointer-and-touch DIR WIDTH HEIGHT
+//   fake-pointer-and-touch DIR WIDTH HEIGHT [NAME]
 //
 // Makes both, then DIR/input-ready; once DIR/point exists ("X Y"), moves
 // the pointer there and clicks, then makes DIR/pointed; once DIR/touch
-// exists ("X Y"), touches there and lifts, then makes DIR/touched; once
-// DIR/done exists, exits (the devices go with it).
+// exists ("X Y"), touches there and lifts, then makes DIR/touched (each
+// once, in the order their files come); once DIR/done exists, exits (the
+// devices go with it).
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <linux/uinput.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,57 +67,67 @@ static void make(const char *name) {
   close(fd);
 }
 
-/* Waits for DIR/NAME and reads the point in it. */
-static void wait_for(const char *name, int *x, int *y) {
-  FILE *file;
-  while ((file = fopen(path(name), "r")) == NULL) usleep(50000);
+/* Whether DIR/NAME exists, and the point in it (when `x` is not NULL). */
+static bool given(const char *name, int *x, int *y) {
+  FILE *file = fopen(path(name), "r");
+  if (file == NULL) return false;
   if (x != NULL && fscanf(file, "%d %d", x, y) != 2) fail(name);
   fclose(file);
+  return true;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: fake-pointer-and-touch DIR WIDTH HEIGHT\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: fake-pointer-and-touch DIR WIDTH HEIGHT [NAME]\n");
     return 2;
   }
   folder = argv[1];
   int width = atoi(argv[2]), height = atoi(argv[3]);
+  const char *name = argc == 5 ? argv[4] : "rig";
+  char pointer_name[UINPUT_MAX_NAME_SIZE], touch_name[UINPUT_MAX_NAME_SIZE];
+  snprintf(pointer_name, sizeof pointer_name, "%s pointer", name);
+  snprintf(touch_name, sizeof touch_name, "%s touch screen", name);
   const int pointer_keys[] = {BTN_LEFT, BTN_RIGHT, BTN_MIDDLE};
   const int pointer_axes[] = {ABS_X, ABS_Y};
   const int pointer_limits[] = {width - 1, height - 1};
-  int pointer = device("rig pointer", pointer_keys, 3, pointer_axes, pointer_limits, 2, -1);
+  int pointer = device(pointer_name, pointer_keys, 3, pointer_axes, pointer_limits, 2, -1);
   const int touch_keys[] = {BTN_TOUCH};
   const int touch_axes[] = {ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID};
   const int touch_limits[] = {width - 1, height - 1, 9, width - 1, height - 1, 65535};
-  int touch = device("rig touch screen", touch_keys, 1, touch_axes, touch_limits, 6, INPUT_PROP_DIRECT);
+  int touch = device(touch_name, touch_keys, 1, touch_axes, touch_limits, 6, INPUT_PROP_DIRECT);
   make("input-ready");
 
+  bool pointed = false, touched = false;
   int x, y;
-  wait_for("point", &x, &y);
-  send_event(pointer, EV_ABS, ABS_X, x);
-  send_event(pointer, EV_ABS, ABS_Y, y);
-  sync_events(pointer);
-  send_event(pointer, EV_KEY, BTN_LEFT, 1);
-  sync_events(pointer);
-  send_event(pointer, EV_KEY, BTN_LEFT, 0);
-  sync_events(pointer);
-  make("pointed");
-
-  wait_for("touch", &x, &y);
-  send_event(touch, EV_ABS, ABS_MT_SLOT, 0);
-  send_event(touch, EV_ABS, ABS_MT_TRACKING_ID, 1);
-  send_event(touch, EV_ABS, ABS_MT_POSITION_X, x);
-  send_event(touch, EV_ABS, ABS_MT_POSITION_Y, y);
-  send_event(touch, EV_ABS, ABS_X, x);
-  send_event(touch, EV_ABS, ABS_Y, y);
-  send_event(touch, EV_KEY, BTN_TOUCH, 1);
-  sync_events(touch);
-  send_event(touch, EV_ABS, ABS_MT_TRACKING_ID, -1);
-  send_event(touch, EV_KEY, BTN_TOUCH, 0);
-  sync_events(touch);
-  make("touched");
-
-  wait_for("done", NULL, NULL);
+  while (!given("done", NULL, NULL)) {
+    if (!pointed && given("point", &x, &y)) {
+      send_event(pointer, EV_ABS, ABS_X, x);
+      send_event(pointer, EV_ABS, ABS_Y, y);
+      sync_events(pointer);
+      send_event(pointer, EV_KEY, BTN_LEFT, 1);
+      sync_events(pointer);
+      send_event(pointer, EV_KEY, BTN_LEFT, 0);
+      sync_events(pointer);
+      make("pointed");
+      pointed = true;
+    } else if (!touched && given("touch", &x, &y)) {
+      send_event(touch, EV_ABS, ABS_MT_SLOT, 0);
+      send_event(touch, EV_ABS, ABS_MT_TRACKING_ID, 1);
+      send_event(touch, EV_ABS, ABS_MT_POSITION_X, x);
+      send_event(touch, EV_ABS, ABS_MT_POSITION_Y, y);
+      send_event(touch, EV_ABS, ABS_X, x);
+      send_event(touch, EV_ABS, ABS_Y, y);
+      send_event(touch, EV_KEY, BTN_TOUCH, 1);
+      sync_events(touch);
+      send_event(touch, EV_ABS, ABS_MT_TRACKING_ID, -1);
+      send_event(touch, EV_KEY, BTN_TOUCH, 0);
+      sync_events(touch);
+      make("touched");
+      touched = true;
+    } else {
+      usleep(50000);
+    }
+  }
   close(pointer);
   close(touch);
   return 0;

@@ -30,6 +30,20 @@ struct splashd_host_buffer {
   int32_t has_alpha;
 };
 
+/* Where the points of a screen's touch panel or tablet lie on the
+   window's canvas (map_input). */
+struct splashd_host_input_map {
+  /* The screen's name, as udev's WL_OUTPUT property of a device names it
+     (weston's convention; "HDMI-A-1"); ignored in the first map. */
+  const char *screen;
+  /* 0 where the screen shows no part of the window: its devices' points
+     reach nothing. */
+  int32_t reaches_window;
+  /* A point (u, v): x = map[0] u + map[1] v + map[2],
+     y = map[3] u + map[4] v + map[5]. */
+  double map[6];
+};
+
 /* What happened since the last dispatch (a bit set). */
 enum {
   /* A surface of the program's committed, or one went (a new frame of its
@@ -116,12 +130,12 @@ struct splashd_host_api {
      pressed reaches a client (a question on the splash is being answered);
      with 0, input goes to the windows again. */
   void (*withhold_input)(struct splashd_host *host, int withheld);
-  /* Where a point of an absolute device (a touch screen or a tablet on
-     the screen: u, v the fractions of the panel's width and height it
-     reports) lies on the window's canvas: x = map[0] u + map[1] v +
-     map[2], y = map[3] u + map[4] v + map[5] (the screen's turn; until
-     told, the canvas unturned). */
-  void (*map_input)(struct splashd_host *host, const double map[6]);
+  /* Where a point of an absolute device (a touch screen or a tablet: u, v
+     the fractions of the panel's width and height it reports) lies on the
+     window's canvas, for the devices on each screen: `maps[0]` for those
+     the machine puts on no screen named in the others (the first 16 are
+     kept; until told, the canvas unturned). */
+  void (*map_input)(struct splashd_host *host, const struct splashd_host_input_map *maps, size_t count);
   /* The program's window is `width` x `height` from now on (the screen
      turned): its first toplevel is configured at that size. */
   void (*resize)(struct splashd_host *host, int32_t width, int32_t height);
@@ -143,7 +157,7 @@ struct splashd_host_api {
   const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 9
+#define SPLASHD_HOST_API_VERSION 10
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
