@@ -50,6 +50,7 @@
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
@@ -134,9 +135,14 @@ struct splashd_host {
      move to the next touch (hidden until then, as kiosks expect). */
   double pointer_x, pointer_y;
   bool cursor_shown;
-  /* The cursor the client under the pointer set (NULL: none), its hotspot. */
+  /* The cursor a client set (NULL: none), its hotspot, and the client:
+     while that client has the pointer, its cursor is drawn; while one that
+     set none has it, the cursor theme's arrow (`arrows`, loaded at the
+     pointer's first move). */
   struct wlr_surface *cursor;
   int32_t cursor_hotspot_x, cursor_hotspot_y;
+  struct wl_client *cursor_client;
+  struct wlr_xcursor_manager *arrows;
   /* Where a point of an absolute device (a touch screen's or a tablet's,
      as fractions u, v of the panel's width and height) lies on the canvas,
      for the devices on each screen (map_input): the first for devices on
@@ -556,12 +562,31 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
   wlr_xdg_popup_unconstrain_from_box(surface->popup, &screen);
 }
 
-/* Whether the cursor is drawn: it has been moved since the last touch,
-   and the client under it set one. */
-static bool cursor_visible(const struct splashd_host *host) {
+/* The cursor theme's arrow (left_ptr: the default theme's, else the
+   one wlroots carries), loaded when first asked for; NULL without one. */
+static struct wlr_xcursor_image *arrow(struct splashd_host *host) {
+  if (host->arrows == NULL) {
+    host->arrows = wlr_xcursor_manager_create(NULL, 24);
+    if (host->arrows == NULL || !wlr_xcursor_manager_load(host->arrows, 1)) return NULL;
+  }
+  struct wlr_xcursor *cursor = wlr_xcursor_manager_get_xcursor(host->arrows, "left_ptr", 1);
+  return cursor != NULL && cursor->image_count > 0 ? cursor->images[0] : NULL;
+}
+
+/* Which cursor is drawn: none until the pointer has moved (since the last
+   touch); the cursor the client under it set (none, when it set none or
+   its surface has nothing); the arrow where the client under it set none
+   since it was last given the pointer, or no client is there (as other
+   compositors show their theme's). */
+enum drawn_cursor { NO_CURSOR, CLIENTS_CURSOR, ARROW };
+
+static enum drawn_cursor drawn_cursor(struct splashd_host *host) {
+  if (!host->cursor_shown) return NO_CURSOR;
   const struct wlr_seat_client *focused = host->seat->pointer_state.focused_client;
-  return host->cursor_shown && host->cursor != NULL && host->cursor->buffer != NULL && focused != NULL &&
-         wl_resource_get_client(host->cursor->resource) == focused->client;
+  if (focused != NULL && focused->client == host->cursor_client) {
+    return host->cursor != NULL && host->cursor->buffer != NULL ? CLIENTS_CURSOR : NO_CURSOR;
+  }
+  return arrow(host) != NULL ? ARROW : NO_CURSOR;
 }
 
 /* Tells the surface under the pointer where it is (entering it first). */
@@ -572,6 +597,9 @@ static void point_at_pointer(struct splashd_host *host, uint32_t time_msec) {
   if (surface == NULL) {
     wlr_seat_pointer_notify_clear_focus(host->seat);
   } else {
+    // A client given the pointer anew sets its cursor anew (or has the arrow).
+    const struct wlr_seat_client *before = host->seat->pointer_state.focused_client;
+    if (before == NULL || before->client != wl_resource_get_client(surface->resource)) host->cursor_client = NULL;
     wlr_seat_pointer_notify_enter(host->seat, surface, sx, sy);
     wlr_seat_pointer_notify_motion(host->seat, time_msec, sx, sy);
   }
@@ -581,12 +609,12 @@ static void point_at_pointer(struct splashd_host *host, uint32_t time_msec) {
 /* The pointer moved to (x, y) on the canvas (kept on it): the cursor shows
    (a new frame only when a cursor is drawn, or was). */
 static void move_pointer(struct splashd_host *host, uint32_t time_msec, double x, double y) {
-  bool was_visible = cursor_visible(host);
+  bool was_visible = drawn_cursor(host) != NO_CURSOR;
   host->pointer_x = x < 0 ? 0 : x > host->width - 1 ? host->width - 1 : x;
   host->pointer_y = y < 0 ? 0 : y > host->height - 1 ? host->height - 1 : y;
   host->cursor_shown = true;
   point_at_pointer(host, time_msec);
-  if (host->first != NULL && (was_visible || cursor_visible(host))) note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->first != NULL && (was_visible || drawn_cursor(host) != NO_CURSOR)) note(host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 /* The map of the absolute device `handle` (NULL: a client's virtual
@@ -679,6 +707,7 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
   struct wlr_seat_pointer_request_set_cursor_event *event = data;
   // Only the client the pointer is over picks its cursor.
   if (event->seat_client != host->seat->pointer_state.focused_client) return;
+  host->cursor_client = event->seat_client->client;
   set_cursor(host, event->surface, event->hotspot_x, event->hotspot_y);
 }
 
@@ -779,6 +808,7 @@ static void handle_watched_client_destroy(struct wl_listener *listener, void *da
     drop_x11_windows(host);
     focus(host);
   }
+  if (host->cursor_client == watched->client) host->cursor_client = NULL;
   wl_list_remove(&watched->destroy.link);
   note(host, SPLASHD_HOST_CLIENT_GONE);
   free(watched);
@@ -1500,11 +1530,29 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main) {
     placement.y = (int)(y - places.picture_y);
     window_for_each_surface(later, compose_surface, &placement);
   }
-  if (cursor_visible(host)) {
-    // The cursor's hotspot at the pointer, the picture being centred on the canvas.
-    placement.x = (int)((int64_t)host->pointer_x - host->cursor_hotspot_x - ((int64_t)host->width - width) / 2);
-    placement.y = (int)((int64_t)host->pointer_y - host->cursor_hotspot_y - ((int64_t)host->height - height) / 2);
+  // The cursor's hotspot at the pointer, the picture being centred on the canvas.
+  int64_t pointer_x = (int64_t)host->pointer_x - ((int64_t)host->width - width) / 2;
+  int64_t pointer_y = (int64_t)host->pointer_y - ((int64_t)host->height - height) / 2;
+  switch (drawn_cursor(host)) {
+  case CLIENTS_CURSOR:
+    placement.x = (int)(pointer_x - host->cursor_hotspot_x);
+    placement.y = (int)(pointer_y - host->cursor_hotspot_y);
     wlr_surface_for_each_surface(host->cursor, compose_surface, &placement);
+    break;
+  case ARROW: {
+    struct wlr_xcursor_image *image = arrow(host);
+    pixman_image_t *picture = pixman_image_create_bits_no_clear(
+        PIXMAN_a8r8g8b8, (int)image->width, (int)image->height, (uint32_t *)image->buffer, (int)image->width * 4);
+    if (picture != NULL) {
+      pixman_image_composite32(PIXMAN_OP_OVER, picture, NULL, host->composed, 0, 0, 0, 0,
+                               (int32_t)(pointer_x - image->hotspot_x), (int32_t)(pointer_y - image->hotspot_y),
+                               (int32_t)image->width, (int32_t)image->height);
+      pixman_image_unref(picture);
+    }
+    break;
+  }
+  case NO_CURSOR:
+    break;
   }
   return 1;
 }
@@ -1549,7 +1597,7 @@ static int hold_frame(struct splashd_host *host) {
   wl_list_for_each(later, &host->later, link) {
     if (window_mapped(later)) shown++;
   }
-  if (shown > 1 || cursor_visible(host)) {
+  if (shown > 1 || drawn_cursor(host) != NO_CURSOR) {
     // Composed first: should that fail, what was held stays held.
     if (!compose(host, source)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
@@ -1624,7 +1672,7 @@ static void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t 
   if (host->first != NULL) window_for_each_surface(host->first, send_frame_done, &when);
   struct window *later;
   wl_list_for_each(later, &host->later, link) { window_for_each_surface(later, send_frame_done, &when); }
-  if (cursor_visible(host)) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
+  if (drawn_cursor(host) == CLIENTS_CURSOR) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
   if (host->feedback != NULL) {
     struct wlr_presentation_event event = {
         .output = host->output,
@@ -1832,6 +1880,7 @@ static void destroy(struct splashd_host *host) {
   wlr_output_layout_destroy(host->layout);
   wlr_allocator_destroy(host->allocator);
   wlr_renderer_destroy(host->renderer);
+  if (host->arrows != NULL) wlr_xcursor_manager_destroy(host->arrows);
   free(host);
   log_function = NULL;
 }

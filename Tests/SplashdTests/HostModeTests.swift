@@ -317,6 +317,54 @@ import Testing
     #expect(said().contains("button: 272 (left), state: 1 (pressed)"), "\(said())")
   }
 
+  /// A program that sets no cursor (hostile-buffer-client's window of
+  /// #208040 has no pointer, so never asks for one) still shows where the
+  /// pointer is once it moves, as under other compositors: the cursor
+  /// theme's arrow, its tip at the pointer (a virtual pointer's click a
+  /// quarter across and half down the 320x240 screen: 80,120), drawn over
+  /// the program and nowhere else; before the pointer moves, none.
+  @Test func aProgramThatSetsNoCursorShowsTheArrowWhereThePointerIs() throws {
+    let client = try hostileBufferClient()
+    let committed = dir.path + "/committed"
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    var before: Screendump?
+    var pointed: Screendump?
+    var clientOutcome: Outcome?
+    let green: UInt32 = 0x208040
+    // Whether any pixel of the box from (x, y), `size` wide and high, is not the program's.
+    func marked(_ screen: Screendump?, _ x: Int, _ y: Int, _ size: Int) -> Bool {
+      guard let screen else { return false }
+      return (y..<y + size).contains { row in (x..<x + size).contains { screen.at($0, row) != green } }
+    }
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", client, "shrink-and-leave", committed, dir.path + "/never"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          let pointer = try? StartedProcess(
+            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py 0.25 0.5 0<> \(go)"],
+            environment: displayEnvironment)
+        else { return }
+        before = snapshot("before")?.screen
+        if say(go: go) {
+          clientOutcome = try? pointer.finish(timeout: 10)
+          _ = waitUntil(10) {
+            pointed = snapshot("pointed")?.screen
+            return marked(pointed, 80, 120, 8)
+          }
+        }
+      })
+    #expect(clientOutcome?.status == 0, "\(clientOutcome?.stderr ?? "the pointer did not click"): \(outcome.stderr)")
+    #expect(before.map { !marked($0, 0, 0, 240) } == true, "a cursor before the pointer moved: \(outcome.stderr)")
+    pointed?.keep(as: "host-mode-arrow")
+    #expect(marked(pointed, 80, 120, 8), "no arrow at the pointer: \(outcome.stderr)")
+    // Nothing well above and left of the tip (a theme's shadow may reach a
+    // pixel or two), nor far from it.
+    #expect(pointed.map { !marked($0, 50, 90, 20) && !marked($0, 200, 20, 100) } == true, "\(outcome.stderr)")
+  }
+
   /// A client's idle inhibitor (a video player's, a browser's) is taken
   /// (tools/wayland/idle-inhibit.py), and the program runs on.
   @Test func anIdleInhibitorIsTaken() throws {
