@@ -56,6 +56,12 @@ final class Stage: EventSource, FrameSink {
   /// What must be drawn again, and since when.
   private var damage: Damage = .none
   private var damagedAt = 0.0
+  /// On a display that does not pace frames (offscreen, a window: its
+  /// present gives no vsync), no frame of the stage's own before this: one
+  /// refresh after the last, so that a hosted program drawing at each frame
+  /// it is told was shown is paced as on a screen, not called thousands of
+  /// times a second.
+  private var nextUnpacedFrame = -Double.infinity
   /// Replies waiting for the frame that shows what they changed.
   private var afterDrawn: [() -> Void] = []
   /// The output let go of with its last frame kept (keep-last-frame).
@@ -295,7 +301,7 @@ final class Stage: EventSource, FrameSink {
 
   var wakeTime: Double? {
     guard drawsOnItsOwn, let appearedAt else { return nil }
-    if damage != .none { return damagedAt }
+    if damage != .none { return max(damagedAt, nextUnpacedFrame) }
     return nextAnimationFrame.map { appearedAt + $0.time }
   }
 
@@ -333,7 +339,9 @@ final class Stage: EventSource, FrameSink {
       log.error("\(output.name): cannot redraw: \(error)")
     }
     drawn()
-    onPresented(vsync ?? clock.now())
+    let now = clock.now()
+    nextUnpacedFrame = vsync == nil ? now + refreshPeriod : -Double.infinity
+    onPresented(vsync ?? now)
   }
 
   /// Host mode: whether the program's new frames go behind the splash.

@@ -826,6 +826,29 @@ import Testing
     #expect(outcome.stderr.contains("--restart needs --host wayland"), "\(outcome.stderr)")
   }
 
+  /// A program that draws at each frame callback (frame-counter) is paced
+  /// after the transition by the offscreen display's refresh (`--fps 50`),
+  /// as on a screen: at most about 50 frames a second, never called again
+  /// the moment its frame is drawn (thousands a second, a core burnt).
+  /// What it counts in the second after 0.5 s is an upper bound that a
+  /// slow machine can only lower.
+  @Test func anAnimatingProgramIsPacedByTheOffscreenDisplaysRefresh() throws {
+    let counter = dir.path + "/frame-counter"
+    try buildWaylandClient("tools/qemu/frame-counter.c", in: dir.path, to: counter)
+    let figures = dir.path + "/figures"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--fps", "50", "--duration", "0.1", "--", counter, "0.5", "1", figures], in: dir,
+      whileRunning: { splashd in
+        _ = waitUntil(20) { FileManager.default.fileExists(atPath: figures) }
+        kill(splashd.pid, SIGTERM)
+      })
+    let words = ((try? String(contentsOfFile: figures, encoding: .utf8)) ?? "").split(separator: " ")
+    let frames = words.count == 6 ? Double(words[1]) : nil
+    let seconds = words.count == 6 ? Double(words[3]) : nil
+    let rate = frames.flatMap { frames in seconds.map { frames / $0 } }
+    #expect(rate.map { $0 > 0 && $0 <= 75 } == true, "\(words) \(outcome.stderr)")
+  }
+
   /// An animating program keeps animating while the doors open: the
   /// program's pixels between the leaves change from frame to frame.
   @Test func theProgramAnimatesBetweenTheOpeningDoors() throws {
