@@ -108,7 +108,7 @@ let package = Package(
       name: "SplashAppTests",
       dependencies: [
         "SplashApp", "SplashCore", "SplashSettings", "SplashConfigFile", "SplashDevices", "SplashRender",
-        "SplashSystem", "SplashTestSupport",
+        "SplashSystem", "SplashTestSupport", "CLinux",
       ]),
     // The real binaries, black-box: exec, signals, windows, QEMU boots.
     .testTarget(

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Foundation
 import Glibc
 import SplashCore
@@ -85,9 +86,10 @@ final class TestClock: EventClock {
 /// A pipe whose ends never block: the reading end as a descriptor, the writing one.
 func nonBlockingPipe() -> (FileDescriptor, Int32) {
   var ends: [Int32] = [0, 0]
-  precondition(pipe(&ends) == 0)
-  _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-  _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+  // Close-on-exec: a process another test spawns meanwhile must not keep
+  // the writer open after the test closes it (its reader would never see
+  // the hang-up a test waits for).
+  precondition(pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0)
   return (FileDescriptor(rawValue: ends[0]), ends[1])
 }
 
