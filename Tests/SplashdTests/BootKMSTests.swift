@@ -154,13 +154,7 @@ extension DisplayTests.BootPathTests {
     try requireRig(["/usr/bin/foot", "/usr/bin/gcc", "/usr/bin/wayland-scanner", "/lib/systemd/systemd-udevd"])
     let dir = try TemporaryDirectory()
     try buildWaylandClient("tools/qemu/input-probe.c", in: dir.path, to: dir.path + "/input-probe")
-    let built = try run(
-      "/usr/bin/gcc",
-      [
-        "-O2", "-Wall", "-Wextra", "-Werror", "-o", dir.path + "/fake-pointer-and-touch",
-        packageRoot + "/tools/qemu/fake-pointer-and-touch.c",
-      ])
-    #expect(built.status == 0, "\(built.stderr)")
+    try buildRigTool("fake-pointer-and-touch", to: dir.path + "/fake-pointer-and-touch")
     let (outcome, console) = try runScenario(
       "host-mode-hotplug", in: dir, environment: ["LEAVES": doorLeaves(in: dir)], size: "800x600", gpu: "vga+virtio")
     func read(_ name: String) -> String { (try? String(contentsOfFile: dir.path + "/" + name, encoding: .utf8)) ?? "" }

@@ -63,6 +63,18 @@ import Testing
     return waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=shown") == true }
   }
 
+  /// Once the program shows alone (the transition done), a client's virtual
+  /// pointer (tools/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
+  /// the screen once "go" is said into the FIFO `go`; nil when the program
+  /// never shows alone or the client cannot be started.
+  func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
+    guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+    else { return nil }
+    return try? StartedProcess(
+      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py \(u) \(v) 0<> \(go)"],
+      environment: displayEnvironment)
+  }
+
   /// Says "go" into `fifo`, once a program reads it (at most 10 s); whether it was said.
   func say(go fifo: String) -> Bool {
     waitUntil(10) {
@@ -297,11 +309,7 @@ import Testing
       in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
-          let client = try? StartedProcess(
-            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py 0.25 0.5 0<> \(go)"],
-            environment: displayEnvironment)
-        else { return }
+        guard let client = virtualPointerOnceAlone(clickingAt: 0.25, 0.5, when: go) else { return }
         // The seat's pointer reaches wev once the client has made it.
         if waitUntil(20, { said().contains("capabilities: pointer") }), say(go: go) {
           clicked = waitUntil(20) { said().contains("state: 0 (released)") }
@@ -342,11 +350,7 @@ import Testing
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
-          let pointer = try? StartedProcess(
-            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py 0.25 0.5 0<> \(go)"],
-            environment: displayEnvironment)
-        else { return }
+        guard let pointer = virtualPointerOnceAlone(clickingAt: 0.25, 0.5, when: go) else { return }
         before = snapshot("before")?.screen
         if say(go: go) {
           clientOutcome = try? pointer.finish(timeout: 10)

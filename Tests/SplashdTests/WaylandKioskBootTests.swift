@@ -118,9 +118,7 @@ extension DisplayTests.BootPathTests {
 
       """, into: tree)
     for tool in ["keyboard-mode", "fake-pointer-and-touch", "fake-accelerometer"] {
-      let compile = try run(
-        "/usr/bin/gcc", ["-O2", "-Wall", "-o", tree + "/usr/local/bin/" + tool, "\(packageRoot)/tools/qemu/\(tool).c"])
-      try #require(compile.status == 0, "\(compile.stderr)")
+      try buildRigTool(tool, to: tree + "/usr/local/bin/" + tool)
     }
     for client in ["input-probe", "frame-counter"] {
       try buildWaylandClient("tools/qemu/\(client).c", in: dir.path, to: tree + "/usr/local/bin/" + client)

@@ -5,6 +5,15 @@ import Foundation
 public let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().path
 
+/// Builds one of the QEMU rig's plain C tools (tools/qemu/`name`.c: fake
+/// devices and helpers, no libraries) into `output`, warnings as errors;
+/// throws what gcc said when it fails.
+public func buildRigTool(_ name: String, to output: String) throws {
+  let built = try run(
+    "/usr/bin/gcc", ["-O2", "-Wall", "-Wextra", "-Werror", "-o", output, packageRoot + "/tools/qemu/\(name).c"])
+  guard built.status == 0 else { throw TestFailure("gcc \(name).c: \(built.stderr)") }
+}
+
 /// Builds one of the package's Wayland test clients (`source`, a C file
 /// under the package: tools/qemu/input-probe.c, say) into `output`, with
 /// the xdg-shell glue wayland-scanner makes in `folder` (made once there)
