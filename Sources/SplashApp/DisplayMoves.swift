@@ -101,8 +101,7 @@ final class DisplayMoves: DisplayMover {
   ) -> Bool {
     var request = request()
     if let device {
-      request.device = device
-      request.deviceOrigin = "the new card"
+      request.device = RequestedDevice(path: device, origin: "the new card")
     }
     var opened: Output?
     var failures: [String] = []

@@ -123,8 +123,8 @@ struct Plan {
   /// The request every back end is opened with.
   func outputRequest(_ dependencies: Dependencies) -> OutputRequest {
     var request = OutputRequest(
-      size: settings.splash.effectiveSize, device: settings.splash.device,
-      deviceOrigin: settings.origin(of: \.splash.device),
+      size: settings.splash.effectiveSize,
+      device: settings.splash.device.map { RequestedDevice(path: $0, origin: settings.origin(of: \.splash.device)) },
       mode: settings.splash.mode, fps: settings.splash.fps, environment: dependencies.environment,
       clock: dependencies.clock)
     request.screens = settings.screens

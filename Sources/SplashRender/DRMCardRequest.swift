@@ -9,10 +9,10 @@ extension DRMCards {
   /// a card has a connected connector.
   public static func probe(_ request: OutputRequest) -> Probe {
     if let device = request.device {
-      guard let card = cardNumber(ofDevice: device) else {
-        return .skipped("\(request.deviceOrigin) \(device) is not a DRM card")
+      guard let card = cardNumber(ofDevice: device.path) else {
+        return .skipped("\(device.origin) \(device.path) is not a DRM card")
       }
-      return .tried("\(request.deviceOrigin) \(device) is /dev/dri/card\(card)")
+      return .tried("\(device.origin) \(device.path) is /dev/dri/card\(card)")
     }
     guard let found = firstConnected() else { return .skipped("no DRM card with a connected connector") }
     return .tried("/dev/dri/card\(found.card) has a connected connector (\(found.connector))")
@@ -21,9 +21,9 @@ extension DRMCards {
   /// The number N of the card (/dev/dri/cardN) `--device` names; nil without one.
   public static func requestedCard(_ request: OutputRequest) throws(RenderError) -> Int? {
     guard let device = request.device else { return nil }
-    let named = "\(request.deviceOrigin) \(device)"
-    guard Files.exists(device) else { throw RenderError("no such device", named: named) }
-    guard let number = cardNumber(ofDevice: device) else {
+    let named = "\(device.origin) \(device.path)"
+    guard Files.exists(device.path) else { throw RenderError("no such device", named: named) }
+    guard let number = cardNumber(ofDevice: device.path) else {
       throw RenderError("not a DRM card (/dev/dri/cardN)", named: named)
     }
     return number

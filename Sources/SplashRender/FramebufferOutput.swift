@@ -16,7 +16,7 @@ public final class FramebufferOutput: Output, PausableOutput, HandingOverOutput 
 
   /// The framebuffer `request` means: its device unless that names a DRM card.
   static func path(for request: OutputRequest) -> String {
-    guard let device = request.device, DRMCards.cardNumber(ofDevice: device) == nil else {
+    guard let device = request.device?.path, DRMCards.cardNumber(ofDevice: device) == nil else {
       return Settings.defaultFramebuffer
     }
     return device

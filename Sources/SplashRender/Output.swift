@@ -166,13 +166,24 @@ public struct OutputHandover {
 /// open descriptor.
 public typealias HandedOverCards = [(path: String, descriptor: FileDescriptor)]
 
+/// The device `--device` names, and how messages name where it was given.
+public struct RequestedDevice {
+  public var path: String
+  /// `--device`, or the config file's line.
+  public var origin: String
+
+  public init(path: String, origin: String) {
+    self.path = path
+    self.origin = origin
+  }
+}
+
 /// What a back end is asked to open.
 public struct OutputRequest {
   /// The size asked for (`--size`), for outputs whose size is not their mode's.
   public var size: PixelSize
-  /// `--device`, and how messages name it.
-  public var device: String?
-  public var deviceOrigin: String
+  /// `--device`.
+  public var device: RequestedDevice?
   /// `--mode`.
   public var mode: DisplayModeRequest?
   /// `--fps`, for outputs paced by the clock.
@@ -192,13 +203,12 @@ public struct OutputRequest {
   public var takesConsole = true
 
   public init(
-    size: PixelSize, device: String?, deviceOrigin: String, mode: DisplayModeRequest?, fps: Double,
+    size: PixelSize, device: RequestedDevice?, mode: DisplayModeRequest?, fps: Double,
     environment: [String: String], clock: EventClock
   ) {
     self.fps = fps
     self.size = size
     self.device = device
-    self.deviceOrigin = deviceOrigin
     self.mode = mode
     self.environment = environment
     self.clock = clock

@@ -323,13 +323,19 @@ public struct Settings: Equatable, Sendable {
   /// How messages name the setting of `field` (`\.splash.size`): where it
   /// was last set ("FILE:LINE: size"), else its option ("--size").
   public func origin(of field: PartialKeyPath<Settings>) -> String {
+    if let key = givenKey(of: field) { return origin(of: key) }
     guard let spec = SettingsTable.spec(setting: field) else { preconditionFailure("no setting sets \(field)") }
     return origin(of: spec.key)
   }
 
   /// Whether the setting of `field` was given, on the command line or in the file.
-  public func isGiven(_ field: PartialKeyPath<Settings>) -> Bool {
-    SettingsTable.spec(setting: field).map { origins[$0.key] != nil } ?? false
+  public func isGiven(_ field: PartialKeyPath<Settings>) -> Bool { givenKey(of: field) != nil }
+
+  /// The key of the setting of `field` if it was given. Only the given
+  /// settings are compared: few, and their fields' key paths already made
+  /// as they were read.
+  private func givenKey(of field: PartialKeyPath<Settings>) -> String? {
+    origins.keys.first { SettingsTable.spec($0)?.sets(field) == true }
   }
 
   /// The size used when none is given: 1280×720.

@@ -122,7 +122,14 @@ public struct SettingSpec: Sendable {
   /// The values an enumerated setting takes, for help and completion; empty when free-form.
   public let values: [String]
   /// The field it sets, for typed lookups (`Settings.origin(of:)`).
-  public let field: PartialKeyPath<Settings> & Sendable
+  public var field: PartialKeyPath<Settings> { makeField() }
+  /// The type of the field's value.
+  let valueType: Any.Type
+  /// Makes the field's key path. The runtime takes tens of microseconds to
+  /// make a key path the first time, and a start reads only the few
+  /// settings it is given, so each is made when first used, not with the
+  /// table (docs/performance.md).
+  private let makeField: @Sendable () -> PartialKeyPath<Settings>
   let parse: @Sendable (inout Settings, SettingValue) throws -> Void
   let show: @Sendable (Settings) -> String?
 
@@ -130,19 +137,21 @@ public struct SettingSpec: Sendable {
   /// the value printed back.
   init<Value>(
     _ key: String, _ section: SettingsSection, _ form: SettingForm, _ group: SettingGroup, file fileKey: String? = nil,
-    help: String, unset: String? = nil, values: [String] = [], _ field: WritableKeyPath<Settings, Value> & Sendable,
+    help: String, unset: String? = nil, values: [String] = [],
+    _ field: @autoclosure @escaping @Sendable () -> WritableKeyPath<Settings, Value>,
     read: @escaping @Sendable (SettingValue) throws -> Value, print: @escaping @Sendable (Value) -> String?
   ) {
     self.init(
-      key, section, form, group, file: fileKey, help: help, unset: unset, values: values, field: field,
-      parse: { $0[keyPath: field] = try read($1) }, show: { print($0[keyPath: field]) })
+      key, section, form, group, file: fileKey, help: help, unset: unset, values: values, field: field(),
+      parse: { $0[keyPath: field()] = try read($1) }, show: { print($0[keyPath: field()]) })
   }
 
   /// A setting whose text sets more than its field, or that prints what
   /// other fields make of it.
-  init(
+  init<Value>(
     _ key: String, _ section: SettingsSection, _ form: SettingForm, _ group: SettingGroup, file fileKey: String? = nil,
-    help: String, unset: String? = nil, values: [String] = [], field: PartialKeyPath<Settings> & Sendable,
+    help: String, unset: String? = nil, values: [String] = [],
+    field: @autoclosure @escaping @Sendable () -> KeyPath<Settings, Value>,
     parse: @escaping @Sendable (inout Settings, SettingValue) throws -> Void,
     show: @escaping @Sendable (Settings) -> String?
   ) {
@@ -154,7 +163,8 @@ public struct SettingSpec: Sendable {
     self.help = help
     self.unset = unset
     self.values = values
-    self.field = field
+    valueType = Value.self
+    makeField = field
     self.parse = parse
     self.show = show
   }
@@ -162,6 +172,12 @@ public struct SettingSpec: Sendable {
   /// The default, as `--help` and the manual say it: the value `Settings()`
   /// starts with, or what an unset value means; nil when there is nothing to say.
   public var defaultText: String? { show(Settings()) ?? unset }
+
+  /// Whether this is the setting of `field`. Only a field of the same
+  /// type has its key path made to be compared.
+  public func sets(_ field: PartialKeyPath<Settings>) -> Bool {
+    ObjectIdentifier(valueType) == ObjectIdentifier(type(of: field).valueType) && self.field == field
+  }
 
   /// Whether the command line takes it (`--key`).
   public var onCommandLine: Bool {
@@ -195,7 +211,7 @@ public enum SettingsTable {
   public static func spec(_ key: String) -> SettingSpec? { byKey[key] }
 
   /// The setting of `field`.
-  public static func spec(setting field: PartialKeyPath<Settings>) -> SettingSpec? { all.first { $0.field == field } }
+  public static func spec(setting field: PartialKeyPath<Settings>) -> SettingSpec? { all.first { $0.sets(field) } }
 
   /// The setting a config file's `section` names `fileKey`.
   public static func spec(in section: SettingsSection, fileKey: String) -> SettingSpec? {

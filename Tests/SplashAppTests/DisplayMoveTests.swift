@@ -111,7 +111,7 @@ import Testing
         name: "kms", traits: .card, help: "", probe: { _ in .tried("a card") },
         open: { [screens = splash.screens] request throws(RenderError) in
           var asked = request
-          asked.device = "/dev/dri/card0"
+          asked.device = RequestedDevice(path: "/dev/dri/card0", origin: "--device")
           return try screens.kmsBackEnd.open(asked)
         }),
       splash.screens.backEnd,

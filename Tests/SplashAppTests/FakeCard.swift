@@ -205,7 +205,7 @@ final class FakeCards: @unchecked Sendable {
         cards.values.contains { $0.isPresent } ? .tried("a fake card") : .skipped("no fake card yet")
       },
       cards: { [self] request throws(RenderError) in
-        if let device = request.device { return [device] }
+        if let device = request.device { return [device.path] }
         let paths = cards.filter { $0.value.isPresent && $0.value.connectors.contains(where: \.connected) }.keys
         guard !paths.isEmpty else { throw RenderError("no DRM card with a connected connector", named: "") }
         return paths.sorted()

@@ -168,7 +168,7 @@ import Testing
   /// A request on the test clock, for outputs opened directly.
   func request(_ clock: TestClock) -> OutputRequest {
     OutputRequest(
-      size: PixelSize(width: 64, height: 48), device: nil, deviceOrigin: "--device", mode: nil, fps: 60,
+      size: PixelSize(width: 64, height: 48), device: nil, mode: nil, fps: 60,
       environment: [:], clock: clock)
   }
 

@@ -275,8 +275,8 @@ final class Screens: @unchecked Sendable {
       name: "kms", traits: .card, help: "A stand-in KMS card.", probe: { _ in .skipped("no card yet") },
       open: { [self] request throws(RenderError) in
         guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
-        guard let card = request.device, cards.contains(card) else {
-          throw RenderError("no connected connector", named: request.device ?? "no card")
+        guard let card = request.device?.path, cards.contains(card) else {
+          throw RenderError("no connected connector", named: request.device?.path ?? "no card")
         }
         do {
           let screen = try CardScreenStub(size: cardSize, clock: clock, device: card, cost: cost)
