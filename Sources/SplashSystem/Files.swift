@@ -250,9 +250,10 @@ public enum Environment {
     var variables: [String: String] = [:]
     var entry = environ
     while let pair = entry.pointee {
-      let text = String(cString: pair)
-      if let equals = text.firstIndex(of: "=") {
-        variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      // Split at the byte, not by characters: a start reads every variable.
+      if let equals = strchr(pair, Int32(UInt8(ascii: "="))) {
+        let name = UnsafeRawBufferPointer(start: pair, count: pair.distance(to: equals))
+        variables[String(decoding: name, as: UTF8.self)] = String(cString: equals + 1)
       }
       entry += 1
     }
