@@ -188,9 +188,11 @@ public struct PreparedCacheFile: Equatable, Sendable {
 
   /// The file whose first bytes are `prefix` (at least its header) and whose
   /// length is `fileLength`, every field checked; the key is the caller's to
-  /// compare.
-  public static func parse<Bytes: Collection>(_ prefix: Bytes, fileLength: Int) -> Result<Self, PreparedCacheProblem>
-  where Bytes.Element == UInt8, Bytes.Index == Int {
+  /// compare. (Not generic: unspecialised, a warm start spent more
+  /// making the generic code's metadata than reading the header.)
+  public static func parse(
+    _ prefix: UnsafeBufferPointer<UInt8>, fileLength: Int
+  ) -> Result<Self, PreparedCacheProblem> {
     func problem(_ text: String) -> Result<Self, PreparedCacheProblem> { .failure(PreparedCacheProblem(text)) }
     let start = prefix.startIndex
     func number(at offset: Int, bytes: Int) -> UInt64 {

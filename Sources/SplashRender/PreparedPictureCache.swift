@@ -214,7 +214,9 @@ public struct PreparedPictureCache: Sendable {
         // A FIFO or device is never opened (its open or read could block).
         guard case .regular(let length) = try? Files.kind(of: path),
           let bytes = try? Files.readPrefix(of: path, count: PreparedCacheFile.maxHeaderText + 64),
-          case .success(let contents) = PreparedCacheFile.parse(bytes, fileLength: length),
+          case .success(let contents) = bytes.withUnsafeBufferPointer({
+            PreparedCacheFile.parse($0, fileLength: length)
+          }),
           contents.key.hasPrefix(pictures)
         else { continue }
         found.append((path, String(contents.key.dropFirst(pictures.count))))

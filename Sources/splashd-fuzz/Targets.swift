@@ -52,17 +52,18 @@ enum FuzzTargets {
   /// a file that parses lays its pictures inside itself, apart, and prints
   /// back as the same header.
   static func cacheHeader(_ data: UnsafeRawBufferPointer) {
-    let bytes = Array(data)
-    guard case .success(let file) = PreparedCacheFile.parse(bytes, fileLength: bytes.count) else { return }
+    guard case .success(let file) = PreparedCacheFile.parse(data.bindMemory(to: UInt8.self), fileLength: data.count)
+    else { return }
     var end = file.payloadStart
     for picture in file.pictures {
-      precondition(picture.offset >= end && picture.offset + picture.length <= bytes.count)
+      precondition(picture.offset >= end && picture.offset + picture.length <= data.count)
       end = picture.offset + picture.length
     }
     let again = PreparedCacheFile(key: file.key, sources: file.sources, pictures: file.pictures)
     guard again.fileLength <= 1 << 20 else { return }
     let printed = again.header + [UInt8](repeating: 0, count: again.fileLength - again.payloadStart)
-    precondition((try? PreparedCacheFile.parse(printed, fileLength: printed.count).get()) == again)
+    let parsed = printed.withUnsafeBufferPointer { PreparedCacheFile.parse($0, fileLength: printed.count) }
+    precondition((try? parsed.get()) == again)
   }
 
   /// The bytes as a whole picture file (named .tga when the first byte is odd, for TGA's header).

@@ -27,9 +27,8 @@ import Testing
   }
 
   func problem(_ bytes: [UInt8], length: Int? = nil) -> String? {
-    guard case .failure(let problem) = PreparedCacheFile.parse(bytes, fileLength: length ?? bytes.count) else {
-      return nil
-    }
+    let parsed = bytes.withUnsafeBufferPointer { PreparedCacheFile.parse($0, fileLength: length ?? bytes.count) }
+    guard case .failure(let problem) = parsed else { return nil }
     return problem.description
   }
 
@@ -38,7 +37,9 @@ import Testing
     #expect(file.payloadStart == 4096)
     #expect(file.pictures.map(\.offset) == [4096, 8192])
     #expect(file.fileLength == 8192 + 68 * 5)
-    let read = try PreparedCacheFile.parse(bytes(of: file), fileLength: file.fileLength).get()
+    let read = try bytes(of: file).withUnsafeBufferPointer {
+      PreparedCacheFile.parse($0, fileLength: file.fileLength)
+    }.get()
     #expect(read == file)
     #expect(read.sources == sources)
   }
