@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinux
 import Glibc
 
 /// Work done on threads of its own (a snapshot's PNG, which takes longer
@@ -16,11 +17,9 @@ public final class BackgroundWork: EventSource {
 
   public init(limit: Int = 2) throws(SystemError) {
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw SystemError("pipe", code: errno) }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, O_NONBLOCK)
-    }
+    // Close-on-exec from the start: a program spawned meanwhile by another
+    // thread must not inherit an end.
+    guard pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError("pipe2", code: errno) }
     reader = FileDescriptor(rawValue: ends[0])
     mailbox = Mailbox(writer: ends[1])
     self.limit = limit
