@@ -42,7 +42,11 @@ public final class MappedMemory {
   /// that whoever writes the memory first finds it ready: on these machines
   /// first-touch faults cost about 4 ms per 8 MiB frame. Uses
   /// MADV_POPULATE_WRITE (Linux 5.14), which never changes the contents and
-  /// so may race with writers; on older kernels it does nothing.
+  /// so may race with writers; on older kernels it does nothing. A huge page
+  /// at a time: the kernel holds the process's memory map while it
+  /// populates, and every `mmap` of the other thread (a file mapped, a big
+  /// allocation) waits for that, so one call for all of a frame held the
+  /// start up for all of its zeroing.
   public func populateInBackground() {
     guard populator == nil else { return }
     let region = Unmanaged.passRetained(Region(address: address, length: length))
@@ -51,7 +55,11 @@ public final class MappedMemory {
       &thread, nil,
       { context in
         let region = Unmanaged<Region>.fromOpaque(context!).takeRetainedValue()
-        _ = madvise(region.address, region.length, MADV_POPULATE_WRITE)
+        let piece = 2 << 20
+        for offset in stride(from: 0, to: region.length, by: piece) {
+          guard madvise(region.address + offset, min(piece, region.length - offset), MADV_POPULATE_WRITE) == 0
+          else { break }
+        }
         return nil
       }, region.toOpaque())
     if started == 0 {
