@@ -19,9 +19,12 @@ public final class MappedFile {
   public enum Use: Sendable {
     /// Read once, front to back (read-only, read ahead).
     case readOnce
-    /// Used where it lies, as pixels that are only read: every page
-    /// mapped at once (read-only: a writable private mapping would copy
-    /// each page as it is populated, 4 ms for 8 MB).
+    /// Used where it lies, as pixels that are only read (read-only: a
+    /// writable private mapping would copy each page, 4 ms for 8 MB). Its
+    /// pages are mapped as they are first drawn, 16 to a fault (the
+    /// kernel's fault-around): mapping all of them at once (MAP_POPULATE)
+    /// or reading ahead cost a warm 1080p start ~0.15-0.3 ms more than the
+    /// faults of its first frame (docs/performance.md).
     case pixels
   }
 
@@ -39,8 +42,7 @@ public final class MappedFile {
       guardSlot = -1
       return
     }
-    let flags = use == .pixels ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
-    guard let mapped = mmap(nil, length, PROT_READ, flags, descriptor.rawValue, 0), mapped != MAP_FAILED else {
+    guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0), mapped != MAP_FAILED else {
       throw SystemError("mmap \(path)", code: errno)
     }
     guardSlot = splashd_guard_mapping(mapped, UInt(length), path)
