@@ -22,6 +22,29 @@ public struct StableHash: Equatable, Sendable {
 
   public mutating func add(_ text: String) { add(text.utf8) }
 
+  /// Adds `bytes` eight at a time (the few left over one at a time), in the
+  /// machine's byte order: for long runs such as a picture's first and last
+  /// 64 KiB, which a byte at a time took a quarter of a millisecond of every
+  /// warm start. Not the value `add` gives for the same bytes. Any one
+  /// changed byte still changes the value: each step is a bijection. A
+  /// word's high bits are folded down after its multiply (a multiply
+  /// carries only upwards: without the fold a change of any word's top bit
+  /// made the same value, and two such changes none).
+  public mutating func addWords(_ bytes: UnsafeRawBufferPointer) {
+    var hash = value
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9e37_79b9_7f4a_7c15
+      hash ^= hash >> 32
+      offset += 8
+    }
+    while offset < bytes.count {
+      hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01b3
+      offset += 1
+    }
+    value = hash
+  }
+
   /// Sixteen hexadecimal digits.
   public var hex: String {
     let digits = String(value, radix: 16)

@@ -34,8 +34,8 @@ public enum Files {
     guard info.st_mode & S_IFMT == S_IFREG else { throw SystemError(path, code: EINVAL, reason: "not a regular file") }
     let size = Int(info.st_size)
     var hash = StableHash()
-    hash.add(try fd.read(at: 0, count: min(size, edge)))
-    if size > edge { hash.add(try fd.read(at: max(edge, size - edge), count: edge)) }
+    try fd.read(at: 0, count: min(size, edge)).withUnsafeBytes { hash.addWords($0) }
+    if size > edge { try fd.read(at: max(edge, size - edge), count: edge).withUnsafeBytes { hash.addWords($0) } }
     return "dev \(info.st_dev) inode \(info.st_ino) size \(size) mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
       + "edges \(hash.hex)"
   }
