@@ -5,8 +5,12 @@ import Testing
 
 /// A function of this executable's, by address.
 private let codeOfThisExecutable: @convention(c) (Int32) -> Int32 = { $0 + 1 }
-/// Writable data of this executable's.
+/// Writable data of this executable's: its address, for the first test.
 nonisolated(unsafe) private var dataOfThisExecutable: Int32 = 7
+/// Writable data the second test writes: a variable of its own, since the
+/// tests run at once (taking the first one's address is an access to it,
+/// which ThreadSanitizer saw race with a write here).
+nonisolated(unsafe) private var dataKeptPastTheLetGo: Int32 = 7
 
 @Suite struct ProgramCodeTests {
   @Test func theReadOnlySegmentsHoldTheCodeAndNotTheWritableData() throws {
@@ -21,8 +25,8 @@ nonisolated(unsafe) private var dataOfThisExecutable: Int32 = 7
   }
 
   @Test func whatRunsAfterTheCodeIsLetGoOfStillRunsAndTheDataStays() {
-    dataOfThisExecutable = 41
+    dataKeptPastTheLetGo = 41
     ProgramCode.letGoOfMappedPages()
-    #expect(codeOfThisExecutable(dataOfThisExecutable) == 42)
+    #expect(codeOfThisExecutable(dataKeptPastTheLetGo) == 42)
   }
 }
