@@ -38,11 +38,8 @@ public struct StableHash: Equatable, Sendable {
       hash ^= hash >> 32
       offset += 8
     }
-    while offset < bytes.count {
-      hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01b3
-      offset += 1
-    }
     value = hash
+    add(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
   }
 
   /// Sixteen hexadecimal digits.

@@ -14,12 +14,14 @@ public final class MappedMemory {
   /// where it is a huge page or more.
   public let length: Int
   private var populator: pthread_t?
+  /// The size of a transparent huge page.
+  private static let hugePage = 2 << 20
 
   public init(length: Int) throws(SystemError) {
     // A length of a huge page or more is placed on a huge-page boundary and
     // rounded up to whole huge pages, so that every byte of it can be in one
     // (unaligned, an 8 MiB frame gets three and 512 small pages).
-    let hugePage = 2 << 20
+    let hugePage = Self.hugePage
     let rounded = length >= hugePage ? (length + hugePage - 1) & ~(hugePage - 1) : length
     let reserved = rounded == length ? length : rounded + hugePage
     guard let mapped = mmap(nil, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
@@ -55,7 +57,7 @@ public final class MappedMemory {
       &thread, nil,
       { context in
         let region = Unmanaged<Region>.fromOpaque(context!).takeRetainedValue()
-        let piece = 2 << 20
+        let piece = MappedMemory.hugePage
         for offset in stride(from: 0, to: region.length, by: piece) {
           guard madvise(region.address + offset, min(piece, region.length - offset), MADV_POPULATE_WRITE) == 0
           else { break }
