@@ -11,7 +11,7 @@ func fail(_ status: Int32, _ message: String) -> Never {
 
 // A splashd that hangs up is reported (EPIPE), not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
-var arguments = Array(Program.arguments.dropFirst())
+var arguments = Array(ThisProcess.arguments.dropFirst())
 var path = Environment.value("SPLASHD_CONTROL") ?? SplashctlUsage.defaultControl
 if arguments.first == "--help" || arguments.first == "-h" {
   try? FileDescriptor.standardOutput.writeAll(SplashctlUsage.text)

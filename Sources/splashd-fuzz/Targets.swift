@@ -43,8 +43,8 @@ enum FuzzTargets {
   /// state that parses prints as a line that reads back as the same line.
   static func handoverState(_ data: UnsafeRawBufferPointer) {
     let text = String(decoding: data, as: UTF8.self)
-    guard let state = HandoverState.parse(text) else { return }
-    let again = HandoverState.parse(state.text)
+    guard let state = AdoptionState.parse(text) else { return }
+    let again = AdoptionState.parse(state.text)
     precondition(again?.text == state.text && again?.cards == state.cards, "\(state.text)")
   }
 

@@ -202,7 +202,7 @@ import Testing
     _ = try output.present { _ in }
     _ = try output.present { _ in }
     let shown = card.framebuffer(on: 31)
-    let handing = try #require(output as? HandingOverOutput)
+    let handing = try #require(output as? AdoptableOutput)
     #expect(handing.handover.cards.map(\.path) == [card.path])
     handing.handedOver()
     // The frame on the screen stays, held by its framebuffer for the adopter; the other buffer is gone.

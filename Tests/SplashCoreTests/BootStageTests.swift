@@ -28,14 +28,14 @@ import Testing
   }
 
   @Test func aHandoverStateReadsBackAsItself() {
-    let state = HandoverState(
+    let state = AdoptionState(
       display: "kms", cards: ["/dev/dri/card0", "/dev/dri/card1"], rotation: .quarter,
       status: BootStatus(progress: 40, message: "Checking disks: message= and all"))
     #expect(state.text.hasPrefix("handover display=kms rotation=90 cards=/dev/dri/card0,/dev/dri/card1 progress=40 "))
-    #expect(HandoverState.parse(state.text) == state)
-    let bare = HandoverState(display: "fbdev", cards: [], rotation: .none, status: BootStatus())
+    #expect(AdoptionState.parse(state.text) == state)
+    let bare = AdoptionState(display: "fbdev", cards: [], rotation: .none, status: BootStatus())
     #expect(bare.text == "handover display=fbdev rotation=0")
-    #expect(HandoverState.parse(bare.text) == bare)
+    #expect(AdoptionState.parse(bare.text) == bare)
   }
 
   @Test(arguments: [
@@ -46,7 +46,7 @@ import Testing
     "handover display=kms stray",
   ])
   func aHandoverStateThatIsNotOneIsRefused(text: String) {
-    #expect(HandoverState.parse(text) == nil)
+    #expect(AdoptionState.parse(text) == nil)
   }
 
   @Test func handoverIsAControlCommandWithoutArguments() {

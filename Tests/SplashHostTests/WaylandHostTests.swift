@@ -25,7 +25,7 @@ import Testing
       lines = said
       let connection = try host.connectClient()
       defer { try? connection.close() }
-      let path = try #require(Program.locate(program[0], searchPath: "/usr/bin:/bin"), "\(program[0]) is missing")
+      let path = try #require(Executables.locate(program[0], searchPath: "/usr/bin:/bin"), "\(program[0]) is missing")
       child = try ChildProcess.spawn(path, program, additions: ["WAYLAND_SOCKET": "\(connection.rawValue)"])
     }
 

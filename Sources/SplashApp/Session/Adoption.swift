@@ -9,7 +9,7 @@ import SplashSystem
 /// display's descriptors and state come back in one message, and it ends
 /// without touching the screen. docs/initramfs.md.
 struct AdoptedSplash {
-  let state: HandoverState
+  let state: AdoptionState
   /// The cards' descriptors, in the order of `state.cards`.
   let descriptors: [FileDescriptor]
   /// The splashd that handed it over, as the log names it.
@@ -73,7 +73,7 @@ struct AdoptedSplash {
       case nil: continue
       }
     }
-    guard line.hasPrefix("ok "), let state = HandoverState.parse(String(line.dropFirst(3))),
+    guard line.hasPrefix("ok "), let state = AdoptionState.parse(String(line.dropFirst(3))),
       state.cards.count == descriptors.count
     else {
       for descriptor in descriptors { try? descriptor.close() }

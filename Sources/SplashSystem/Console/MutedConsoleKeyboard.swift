@@ -27,10 +27,10 @@ public final class MutedConsoleKeyboard {
       // Found off (a splashd killed outright left it so), it comes back on,
       // in Unicode mode as logind puts it back.
       saved = mode == K_OFF ? UInt(K_UNICODE) : UInt(mode)
-      if restoringOnCrash { Program.restoreKeyboardOnCrash(descriptor: descriptor.rawValue, mode: saved) }
+      if restoringOnCrash { CrashHandOff.restoreKeyboard(descriptor: descriptor.rawValue, mode: saved) }
       try descriptor.control(UInt(KDSKBMODE), value: UInt(K_OFF), call: "KDSKBMODE \(path)")
     } catch {
-      if restoringOnCrash { Program.stopRestoringKeyboardOnCrash() }
+      if restoringOnCrash { CrashHandOff.stopRestoringKeyboard() }
       try? descriptor.close()
       throw error
     }
@@ -41,7 +41,7 @@ public final class MutedConsoleKeyboard {
     guard !released else { return }
     released = true
     _ = try? descriptor.control(UInt(KDSKBMODE), value: saved, call: "KDSKBMODE")
-    if restoringOnCrash { Program.stopRestoringKeyboardOnCrash() }
+    if restoringOnCrash { CrashHandOff.stopRestoringKeyboard() }
     try? descriptor.close()
   }
 

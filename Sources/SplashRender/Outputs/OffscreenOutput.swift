@@ -7,7 +7,7 @@ import SplashSystem
 /// driver, so it works on any machine; frames are paced by the clock at
 /// `fps`. Its memory is faulted in by a helper thread, so making it before
 /// the pictures are decoded costs nothing.
-public final class OffscreenOutput: Output, HandingOverOutput {
+public final class OffscreenOutput: Output, AdoptableOutput {
   public let size: PixelSize
   public let frame: Pixels
   public let surfacePainter: SurfacePainter

@@ -109,8 +109,8 @@ final class Session {
     let crashes = dependencies.handlesCrashes
     let context = TransportContext(
       settings: settings, controller: controller, environment: dependencies.environment, clock: dependencies.clock,
-      log: log, removeOnCrash: { if crashes { Program.removeOnCrash($0) } },
-      keepOnCrash: { if crashes { Program.keepOnCrash($0) } })
+      log: log, removeOnCrash: { if crashes { CrashHandOff.remove($0) } },
+      keepOnCrash: { if crashes { CrashHandOff.keep($0) } })
     let questions = Questions(terminal: settings.handoff.promptTerminal, stage: stage, log: log)
     questions.onAsking = { [weak self] asking in self?.hosted?.questionAsked(asking) }
     controller.questions = questions
@@ -176,7 +176,7 @@ final class Session {
     if let child = hosted.spawned?.child {
       passSignals(to: child)
       // The program runs: a crash of splashd must not start it again.
-      if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
+      if dependencies.handlesCrashes { CrashHandOff.stopRunningProgram() }
     }
   }
 
@@ -364,7 +364,7 @@ final class Session {
       // Only a display the root's splashd can take over; `auto`'s last
       // resort (memory) shows nobody anything.
       let inMemory = settings.splash.display == "auto" && output.traits.contains(.memory)
-      if inMemory || !(output is HandingOverOutput) {
+      if inMemory || !(output is AdoptableOutput) {
         output.release(keepingLastFrame: false) {}
         throw Failure.runtime("--boot initramfs: no display to show the splash on here (\(output.name)); boot goes on")
       }

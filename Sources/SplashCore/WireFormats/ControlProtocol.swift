@@ -46,7 +46,7 @@ public enum ControlCommand: Equatable, Sendable {
   case ask(Question)
   /// Hand the display over to the splashd that asks (a unit of the real
   /// root adopting the initramfs's splash): the reply carries the display's
-  /// descriptors and `HandoverState`, then this splashd ends without
+  /// descriptors and `AdoptionState`, then this splashd ends without
   /// touching the screen. Taken only from splashd's own user.
   case handover
 

@@ -70,7 +70,7 @@ public struct OutputScreen {
 /// they reach the screen. Offscreen, the desktop window, SDL's KMS, native
 /// KMS and the framebuffer are peers behind it; the stage plays on any of
 /// them. What only some can do is an ability of its own, asked for with
-/// `as?`: `PausableOutput`, `HandingOverOutput`, `HotPluggableOutput`,
+/// `as?`: `PausableOutput`, `AdoptableOutput`, `HotPluggableOutput`,
 /// `LingeringOutput`.
 public protocol Output: AnyObject {
   /// The back end's name, as `--display` spells it.
@@ -123,7 +123,7 @@ public protocol PausableOutput: Output {
 
 /// An output one splashd can hand to the splashd that adopts it (`--boot
 /// root` taking over the initramfs's splash).
-public protocol HandingOverOutput: Output {
+public protocol AdoptableOutput: Output {
   /// What the adopter gets: the cards shown on, open; none for a back end
   /// the adopter opens again as it is (a framebuffer keeps its pixels).
   var handover: OutputHandover { get }

@@ -18,7 +18,7 @@ public struct HandOff: Equatable, Sendable {
   init?(program: [String], searchPath: String?, user: String? = nil, group: String? = nil) {
     guard let name = program.first else { return nil }
     arguments = program
-    path = Program.locate(name, searchPath: searchPath)
+    path = Executables.locate(name, searchPath: searchPath)
     self.user = user
     self.group = group
   }
@@ -34,18 +34,18 @@ public struct HandOff: Equatable, Sendable {
   /// Why the program cannot run, when it was not found.
   var problem: String? {
     guard path == nil else { return nil }
-    return "cannot run \(printable(arguments[0])): \(Program.whyNotFound(arguments[0]))"
+    return "cannot run \(printable(arguments[0])): \(Executables.whyNotFound(arguments[0]))"
   }
 
   /// From now on, a crash of splashd hands off to the program too (as its
   /// user; when that user cannot be had, a crash ends splashd instead).
-  func replaceProcessOnCrash() {
+  func runOnCrash() {
     guard let path else { return }
     guard let resolved = try? resolvedUser() else {
-      if user == nil { Program.replaceProcessOnCrash(path: path, arguments: arguments) }
+      if user == nil { CrashHandOff.runProgram(path: path, arguments: arguments) }
       return
     }
-    Program.replaceProcessOnCrash(path: path, arguments: arguments, as: resolved)
+    CrashHandOff.runProgram(path: path, arguments: arguments, as: resolved)
   }
 
   /// Replaces splashd with the program, with `additions` in its
@@ -77,7 +77,7 @@ public struct HandOff: Equatable, Sendable {
         return ExitStatus.cannotRun
       }
     }
-    let error = Program.replaceProcess(path: path, arguments: arguments, additions: additions)
+    let error = ThisProcess.replace(withProgramAt: path, arguments: arguments, additions: additions)
     log.error("cannot run \(path): \(error.phrase)")
     return ExitStatus.cannotRun
   }

@@ -18,7 +18,7 @@ public final class StopSignals {
     for signal in Self.signals { sigaddset(&set, signal) }
     var original = sigset_t()
     guard sigprocmask(SIG_BLOCK, &set, &original) == 0 else { throw SystemError("sigprocmask", code: errno) }
-    Program.signalMaskForPrograms = original
+    ThisProcess.signalMaskForChildren = original
     let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
     guard fd >= 0 else { throw SystemError("signalfd", code: errno) }
     descriptor = FileDescriptor(rawValue: fd)

@@ -12,9 +12,9 @@ nonisolated(unsafe) private var dataOfThisExecutable: Int32 = 7
 /// which ThreadSanitizer saw race with a write here).
 nonisolated(unsafe) private var dataKeptPastTheLetGo: Int32 = 7
 
-@Suite struct ProgramCodeTests {
+@Suite struct ExecutableCodeTests {
   @Test func theReadOnlySegmentsHoldTheCodeAndNotTheWritableData() throws {
-    let segments = ProgramCode.readOnlySegments
+    let segments = ExecutableCode.readOnlySegments
     func held(_ address: UInt) -> Bool {
       segments.contains { $0.start <= address && address < $0.start + UInt($0.length) }
     }
@@ -26,7 +26,7 @@ nonisolated(unsafe) private var dataKeptPastTheLetGo: Int32 = 7
 
   @Test func whatRunsAfterTheCodeIsLetGoOfStillRunsAndTheDataStays() {
     dataKeptPastTheLetGo = 41
-    ProgramCode.letGoOfMappedPages()
+    ExecutableCode.letGoOfMappedPages()
     #expect(codeOfThisExecutable(dataKeptPastTheLetGo) == 42)
   }
 }

@@ -4,7 +4,7 @@ import Glibc
 
 /// The executable's own code and read-only data, as the kernel maps them
 /// from its file.
-public enum ProgramCode {
+public enum ExecutableCode {
   /// The read-only segments' bounds (page-aligned), from the auxiliary vector.
   public static var readOnlySegments: [(start: UInt, length: Int)] {
     var starts = [UInt](repeating: 0, count: 8)

@@ -87,12 +87,12 @@ public enum Ending: Equatable {
 
 /// The `splashd` command.
 public enum Splashd {
-  /// Runs splashd with the process's own arguments (`Program.arguments`:
+  /// Runs splashd with the process's own arguments (`ThisProcess.arguments`:
   /// as the kernel gave them, /proc or not); as Plymouth's client when it
   /// was started under that name (`PlymouthClient`).
   public static func main() -> Int32 {
-    let arguments = Array(Program.arguments.dropFirst())
-    if PlymouthClient.isCalled(Program.arguments.first) {
+    let arguments = Array(ThisProcess.arguments.dropFirst())
+    if PlymouthClient.isCalled(ThisProcess.arguments.first) {
       return PlymouthClient.main(arguments, environment: Environment.all())
     }
     return main(arguments)

@@ -23,7 +23,7 @@ import SplashSystem
 /// Linux 6.8), it is freed that way. The first screen's last frame is also
 /// copied into the card's fbdev emulation, which the kernel shows again
 /// once the last file of the card is closed.
-public final class KMSOutput: Output, PausableOutput, HandingOverOutput, HotPluggableOutput, LingeringOutput {
+public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPluggableOutput, LingeringOutput {
   /// The first card (the first screen's): what `--device` names, or the
   /// lowest-numbered card with a connected connector.
   public var card: DRMCard { lit[0].card }

@@ -20,7 +20,7 @@ public struct ChildProcess: Sendable {
   /// environment with `additions`, as `user` (its ids and groups) when
   /// given; standard output and error go to the files given, if any. The
   /// child starts with the signal mask splashd started with
-  /// (`Program.signalMaskForPrograms`).
+  /// (`ThisProcess.signalMaskForChildren`).
   public static func spawn(
     _ path: String, _ arguments: [String], additions: [String: String] = [:], stdoutPath: String? = nil,
     stderrPath: String? = nil, as user: ProgramUser? = nil
@@ -32,7 +32,7 @@ public struct ChildProcess: Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var mask = Program.signalMaskForPrograms
+    var mask = ThisProcess.signalMaskForChildren
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var actions = posix_spawn_file_actions_t()
@@ -70,7 +70,7 @@ public struct ChildProcess: Sendable {
     var envp: [UnsafeMutablePointer<CChar>?] =
       variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in envp { free(pointer) } }
-    var mask = Program.signalMaskForPrograms
+    var mask = ThisProcess.signalMaskForChildren
     let pid = user.groups.withUnsafeBufferPointer { groups in
       splashd_spawn_as(path, &argv, &envp, &mask, user.uid, user.gid, Int32(groups.count), groups.baseAddress)
     }

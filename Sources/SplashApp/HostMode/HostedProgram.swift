@@ -343,7 +343,7 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   /// installed or cannot be set up (the program starts without it).
   private func startXwayland(on host: WaylandHost) -> String? {
     let origin = settings.origin(of: \.handoff.xwayland)
-    guard Program.locate("Xwayland", searchPath: searchPath) != nil else {
+    guard Executables.locate("Xwayland", searchPath: searchPath) != nil else {
       log.error("\(origin): Xwayland is not installed (the xwayland package); the program gets no DISPLAY")
       return nil
     }
@@ -507,7 +507,7 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     // Its memory has been read: libwayland's SIGBUS handler is in place.
     MappedFile.guardGoesFirst()
     // The splash's start is behind it: its code need not stay mapped.
-    ProgramCode.letGoOfMappedPages()
+    ExecutableCode.letGoOfMappedPages()
     controller.programShowedItsFirstFrame()
     if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
   }

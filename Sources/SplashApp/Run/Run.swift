@@ -48,7 +48,7 @@ final class Run {
   private func take(_ program: [String], _ handoff: HandoffSettings? = nil) {
     handOff = HandOff(
       program: program, searchPath: dependencies.environment["PATH"], user: handoff?.user, group: handoff?.group)
-    if dependencies.handlesCrashes { handOff?.replaceProcessOnCrash() }
+    if dependencies.handlesCrashes { handOff?.runOnCrash() }
   }
 
   /// The plan: the command line, the settings, the angle; `--help`,
@@ -108,7 +108,7 @@ final class Run {
         }
         // systemd spares a process whose argv[0] starts with '@' when it
         // switches root and when it kills what is left at shutdown.
-        if stage != .root && dependencies.handlesCrashes { Program.surviveSwitchRootAndShutdown() }
+        if stage != .root && dependencies.handlesCrashes { ThisProcess.surviveSwitchRootAndShutdown() }
         // The initramfs's script goes on once the splash is up (its files
         // read before the initramfs is switched away), at most 5 s from now.
         if stage == .initramfs && dependencies.handlesCrashes {
@@ -123,7 +123,7 @@ final class Run {
         // (Host mode keeps the hand-off until the program is started: a
         // splash that never showed still runs the program.)
         handOff = nil
-        if dependencies.handlesCrashes { Program.stopReplacingProcessOnCrash() }
+        if dependencies.handlesCrashes { CrashHandOff.stopRunningProgram() }
       }
     }
   }

@@ -174,7 +174,7 @@ final class Controller {
       guard !isAsking else { return .error("handover: a question waits for its answer here") }
       switch stage.handover() {
       case .success(let (display, cards)):
-        let state = HandoverState(
+        let state = AdoptionState(
           display: display, cards: cards.map(\.path), rotation: rotation, status: stage.status)
         return .handover("ok " + state.text, cards.map(\.descriptor))
       case .failure(let problem): return .error("handover: \(problem.message)")

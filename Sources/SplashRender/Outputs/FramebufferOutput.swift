@@ -8,7 +8,7 @@ import SplashSystem
 /// it), with the VT in graphics mode so that console text never draws over
 /// the picture. The last frame stays on the screen; without a program to
 /// hand off to, the VT goes back to text mode.
-public final class FramebufferOutput: Output, PausableOutput, HandingOverOutput {
+public final class FramebufferOutput: Output, PausableOutput, AdoptableOutput {
   public let display: FramebufferDisplay
   private let console: GraphicsConsole?
   private let consoleProblem: String?

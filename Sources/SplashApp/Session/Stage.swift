@@ -399,7 +399,7 @@ final class Stage: EventSource, FrameSink {
   private func releaseSplashPictures() {
     for scene in scenes { scene.releaseSplashPictures() }
     Heap.returnFreedMemory()
-    ProgramCode.letGoOfMappedPages()
+    ExecutableCode.letGoOfMappedPages()
   }
 
   /// Host mode, the program gone: the splash's pictures are prepared again
@@ -476,7 +476,7 @@ final class Stage: EventSource, FrameSink {
   /// cards, open; or why this display cannot be handed over.
   func handover() -> Result<(display: String, cards: HandedOverCards), ControlError> {
     guard let output else { return .failure(noOutput) }
-    guard let handingOver = output as? HandingOverOutput else {
+    guard let handingOver = output as? AdoptableOutput else {
       return .failure(ControlError("the \(output.name) display cannot be handed over"))
     }
     return .success((output.name, handingOver.handover.cards))
@@ -488,7 +488,7 @@ final class Stage: EventSource, FrameSink {
   /// buffers off the screen freed.
   func handedOver() {
     if let output {
-      (output as? HandingOverOutput)?.handedOver()
+      (output as? AdoptableOutput)?.handedOver()
       KeptForLife.keep(output as AnyObject)
     }
     output = nil

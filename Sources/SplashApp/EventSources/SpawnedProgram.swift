@@ -30,7 +30,7 @@ final class SpawnedProgram: EventSource {
     additions extra: [String: String] = [:], controller: Controller, log: Log,
     whenEnded: @escaping () -> ControlCommand? = { .reveal }, revealsWhen: String = "it sends READY=1"
   ) throws(Failure) {
-    guard let path = Program.locate(program[0], searchPath: searchPath) else {
+    guard let path = Executables.locate(program[0], searchPath: searchPath) else {
       throw Failure(
         status: ExitStatus.cannotRun, message: "cannot run \(printable(program[0])): not found (looked in PATH)")
     }

@@ -2,81 +2,20 @@
 import CLinux
 import Glibc
 
-/// Running another program in place of this one.
-public enum Program {
-  /// The executable `name` names: `name` itself when it contains a slash,
-  /// else the first executable regular file of that name in `searchPath`
-  /// (PATH's form; `/usr/local/bin:/usr/bin:/bin` when unset), like a shell.
-  public static func locate(_ name: String, searchPath: String?) -> String? {
-    func executable(_ path: String) -> Bool {
-      guard case .regular? = try? Files.kind(of: path) else { return false }
-      return access(path, X_OK) == 0
-    }
-    if name.contains("/") { return executable(name) ? name : nil }
-    let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(
-      separator: ":", omittingEmptySubsequences: false)
-    for directory in directories {
-      let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
-      if executable(candidate) { return candidate }
-    }
-    return nil
-  }
-
-  /// Why `locate` finds no program for `name`: "not found (looked in
-  /// PATH)" for a bare name, else what the path is.
-  public static func whyNotFound(_ name: String) -> String {
-    guard name.contains("/") else { return "not found (looked in PATH)" }
-    switch try? Files.kind(of: name) {
-    case nil: return "no such file"
-    case .directory?: return "is a directory"
-    case .other?: return "is not a regular file"
-    case .regular?: return "is not executable"
-    }
-  }
-
-  /// Marks this process as one systemd leaves running when it switches from
-  /// the initramfs to the real root and when it kills what is left at
-  /// shutdown: argv[0]'s first character becomes '@' (systemd's rule, as
-  /// Plymouth does it), which /proc/PID/cmdline then shows.
-  public static func surviveSwitchRootAndShutdown() {
-    guard splashd_argument_count() > 0, let first = splashd_arguments()?[0], first.pointee != 0 else { return }
-    first.pointee = CChar(UInt8(ascii: "@"))
-  }
-
-  /// This process's arguments, argv[0] first, as the kernel passed them to
-  /// main (not from /proc/self/cmdline, as Swift's `CommandLine` reads them
-  /// on Linux: a chroot without /proc, as image builds run, would make a
-  /// `splashd --check` a splash with no arguments at all).
-  public static var arguments: [String] {
-    guard let values = splashd_arguments() else { return CommandLine.arguments }
-    return (0..<Int(splashd_argument_count())).map { values[$0].map { String(cString: $0) } ?? "" }
-  }
-
-  /// Replaces this process with the program at `path` (execve): same PID,
-  /// same open standard streams, the current environment with `additions`.
-  /// Returns only when that fails, with the reason.
-  public static func replaceProcess(path: String, arguments: [String], additions: [String: String] = [:]) -> SystemError
-  {
-    for (name, value) in additions { Environment.set(name, value) }
-    let argv = cStrings(arguments)
-    restoreSignalMask()
-    execve(path, argv, environ)
-    let error = SystemError("execve \(path)", code: errno)
-    for index in arguments.indices { free(argv[index]) }
-    argv.deallocate()
-    return error
-  }
-
+/// What a crash of splashd does before it ends: the console's keyboard
+/// put back, files removed, and the program run in its place, so that a
+/// broken splash never keeps the machine from its program.
+public enum CrashHandOff {
   /// From now on, a fatal signal (a crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE,
   /// SIGABRT, SIGTRAP) replaces the process with the program at `path`
   /// instead of ending it, so that a broken splash never keeps the machine
   /// from its program. The arguments are prepared now, since only execve
   /// may be called from the signal handler.
-  public static func replaceProcessOnCrash(
+  public static func runProgram(
     path: String, arguments: [String], as user: (user: ProgramUser, environment: [String: String])? = nil
   ) {
     crashPath = strdup(path)
-    crashArguments = cStrings(arguments)
+    crashArguments = ThisProcess.cStrings(arguments)
     crashUser = user.map { found in
       let groups = UnsafeMutablePointer<gid_t>.allocate(capacity: max(1, found.user.groups.count))
       groups.initialize(from: found.user.groups, count: found.user.groups.count)
@@ -84,22 +23,22 @@ public enum Program {
       variables.merge(found.environment) { _, user in user }
       return CrashUser(
         uid: found.user.uid, gid: found.user.gid, groupCount: Int32(found.user.groups.count), groups: groups,
-        environment: cStrings(variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }))
+        environment: ThisProcess.cStrings(variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }))
     }
     installCrashHandler()
   }
 
-  /// Undoes `replaceProcessOnCrash`: a crash ends the process again (for a
+  /// Undoes `runProgram`: a crash ends the process again (for a
   /// splashd whose program already runs as its child).
-  public static func stopReplacingProcessOnCrash() {
+  public static func stopRunningProgram() {
     crashPath = nil
     crashArguments = nil
     crashUser = nil
   }
 
   /// From now on, a crash removes the file at `path` first (a socket that
-  /// would be left behind), until `keepOnCrash` says otherwise.
-  public static func removeOnCrash(_ path: String) {
+  /// would be left behind), until `keep` says otherwise.
+  public static func remove(_ path: String) {
     for slot in 0..<crashFileSlots where crashFiles[slot] == nil {
       crashFiles[slot] = strdup(path)
       installCrashHandler()
@@ -108,7 +47,7 @@ public enum Program {
   }
 
   /// Stops removing `path` on a crash (it was removed, or given up).
-  public static func keepOnCrash(_ path: String) {
+  public static func keep(_ path: String) {
     for slot in 0..<crashFileSlots {
       if let file = crashFiles[slot], String(cString: file) == path {
         crashFiles[slot] = nil
@@ -119,14 +58,14 @@ public enum Program {
 
   /// From now on, a crash first puts the keyboard mode `mode` back on the
   /// terminal open at `descriptor` (a console whose keyboard was turned
-  /// off), until `stopRestoringKeyboardOnCrash`.
-  public static func restoreKeyboardOnCrash(descriptor: Int32, mode: UInt) {
+  /// off), until `stopRestoringKeyboard`.
+  public static func restoreKeyboard(descriptor: Int32, mode: UInt) {
     crashKeyboard = CrashKeyboard(descriptor: descriptor, mode: mode)
     installCrashHandler()
   }
 
-  /// Undoes `restoreKeyboardOnCrash` (the mode was put back).
-  public static func stopRestoringKeyboardOnCrash() { crashKeyboard = nil }
+  /// Undoes `restoreKeyboard` (the mode was put back).
+  public static func stopRestoringKeyboard() { crashKeyboard = nil }
 
   /// The handler for the fatal signals: it puts a console's keyboard mode
   /// back and removes the files it was told to, then execs the program if
@@ -164,22 +103,7 @@ public enum Program {
     splashd_mapping_guard_goes_first(&action)
   }
 
-  /// The signal mask the programs splashd runs start with: the one splashd
-  /// itself started with, before it blocked signals for its own use.
-  public static var signalMaskForPrograms: sigset_t {
-    get { savedSignalMask ?? sigset_t() }
-    set { savedSignalMask = newValue }
-  }
-
   private static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
-
-  /// A NULL-terminated array of C strings, for execve.
-  private static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
-    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
-    for (index, string) in strings.enumerated() { array[index] = strdup(string) }
-    array[strings.count] = nil
-    return array
-  }
 }
 
 /// What the crash handler execs; set before the handler is installed.
@@ -213,13 +137,4 @@ nonisolated(unsafe) private var crashKeyboard: CrashKeyboard?
 private struct CrashKeyboard {
   let descriptor: Int32
   let mode: UInt
-}
-
-/// The signal mask splashd started with, once it has blocked any.
-nonisolated(unsafe) private var savedSignalMask: sigset_t?
-
-/// Puts back the signal mask splashd started with (async-signal-safe).
-private func restoreSignalMask() {
-  guard var mask = savedSignalMask else { return }
-  sigprocmask(SIG_SETMASK, &mask, nil)
 }

@@ -24,7 +24,7 @@ enum Check {
         let path = handOff.path
       else {
         throw Failure.badInput(
-          "\(plan.programOrigin): cannot run \(printable(program[0])): \(Program.whyNotFound(program[0]))")
+          "\(plan.programOrigin): cannot run \(printable(program[0])): \(Executables.whyNotFound(program[0]))")
       }
       let mode: String
       if settings.handoff.host == .wayland {

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinux
+import Glibc
+
+/// This process: its arguments, its name's mark for systemd, replacing
+/// it with another program, the signal mask its children start with.
+public enum ThisProcess {
+  /// Marks this process as one systemd leaves running when it switches from
+  /// the initramfs to the real root and when it kills what is left at
+  /// shutdown: argv[0]'s first character becomes '@' (systemd's rule, as
+  /// Plymouth does it), which /proc/PID/cmdline then shows.
+  public static func surviveSwitchRootAndShutdown() {
+    guard splashd_argument_count() > 0, let first = splashd_arguments()?[0], first.pointee != 0 else { return }
+    first.pointee = CChar(UInt8(ascii: "@"))
+  }
+
+  /// This process's arguments, argv[0] first, as the kernel passed them to
+  /// main (not from /proc/self/cmdline, as Swift's `CommandLine` reads them
+  /// on Linux: a chroot without /proc, as image builds run, would make a
+  /// `splashd --check` a splash with no arguments at all).
+  public static var arguments: [String] {
+    guard let values = splashd_arguments() else { return CommandLine.arguments }
+    return (0..<Int(splashd_argument_count())).map { values[$0].map { String(cString: $0) } ?? "" }
+  }
+
+  /// Replaces this process with the program at `path` (execve): same PID,
+  /// same open standard streams, the current environment with `additions`.
+  /// Returns only when that fails, with the reason.
+  public static func replace(withProgramAt path: String, arguments: [String], additions: [String: String] = [:])
+    -> SystemError
+  {
+    for (name, value) in additions { Environment.set(name, value) }
+    let argv = cStrings(arguments)
+    restoreSignalMask()
+    execve(path, argv, environ)
+    let error = SystemError("execve \(path)", code: errno)
+    for index in arguments.indices { free(argv[index]) }
+    argv.deallocate()
+    return error
+  }
+
+  /// The signal mask the programs splashd runs start with: the one splashd
+  /// itself started with, before it blocked signals for its own use.
+  public static var signalMaskForChildren: sigset_t {
+    get { savedSignalMask ?? sigset_t() }
+    set { savedSignalMask = newValue }
+  }
+
+  /// A NULL-terminated array of C strings, for execve.
+  static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
+    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
+    for (index, string) in strings.enumerated() { array[index] = strdup(string) }
+    array[strings.count] = nil
+    return array
+  }
+}
+
+/// The signal mask splashd started with, once it has blocked any.
+nonisolated(unsafe) private var savedSignalMask: sigset_t?
+
+/// Puts back the signal mask splashd started with (async-signal-safe).
+func restoreSignalMask() {
+  guard var mask = savedSignalMask else { return }
+  sigprocmask(SIG_SETMASK, &mask, nil)
+}
