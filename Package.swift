@@ -50,8 +50,11 @@ let package = Package(
     .target(name: "CWaylandHostLoader"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
-    // Host mode: the kiosk program's Wayland compositor, loaded when used.
-    .target(name: "SplashHost", dependencies: ["CWaylandHostLoader", "SplashCore", "SplashSystem"]),
+    // Host mode's compositor as splashd drives it (`WaylandHosting`, over
+    // libsplashd-wayland-host.so, loaded when used), and what only host mode
+    // needs of the system: the display's socket, the console's keyboard off.
+    .target(
+      name: "SplashWaylandHost", dependencies: ["CWaylandHostLoader", "CLinux", "SplashCore", "SplashSystem"]),
     // The INI config file, read with libinih, fed into the core's settings.
     .target(name: "SplashConfigFile", dependencies: ["CInih", "SplashCore", "SplashSettings", "SplashSystem"]),
     // Devices: orientation sources (evdev and IIO accelerometers, rotation
@@ -72,7 +75,7 @@ let package = Package(
       name: "SplashApp",
       dependencies: [
         "SplashCore", "SplashSettings", "SplashSystem", "SplashConfigFile", "SplashDevices", "SplashRender",
-        "SplashHost", "CSystemdProgress",
+        "SplashWaylandHost", "CSystemdProgress",
       ]),
     .executableTarget(name: "splashd", dependencies: ["SplashApp"]),
     .executableTarget(name: "splashctl", dependencies: ["SplashCore", "SplashSystem"]),
@@ -102,7 +105,8 @@ let package = Package(
       dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
     // Host mode's compositor with real Wayland programs (weston's clients, foot).
     .testTarget(
-      name: "SplashHostTests", dependencies: ["SplashCore", "SplashSystem", "SplashHost", "SplashTestSupport"]),
+      name: "SplashWaylandHostTests",
+      dependencies: ["CLinux", "SplashCore", "SplashSystem", "SplashWaylandHost", "SplashTestSupport"]),
     // The app in process: sessions on a test clock, with stand-in outputs.
     .testTarget(
       name: "SplashAppTests",

@@ -4,7 +4,7 @@
 # splashd's code (gold's --section-ordering-file): the functions a splash
 # runs, found by running the release build's splashd under valgrind's
 # callgrind, first; then SplashRender, SplashSystem, SplashDevices and
-# SplashHost whole (the screens' code, which cannot run offscreen here).
+# SplashWaylandHost whole (the screens' code, which cannot run offscreen here).
 #
 #     tools/text-order.sh [BUILD_DIR]      (make text-order)
 #

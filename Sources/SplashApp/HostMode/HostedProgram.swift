@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashCore
-import SplashHost
+import SplashWaylandHost
 import SplashRender
 import SplashSettings
 import SplashSystem

@@ -201,6 +201,44 @@ public enum Files {
     unlink(path)
   }
 
+  /// Runs `body` with this thread's file accesses made as `owner` (its
+  /// filesystem user and group ids: what it opens, makes and may reach is
+  /// that user's, nothing else of the process changes), then as the
+  /// process's own again; without an owner, as the process's own.
+  public static func accessing<Result>(
+    as owner: (uid: uid_t, gid: gid_t)?, _ body: () throws(SystemError) -> Result
+  ) throws(SystemError) -> Result {
+    guard let owner else { return try body() }
+    setfsgid(owner.gid)
+    setfsuid(owner.uid)
+    defer {
+      setfsuid(geteuid())
+      setfsgid(getegid())
+    }
+    guard setfsuid(uid_t.max) == owner.uid else { throw SystemError("setfsuid \(owner.uid)", code: EPERM) }
+    return try body()
+  }
+
+  /// The lock file at `path`, made when missing (mode 0660), locked
+  /// (flock, exclusive) while the descriptor stays open; an error when
+  /// another process holds it, or when what is there is not a regular
+  /// file (it is left alone). No link is followed, and a FIFO put there
+  /// cannot hold the open.
+  public static func lockExclusively(_ path: String) throws(SystemError) -> FileDescriptor {
+    let lock = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, mode: 0o660)
+    do throws(SystemError) {
+      let found = try lock.status()
+      guard found.st_mode & S_IFMT == S_IFREG else {
+        throw SystemError(path, code: EEXIST, reason: "is not a regular file; it is left alone")
+      }
+      guard flock(lock.rawValue, LOCK_EX | LOCK_NB) == 0 else { throw SystemError("flock \(path)", code: errno) }
+      return lock
+    } catch {
+      try? lock.close()
+      throw error
+    }
+  }
+
   /// The directory part of `path` (`.` when it has none).
   public static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

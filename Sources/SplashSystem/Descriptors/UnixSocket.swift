@@ -97,6 +97,32 @@ public enum UnixSocket {
     return (descriptor, replaced)
   }
 
+  /// Listens at `path`, a socket only its maker may use (mode 0600), for
+  /// a server that holds the name's lock already (a socket left there by
+  /// a server that is gone is replaced; anything else there is an error,
+  /// EEXIST, and left alone). Between bind and listen nobody can connect,
+  /// and the mode is set without following a link put at the path.
+  public static func listenPrivately(at path: String) throws(SystemError) -> FileDescriptor {
+    guard let (address, length) = unixAddress(path) else { throw SystemError("socket \(path)", code: ENAMETOOLONG) }
+    var found = stat()
+    if lstat(path, &found) == 0 {
+      guard found.st_mode & S_IFMT == S_IFSOCK else {
+        throw SystemError(path, code: EEXIST, reason: "exists and is not a socket; it is left alone")
+      }
+      unlink(path)
+    }
+    let descriptor = try listeningSocket()
+    let fd = descriptor.rawValue
+    func fail(_ call: String, _ code: Int32) -> SystemError {
+      try? descriptor.close()
+      return SystemError("\(call) \(path)", code: code)
+    }
+    guard withSocketAddress(address, { bind(fd, $0, length) }) == 0 else { throw fail("bind", errno) }
+    guard fchmodat(AT_FDCWD, path, 0o600, AT_SYMLINK_NOFOLLOW) == 0 else { throw fail("chmod", errno) }
+    guard Glibc.listen(fd, 128) == 0 else { throw fail("listen", errno) }
+    return descriptor
+  }
+
   /// Listens on the abstract socket `@name` (no file: the name lives in
   /// the network namespace); one that another program listens on is an
   /// error (EADDRINUSE).

@@ -2,6 +2,7 @@
 import CLinux
 import Glibc
 import SplashSystem
+import SplashWaylandHost
 import Testing
 
 /// The console's keyboard turned off while host mode has the keyboards,

@@ -9,7 +9,7 @@ import SplashSystem
 /// first time a host is made), whose current buffer splashd paints into
 /// its own frames. Not thread-safe: every call comes from the run loop's
 /// thread.
-public final class WaylandHost {
+public final class WaylandHost: WaylandHosting {
   /// What the shared object is called, beside splashd or in its library
   /// folder (`PREFIX/lib/splashd`).
   public static let libraryName = "libsplashd-wayland-host.so"
@@ -19,20 +19,6 @@ public final class WaylandHost {
   private let log: LogSink
   /// The descriptor to poll: readable when a client sent something.
   public let descriptor: FileDescriptor
-
-  /// What a dispatch found.
-  public struct Events: OptionSet, Sendable {
-    public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The program's window has a new buffer.
-    public static let newBuffer = Events(rawValue: Int32(SPLASHD_HOST_NEW_BUFFER))
-    /// A client's connection closed (the program's own, or another's).
-    public static let clientGone = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_GONE))
-    /// A client connected.
-    public static let clientCame = Events(rawValue: Int32(SPLASHD_HOST_CLIENT_CAME))
-    /// A screencopy client (grim) asked for the screen: `showScreen`.
-    public static let screenWanted = Events(rawValue: Int32(SPLASHD_HOST_FRAME_WANTED))
-  }
 
   /// Where wlroots' log lines go (its errors).
   private final class LogSink {
@@ -101,7 +87,7 @@ public final class WaylandHost {
   }
 
   /// Serves what clients sent, without blocking; what happened.
-  public func dispatch() -> Events { Events(rawValue: api.dispatch(host)) }
+  public func dispatch() -> WaylandHostEvents { WaylandHostEvents(rawValue: api.dispatch(host)) }
 
   /// Serves the clients that connect to `listener` (bound and listening),
   /// which the host owns from now on: it is closed with the host.
@@ -254,39 +240,5 @@ public final class WaylandHost {
   /// that refresh.
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {
     api.frame_done(host, Int64(monotonic * 1e9), Int64(refreshPeriod * 1e9))
-  }
-}
-
-/// 32-bit pixels where they lie, 0xAARRGGBB as a native UInt32: a
-/// program's buffer in the program's memory (shown opaque: the window is the
-/// screen), or the screen's pixels for a screencopy client.
-public struct HostedBuffer {
-  public let pixels: UnsafeRawPointer
-  public let size: PixelSize
-  /// Bytes from one row to the next.
-  public let stride: Int
-  /// Whether the top byte of each pixel is its alpha (ARGB8888); without
-  /// it (XRGB8888) the byte means nothing.
-  public let hasAlpha: Bool
-
-  public init(pixels: UnsafeRawPointer, size: PixelSize, stride: Int, hasAlpha: Bool = false) {
-    self.pixels = pixels
-    self.size = size
-    self.stride = stride
-    self.hasAlpha = hasAlpha
-  }
-
-  /// Whether it has nothing in it: every pixel fully transparent (an
-  /// ARGB8888 buffer of zeroed alphas, as a program's freshly made
-  /// buffer is until it draws). A buffer without alpha always shows
-  /// something, black being a colour. Reads until the first pixel that is
-  /// not transparent: at once, for a frame that was drawn.
-  public var showsNothing: Bool {
-    guard hasAlpha else { return false }
-    for row in 0..<size.height {
-      let pixels = (pixels + row * stride).assumingMemoryBound(to: UInt32.self)
-      for column in 0..<size.width where pixels[column] & 0xFF00_0000 != 0 { return false }
-    }
-    return true
   }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinux
 import Glibc
+import SplashSystem
 
 /// The current virtual terminal's keyboard turned off (KDSKBMODE K_OFF),
 /// while a compositor takes the keyboards itself: keys typed into the kiosk

@@ -2,7 +2,7 @@
 import Foundation
 import Glibc
 import SplashCore
-import SplashHost
+import SplashWaylandHost
 import SplashSystem
 import SplashTestSupport
 import Testing
@@ -15,7 +15,7 @@ import Testing
   final class Hosted {
     let host: WaylandHost
     let child: ChildProcess
-    var events: WaylandHost.Events = []
+    var events: WaylandHostEvents = []
     var lines: [String] = []
     let clock = MonotonicClock()
 
@@ -35,7 +35,7 @@ import Testing
     }
 
     /// Serves the client until `event` happens (true) or 20 s pass (false).
-    func wait(for event: WaylandHost.Events) -> Bool {
+    func wait(for event: WaylandHostEvents) -> Bool {
       let deadline = clock.now() + 20
       while clock.now() < deadline {
         events.formUnion(host.dispatch())

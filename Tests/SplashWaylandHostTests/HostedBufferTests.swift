@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
-import SplashHost
+import SplashWaylandHost
 import Testing
 
 /// Whether a program's buffer has anything in it.

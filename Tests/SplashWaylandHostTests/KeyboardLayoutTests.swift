@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import SplashHost
+import SplashWaylandHost
 import Testing
 
 /// The keyboard layout host mode compiles: Debian's /etc/default/keyboard,

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import SplashSystem
+import SplashWaylandHost
 import SplashTestSupport
 import Testing
 
