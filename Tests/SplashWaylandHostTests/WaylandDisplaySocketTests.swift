@@ -2,8 +2,8 @@
 import Foundation
 import Glibc
 import SplashSystem
-import SplashWaylandHost
 import SplashTestSupport
+import SplashWaylandHost
 import Testing
 
 /// Host mode's listening socket, `wayland-N` in a runtime directory that

@@ -2,9 +2,9 @@
 import Foundation
 import Glibc
 import SplashCore
-import SplashWaylandHost
 import SplashSystem
 import SplashTestSupport
+import SplashWaylandHost
 import Testing
 
 /// Host mode's compositor (libsplashd-wayland-host.so, built by make beside

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashCore
-import SplashWaylandHost
 import SplashRender
 import SplashSettings
 import SplashSystem
+import SplashWaylandHost
 
 /// Host mode (`host = wayland`): the program as the client of splashd's
 /// own Wayland compositor. Once the splash is on the screen, the compositor
