@@ -71,7 +71,7 @@ import Testing
     var told: [String] = []
     splash.clock.at(0.5) {
       guard let stage = splash.session?.stage else { return }
-      stage.onScreensChanged = { [weak stage] in told.append(stage?.display ?? "none") }
+      stage.onScreensChanged = { [weak stage] _, _ in told.append(stage?.display ?? "none") }
     }
     splash.clock.at(1) { [card] in
       splash.screens.cards = ["/dev/dri/card0"]

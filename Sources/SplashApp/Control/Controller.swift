@@ -78,17 +78,12 @@ final class Controller {
   /// Plymouth's `quit --retain-splash`: the last frame stays on the display
   /// when splashd lets go of it, even with no program to follow.
   private(set) var retainsSplash = false
-  /// Host mode: whether the program has shown its first frame (`status`
-  /// says program=starting, then program=shown, or program=disconnected
-  /// while it has no connection before one, starting again should it
-  /// connect again); nil outside host mode.
-  /// While it is starting, a reveal waits for its first frame (the doors
-  /// open onto the program, never onto nothing; the gate's timeout still
-  /// ends the wait).
-  enum HostedProgramState: String { case starting, shown, disconnected }
-  private(set) var hostedProgram: HostedProgramState?
-  /// The reveal that waits for the program's first frame.
-  private var waitingReveal: String?
+  /// What follows the splash on the screen and may hold its reveal back
+  /// (host mode's program, until its first frame); nil when nothing does.
+  weak var successor: ScreenSuccessor?
+  /// Whether what followed the splash has the screen now (the splash is
+  /// over; a stop asked from now on is its to carry out too).
+  private(set) var successorHasScreen = false
   /// `step-aside`: the screen goes back to the console, nothing kept on it.
   private(set) var stepsAside = false
   /// Called with each new angle (for the program's SPLASHD_ROTATION).
@@ -132,7 +127,7 @@ final class Controller {
       return .ok(nil)
     case .stop:
       stop(because: cause)
-      if keepsHosting { onStopWhileHosting() }
+      if successorHasScreen { successor?.stopAskedAfterSplash() }
       return .ok(nil)
     case .stepAside:
       stop(because: cause)
@@ -208,89 +203,45 @@ final class Controller {
   /// far (an `okOnceShown`'s `ok`).
   func whenShown(_ reply: @escaping () -> Void) { stage.afterFrame(reply) }
 
-  /// Lets the held splash start its transition, once its hold is over.
-  /// The first reason is kept.
+  /// Lets the held splash start its transition, once its hold is over,
+  /// unless what follows it holds the reveal back (it makes the reveal
+  /// again when it is ready). The first reason is kept.
   private func reveal(because reason: String) {
-    if hostedProgram == .starting {
-      if waitingReveal == nil {
-        waitingReveal = reason
-        log.info("reveal: \(reason); waiting for the program's first frame")
-      }
-      return
-    }
+    if successor?.holdsBack(revealFor: reason) == true { return }
     if revealReason == nil { revealReason = reason }
   }
 
-  /// Host mode: the program is starting (or connected again after it
-  /// had no connection); reveals wait for its first frame.
-  func hostsProgram() { hostedProgram = .starting }
-
-  /// Host mode: how many times the program was started again.
-  private(set) var programRestarts = 0
-  /// Host mode: how many windows the compositor shows (`status` says
-  /// windows=N).
-  var programWindows: () -> Int = { 0 }
-
-  /// Host mode: the program is started again; reveals wait for its new
-  /// first frame.
-  func programRestarted() {
-    programRestarts += 1
-    hostsProgram()
-  }
-
-  /// Host mode: the splash holds again (the program ended, for its
-  /// restart, or splashd stops, for the shutdown's picture): what
-  /// revealed or stopped the splash before is forgotten.
+  /// The splash holds again (what followed it ended and it comes back, or
+  /// splashd stops, for the shutdown's picture): what revealed or stopped
+  /// the splash before is forgotten.
   func beginAgain() {
     phase = .holding
     revealReason = nil
     stopReason = nil
-    waitingReveal = nil
   }
 
-  /// Host mode: the program's first frame is drawn; a reveal that waited
-  /// for it goes ahead.
-  func programShowedItsFirstFrame() { stopWaitingForProgram(.shown) }
-
-  /// Host mode without its compositor (`state` nil), or a program that
-  /// closed its connection (`.disconnected`): a reveal no longer waits for a
-  /// frame that will not come.
-  func stopWaitingForProgram(_ state: HostedProgramState? = nil) {
-    hostedProgram = state
-    if let waitingReveal { reveal(because: waitingReveal) }
-  }
+  /// Ends the splash now, without its transition, as a stop would, though
+  /// nobody asked splashd to stop (what was to follow it ended first).
+  func endSplash(because cause: String) { stop(because: cause) }
 
   /// Ends the splash now, without its transition. The first reason is kept.
   private func stop(because reason: String) {
     if stopReason == nil { stopReason = reason }
   }
 
-  /// Host mode: the program ended before its first frame: the splash (or
-  /// the player of a restart) ends now, as at a stop, though nobody asked
-  /// splashd to stop.
-  func programEndedBeforeItsFirstFrame(because cause: String) { stop(because: cause) }
-
-  /// Host mode: whether splashd goes on as the program's compositor after
-  /// the splash (its restarts included): a stop asked meanwhile stops the
-  /// program (`onStopWhileHosting`).
-  private(set) var keepsHosting = false
-
-  /// Host mode: the splash is over, played or stopped (its phase is
-  /// `done`), and splashd goes on as the program's compositor.
-  func keepHosting() {
+  /// The splash is over, played or stopped (its phase is `done`), and
+  /// what followed it has the screen from now on.
+  func successorTakesScreen() {
     phase = .done
-    keepsHosting = true
+    successorHasScreen = true
   }
-  /// Host mode: told when splashd is asked to stop (SIGTERM, `splashctl
-  /// quit`) while it `keepsHosting`.
-  var onStopWhileHosting: () -> Void = {}
 
-  /// Whether a new angle turns the screen: while the splash holds, and in
-  /// host mode after its transition (the program's window turns).
-  var turns: Bool { phase.isHolding || (phase == .done && hostedProgram != nil) }
+  /// Whether a new angle turns the screen: while the splash holds, and
+  /// after it while what followed it turns with the screen.
+  var turns: Bool { phase.isHolding || (phase == .done && successor?.turnsAfterSplash == true) }
 
-  /// Turns a held splash, or a hosted program after its transition, to
-  /// `rotation` for `cause`; returns why it could not.
+  /// Turns a held splash, or what followed it, to `rotation` for `cause`;
+  /// returns why it could not.
   private func turn(to rotation: Rotation, by cause: String) -> String? {
     guard turns else {
       return "rotate: the transition has started; the angle stays \(self.rotation.rawValue)"
@@ -351,9 +302,24 @@ final class Controller {
     if let waiting = questions?.waiting, waiting > 0 { fields.append("asking=\(waiting)") }
     let screens = stage.screenStates
     if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
-    if let hostedProgram { fields.append("program=\(hostedProgram.rawValue)") }
-    if programRestarts > 0 { fields.append("restarts=\(programRestarts)") }
-    if hostedProgram != nil { fields.append("windows=\(programWindows())") }
+    fields += successor?.statusFields ?? []
     return fields.joined(separator: " ")
   }
+}
+
+/// What follows the splash on the screen and shares it with the splash
+/// (host mode's program, `FirstFrameHold`): the controller asks it, and
+/// knows nothing else of it.
+protocol ScreenSuccessor: AnyObject {
+  /// Whether a reveal for `reason` waits (it is kept, and made again once
+  /// the wait is over).
+  func holdsBack(revealFor reason: String) -> Bool
+  /// Whether the screen still turns once the splash is done (the
+  /// program's window turns with it).
+  var turnsAfterSplash: Bool { get }
+  /// What the `status` reply says of it ("program=shown", …).
+  var statusFields: [String] { get }
+  /// splashd was asked to stop (SIGTERM, `splashctl quit`) after the
+  /// splash, while it has the screen.
+  func stopAskedAfterSplash()
 }

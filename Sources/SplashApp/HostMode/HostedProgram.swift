@@ -7,40 +7,35 @@ import SplashSystem
 import SplashWaylandHost
 
 /// Host mode (`host = wayland`): the program as the client of splashd's
-/// own Wayland compositor. Once the splash is on the screen, the compositor
-/// is loaded (wlroots, only now) and the program started as splashd's child
-/// with WAYLAND_SOCKET, its window configured full screen at the canvas's
-/// size; each buffer it commits becomes what lies behind the splash on the
-/// stage (drawn at the next frame, the doors opening onto it), and each
-/// frame on the screen sends its frame callbacks. Its first frame lets the
-/// reveal go ahead (`Controller.hostedProgram`); a program that
-/// ends before its first frame ends the splash without its transition, the
-/// picture kept. After the transition splashd goes on as its compositor
-/// until it ends (`Session.keepHosting`).
-final class HostedProgram: EventSource, ProgramFrameLender {
+/// own Wayland compositor, started, started again and ended. Once the
+/// splash is on the screen, the compositor is made (wlroots loaded, only
+/// now) and the program started as splashd's child with WAYLAND_SOCKET,
+/// its window configured full screen at the canvas's size; its frames lie
+/// behind the splash (`ProgramFrames`), its first one lets the reveal go
+/// ahead (`FirstFrameHold`), the machine's input reaches it
+/// (`ProgramInput`); a program that ends before its first frame ends the
+/// splash without its transition, the picture kept. After the transition
+/// splashd goes on as its compositor until it ends (`KioskSupervisor`).
+/// The run loop's source of the compositor's events and the program's.
+final class HostedProgram: EventSource {
   private let program: [String]
   private let settings: Settings
   private let searchPath: String?
   /// splashd's own XDG_RUNTIME_DIR, which the program inherits.
   private let runtimeDirectory: String?
-  /// splashd's environment, whose XKB_DEFAULT_* pick the keyboard layout.
-  private let environment: [String: String]
-  /// The console's keyboard, off while the compositor has the keyboards
-  /// and no question is asked.
-  private var mutedConsole: MutedConsoleKeyboard?
-  /// The virtual terminal whose keyboard is kept off: the one in front
-  /// when the keyboards were taken (not whichever is in front after a
-  /// question); nil when none is.
-  private var console: String?
-  /// Whether a question on the splash is being answered: the program gets
-  /// no keys meanwhile.
-  private var asking = false
-  /// Whether a crash of splashd puts the console's keyboard back.
-  private let handlesCrashes: Bool
   private let controller: Controller
   private let stage: Stage
   private let log: Log
-  private var host: WaylandHost?
+  /// Makes the compositor (`WaylandHost`; a fake in the tests).
+  private let makeHost: WaylandHostMaker
+  /// The reveal's hold on the program's first frame, and what `status`
+  /// says of the program.
+  let hold: FirstFrameHold
+  /// Its frames on the stage.
+  let frames: ProgramFrames
+  /// What reaches it from the machine's input devices.
+  private let input: ProgramInput
+  private var host: (any WaylandHosting)?
   /// Where the program's window lies on the screens (`screens`), once it
   /// is started.
   private var arrangement: ScreenArrangement?
@@ -48,66 +43,56 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   private var displaySocket: WaylandDisplaySocket?
   /// The program, once started.
   private(set) var spawned: SpawnedProgram?
-  /// Whether the program's window has shown a frame.
-  private(set) var showedAFrame = false
-  /// Whether it was said that the program's frames so far have nothing in
-  /// them (fully transparent), for this start.
-  private var saidNothingShows = false
-  /// How many of the program's buffers have been shown.
-  private(set) var buffersShown = 0
   /// What the program's environment gets besides splashd's (its runtime
   /// directory, the display's name), for each start.
   private var additions: [String: String] = [:]
   /// Whether the program has been started again (`restart`).
   private var restarted = false
-  /// The session's clock.
-  private let now: () -> Double
-  /// Screencopy clients get the screen at most once a refresh of the
-  /// screen the program is on (it has nothing newer, and each copy is
-  /// whole frames of copying).
-  private var screenCopies: RequestPacer
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
-    now: @escaping () -> Double, log: Log, handlesCrashes: Bool
+    makeHost: @escaping WaylandHostMaker, now: @escaping () -> Double, log: Log, handlesCrashes: Bool
   ) {
-    self.handlesCrashes = handlesCrashes
     self.program = program
     self.settings = settings
     searchPath = environment["PATH"]
     runtimeDirectory = environment["XDG_RUNTIME_DIR"]
-    self.environment = environment
     self.controller = controller
     self.stage = stage
-    self.now = now
-    screenCopies = RequestPacer(interval: 1.0 / 60)
+    self.makeHost = makeHost
     self.log = log
-    controller.hostsProgram()
-    controller.programWindows = { [weak self] in self?.host?.windowCount ?? 0 }
+    let fill: Color
+    if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
+    hold = FirstFrameHold(controller: controller, log: log)
+    frames = ProgramFrames(stage: stage, fill: fill, now: now, log: log)
+    input = ProgramInput(environment: environment, handlesCrashes: handlesCrashes, log: log)
+    controller.successor = hold
+    hold.windows = { [weak self] in self?.host?.windowCount ?? 0 }
+    frames.programEnded = { [weak self] in self?.ended ?? true }
+    frames.onFirstFrame = { [weak self] in self?.showedItsFirstFrame() }
   }
 
-  /// Loads the compositor and starts the program, its window arranged on
-  /// the stage's screens as `screens` says (the first screen, of `screen`
-  /// pixels, is what screencopy clients see); with `takingInput` (the
-  /// screens are the machine's own: a card or framebuffer), the machine's
-  /// keyboards, pointers and touch screens reach it, touches turned with
-  /// their screen. A compositor that cannot be had is one line, and the
-  /// splash goes on as without host mode: revealed now, the program run
-  /// after it (never lost).
-  func start(screen: PixelSize, takingInput: Bool) throws(Failure) {
-    screenCopies = RequestPacer(interval: stage.refreshPeriod)
+  /// Makes the compositor and starts the program, its window arranged on
+  /// the stage's `screens` as `screens` says (the first screen, of
+  /// `screen` pixels, is what screencopy clients see); with `takingInput`
+  /// (the screens are the machine's own: a card or framebuffer), the
+  /// machine's keyboards, pointers and touch screens reach it, touches
+  /// turned with their screen. A compositor that cannot be had is one
+  /// line, and the splash goes on as without host mode: revealed now, the
+  /// program run after it (never lost).
+  func start(screen: PixelSize, screens: [ShownScreen], takingInput: Bool) throws(Failure) {
     let arranged =
-      settings.handoff.screens.arrangement(of: stage.canvases)
+      settings.handoff.screens.arrangement(of: screens.map(\.canvas))
       ?? ScreenArrangement(window: screen, views: [], inputScreen: 0)
     arrangement = arranged
     let size = arranged.window
-    let host: WaylandHost
+    let host: any WaylandHosting
     do {
-      host = try WaylandHost(size: size, screen: screen) { [log] in log.info("wayland: \(printable($0))") }
+      host = try makeHost(size, screen) { [log] in log.info("wayland: \(printable($0))") }
     } catch {
       log.error(
         "\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase); the program runs after the splash instead")
-      controller.stopWaitingForProgram()
+      hold.noCompositor()
       _ = controller.execute(.reveal, because: "host mode is not available")
       return
     }
@@ -131,17 +116,19 @@ final class HostedProgram: EventSource, ProgramFrameLender {
       throw error
     }
     self.host = host
-    if asking { host.withholdInput(true) }
-    mapInput(of: arranged, on: host)
-    if takingInput { takeInputDevices(of: host) }
+    frames.serve(host)
+    frames.arrangement = arranged
+    input.serve(host)
+    input.map(arranged, on: screens)
+    if takingInput { input.takeDevices() }
     stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
-    stage.programFrames = self
+    stage.programFrames = frames
     log.info("host mode: the program's window is \(size.description)")
   }
 
   /// Starts the program as `host`'s client, with its own connection
   /// (WAYLAND_SOCKET) and `additions`.
-  private func spawnProgram(on host: WaylandHost) throws(Failure) {
+  private func spawnProgram(on host: any WaylandHosting) throws(Failure) {
     let connection: FileDescriptor
     do {
       connection = try host.connectClient()
@@ -154,9 +141,9 @@ final class HostedProgram: EventSource, ProgramFrameLender {
       additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 }, controller: controller,
       log: log,
       whenEnded: { [weak self] in
-        guard let self, !showedAFrame else { return .reveal }
+        guard let self, !frames.showedAFrame else { return .reveal }
         // No doors onto nothing: the splash ends now (or its player, for a restart, stops).
-        controller.programEndedBeforeItsFirstFrame(because: "\(spawned?.path ?? program[0]) ended")
+        controller.endSplash(because: "\(spawned?.path ?? program[0]) ended")
         return nil
       }, revealsWhen: revealsWhen)
   }
@@ -167,10 +154,9 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   /// not waited for again.
   func restart() throws(Failure) {
     guard let host else { throw Failure.runtime("host mode: the compositor is gone") }
-    showedAFrame = false
-    saidNothingShows = false
+    frames.programRestarts()
     restarted = true
-    controller.programRestarted()
+    hold.programRestarted()
     // The ended one's notify socket goes first: the new one takes its name.
     spawned = nil
     try spawnProgram(on: host)
@@ -184,12 +170,117 @@ final class HostedProgram: EventSource, ProgramFrameLender {
     return exited.status
   }
 
+  /// Whether the program has ended (or never started).
+  var ended: Bool { spawned?.ended ?? true }
+
+  /// Lets go of what the compositor holds outside splashd (the program has
+  /// ended, or splashd ends): the display's socket is removed, the
+  /// console's keyboard turned back on.
+  func close() {
+    removeDisplaySocket()
+    input.release()
+  }
+
+  /// A question on the splash is asked, or the last one answered: nothing
+  /// typed reaches the program meanwhile.
+  func questionAsked(_ asking: Bool) { input.questionAsked(asking) }
+
+  /// The stage's screens are now `screens` (a turn, `turned`; screens
+  /// plugged in or unplugged; the stage moved): the window is arranged on
+  /// them, configured at its new size when that changed (said, as a turn
+  /// always is), touches map onto the screen that has them, and the
+  /// program's current frame is shown on each without waiting for it to
+  /// draw again.
+  func screensChanged(to screens: [ShownScreen], turned: Rotation?) {
+    guard let host, let next = settings.handoff.screens.arrangement(of: screens.map(\.canvas)) else { return }
+    let resized = next.window != arrangement?.window
+    arrangement = next
+    frames.arrangement = next
+    if resized { host.resizeWindow(to: next.window) }
+    input.map(next, on: screens)
+    frames.showCurrent()
+    guard resized || turned != nil else { return }
+    let cause = turned.map { "turned to \($0.rawValue) degrees" } ?? "the screens changed"
+    log.info("host mode: the program's window is \(next.window.description) (\(cause))")
+  }
+
+  // MARK: The run loop's source
+
+  var descriptors: [FileDescriptor] { (host.map { [$0.descriptor] } ?? []) + (spawned?.descriptors ?? []) }
+
+  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
+    guard let host, descriptor == host.descriptor else {
+      spawned?.handle(descriptor, events: events)
+      return
+    }
+    let happened = host.dispatch()
+    if happened.contains(.newBuffer) { frames.showCurrent() }
+    if happened.contains(.screenWanted) { frames.screenWanted() }
+    if !happened.isDisjoint(with: [.clientGone, .clientCame]), !frames.showedAFrame { followConnections(of: host) }
+  }
+
+  /// A screen copy asked for sooner than a refresh after the last waits
+  /// until then.
+  var wakeTime: Double? { frames.wakeTime }
+
+  func wake() { frames.wake() }
+
+  // MARK: The program's start
+
+  /// The program's first frame is on the stage: the reveal may go ahead,
+  /// and reveals it by itself when nothing else is waited for.
+  private func showedItsFirstFrame() {
+    hold.firstFrameShown()
+    if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
+  }
+
+  /// Before the program's first frame, whether it is connected: by its own
+  /// connection, or by one of its processes through the display's socket
+  /// (cog tries the display with WAYLAND_SOCKET, lets go, then connects
+  /// again by WAYLAND_DISPLAY). While it is, a reveal waits for its frame;
+  /// once none is left, a reveal no longer waits for a frame that cannot
+  /// come; should it connect again, reveals wait again.
+  private func followConnections(of host: any WaylandHosting) {
+    guard let program = spawned?.child.pid else { return }
+    let connected = host.clientProcesses.contains { pid in
+      pid.map { ProcessAncestry.descends($0, from: program, parent: Processes.parent(of:)) } ?? true
+    }
+    switch (connected, hold.state) {
+    case (false, .starting?):
+      log.info("host mode: the program closed its Wayland connection before its first frame; reveals wait no more")
+      hold.programDisconnected()
+    case (true, .disconnected?):
+      log.info("host mode: the program connected again; reveals wait for its first frame")
+      hold.programConnectedAgain()
+    default:
+      break
+    }
+  }
+
+  /// Whether the program's first frame reveals the splash by itself:
+  /// `ready = first-frame`, or no other gate (`exec`, no until-file or
+  /// until-reveal). Otherwise those reveal, once the first frame is there.
+  private var revealsOnFirstFrame: Bool {
+    let handoff = settings.handoff
+    if restarted { return handoff.ready != .notify }
+    return handoff.ready == .firstFrame || (handoff.ready == .exec && handoff.untilFile == nil && !handoff.untilReveal)
+  }
+
+  /// What reveals the splash, as the log says it.
+  private var revealsWhen: String {
+    if revealsOnFirstFrame { return "it shows its first frame" }
+    let gate = settings.handoff.ready == .notify ? "it sends READY=1" : "the splash is revealed"
+    return gate + ", once it has shown its first frame"
+  }
+
+  // MARK: The program's environment
+
   /// The display's listening socket, `wayland-N` in the program's runtime
   /// directory (its user's when `user` is set, else `directory`), for what
   /// connects besides the program itself (which has its own connection):
   /// the program's children, grim and other screencopy clients. nil, said
   /// once, when it cannot be had: the program runs without it.
-  private func displaySocket(in directory: String?, serving host: WaylandHost) -> WaylandDisplaySocket? {
+  private func displaySocket(in directory: String?, serving host: any WaylandHosting) -> WaylandDisplaySocket? {
     do throws(SystemError) {
       var folder = directory
       var owner: ProgramUser?
@@ -212,110 +303,6 @@ final class HostedProgram: EventSource, ProgramFrameLender {
       log.error("host mode: no Wayland socket for other clients (grim, the program's children): \(error.phrase)")
       return nil
     }
-  }
-
-  /// The machine's keyboards (in the machine's layout, `KeyboardLayout`;
-  /// one that does not compile is said, and xkbcommon's default taken),
-  /// pointers and touch screens for the program, the console's own keyboard
-  /// off meanwhile. Without them (not root, no libinput), the program runs
-  /// as it would, said once.
-  private func takeInputDevices(of host: WaylandHost) {
-    var layout = KeyboardLayout(
-      defaultKeyboard: try? Files.readText(KeyboardLayout.machineFile), environment: environment)
-    do throws(SystemError) {
-      do throws(SystemError) {
-        try host.takeInputDevices(keyboardLayout: layout)
-      } catch {
-        guard error.code == EINVAL, layout != KeyboardLayout() else { throw error }
-        log.error("\(error.description); xkbcommon's default layout is taken instead")
-        layout = KeyboardLayout()
-        try host.takeInputDevices(keyboardLayout: layout)
-      }
-    } catch {
-      log.error("\(error.description); the program gets no keyboard, pointer or touch")
-      return
-    }
-    log.info("host mode: the keyboards, pointers and touch screens reach the program (\(layout.description))")
-    console = KeyboardTerminal.activeConsole
-    if !asking { muteConsole() }
-  }
-
-  /// Turns the console's keyboard off, said once when it cannot be.
-  private func muteConsole() {
-    guard let console else { return }
-    do {
-      mutedConsole = try MutedConsoleKeyboard(console, restoringOnCrash: handlesCrashes)
-    } catch {
-      log.error("host mode: the console's keyboard stays on (keys reach its terminal too): \(error.phrase)")
-      self.console = nil
-    }
-  }
-
-  /// The screen was turned to `rotation` (a sensor, `splashctl rotate`),
-  /// while the splash holds or after it: the program's window is
-  /// configured at the turned canvas, touches are turned with it, and its
-  /// current frame is shown on the new canvas until it draws at the new size.
-  func turn(to rotation: Rotation) { rearrange(because: "turned to \(rotation.rawValue) degrees", said: true) }
-
-  /// A screen was plugged in or unplugged (each has its scene again): the
-  /// program's current frame lies behind each of them, the new ones too,
-  /// without waiting for the program to draw again, and the window is
-  /// configured at its new size when the arrangement changed it.
-  func screensChanged() { rearrange(because: "the screens changed", said: false) }
-
-  /// Arranges the window on the stage's screens as they are now: a new
-  /// size is configured (and said, as a turn always is), touches map onto
-  /// the screen that has them, and the current frame is shown on each.
-  private func rearrange(because cause: String, said: Bool) {
-    guard let host, let next = settings.handoff.screens.arrangement(of: stage.canvases) else { return }
-    let resized = next.window != arrangement?.window
-    arrangement = next
-    if resized { host.resizeWindow(to: next.window) }
-    mapInput(of: next, on: host)
-    showProgramFrame(host)
-    if resized || said { log.info("host mode: the program's window is \(next.window.description) (\(cause))") }
-  }
-
-  /// Where a touch or a tablet's point (fractions of its panel) lands in
-  /// the window: on the part of it the device's screen shows (the machine
-  /// names the screen), turned with it; the input screen's for a device on
-  /// none.
-  private func mapInput(of arranged: ScreenArrangement, on host: WaylandHost) {
-    let canvases = stage.canvases
-    func map(ofScreen index: Int) -> AffineMap? {
-      guard canvases.indices.contains(index) else { return nil }
-      return arranged.inputMap(ofScreen: index, canvas: canvases[index], rotation: stage.rotation(ofScreen: index))
-    }
-    let standard =
-      map(ofScreen: arranged.inputScreen)
-      ?? stage.rotation(ofScreen: arranged.inputScreen).logicalPointMap(inLogical: arranged.window)
-    let screens = zip(stage.screenNames, canvases.indices).map { (name: $0, map: map(ofScreen: $1)) }
-    host.mapInput(standard: standard, screens: screens)
-  }
-
-  /// A question on the splash is asked (`asking`), or the last one is
-  /// answered: meanwhile what is typed is the answer's, never the
-  /// program's (no window has the keyboard's focus, nor the pointer's or a
-  /// touch), and the console's keyboard is on for the terminal that reads it.
-  func questionAsked(_ asking: Bool) {
-    self.asking = asking
-    host?.withholdInput(asking)
-    if asking {
-      mutedConsole?.release()
-      mutedConsole = nil
-    } else if mutedConsole == nil {
-      muteConsole()
-    }
-  }
-
-  /// Lets go of what the compositor holds outside splashd (the program has
-  /// ended, or splashd ends): the display's socket is removed, the
-  /// console's keyboard turned back on.
-  func close() {
-    removeDisplaySocket()
-    console = nil
-    mutedConsole?.release()
-    mutedConsole = nil
   }
 
   /// Removes the display's socket.
@@ -341,7 +328,7 @@ final class HostedProgram: EventSource, ProgramFrameLender {
   /// Serves X11 programs too (`xwayland = yes`): the display's name for
   /// the program's DISPLAY; nil, said in one line, when Xwayland is not
   /// installed or cannot be set up (the program starts without it).
-  private func startXwayland(on host: WaylandHost) -> String? {
+  private func startXwayland(on host: any WaylandHosting) -> String? {
     let origin = settings.origin(of: \.handoff.xwayland)
     guard Executables.locate("Xwayland", searchPath: searchPath) != nil else {
       log.error("\(origin): Xwayland is not installed (the xwayland package); the program gets no DISPLAY")
@@ -356,159 +343,11 @@ final class HostedProgram: EventSource, ProgramFrameLender {
       return nil
     }
   }
-
-  /// Whether the program's first frame reveals the splash by itself:
-  /// `ready = first-frame`, or no other gate (`exec`, no until-file or
-  /// until-reveal). Otherwise those reveal, once the first frame is there.
-  private var revealsOnFirstFrame: Bool {
-    let handoff = settings.handoff
-    if restarted { return handoff.ready != .notify }
-    return handoff.ready == .firstFrame || (handoff.ready == .exec && handoff.untilFile == nil && !handoff.untilReveal)
-  }
-
-  /// What reveals the splash, as the log says it.
-  private var revealsWhen: String {
-    if revealsOnFirstFrame { return "it shows its first frame" }
-    let gate = settings.handoff.ready == .notify ? "it sends READY=1" : "the splash is revealed"
-    return gate + ", once it has shown its first frame"
-  }
-
-  /// Whether the program has ended (or never started).
-  var ended: Bool { spawned?.ended ?? true }
-
-  var descriptors: [FileDescriptor] { (host.map { [$0.descriptor] } ?? []) + (spawned?.descriptors ?? []) }
-
-  func handle(_ descriptor: FileDescriptor, events: PollEvents) {
-    guard let host, descriptor == host.descriptor else {
-      spawned?.handle(descriptor, events: events)
-      return
-    }
-    let happened = host.dispatch()
-    if happened.contains(.newBuffer) { showProgramFrame(host) }
-    if happened.contains(.screenWanted), screenCopies.request(at: now()) { showScreen(to: host) }
-    if !happened.isDisjoint(with: [.clientGone, .clientCame]), !showedAFrame { followConnections(of: host) }
-  }
-
-  /// A screen copy asked for sooner than a refresh after the last waits
-  /// until then.
-  var wakeTime: Double? { host == nil ? nil : screenCopies.dueTime }
-
-  func wake() {
-    guard let host, screenCopies.serveDue(at: now()) else { return }
-    showScreen(to: host)
-  }
-
-  /// Before the program's first frame, whether it is connected: by its own
-  /// connection, or by one of its processes through the display's socket
-  /// (cog tries the display with WAYLAND_SOCKET, lets go, then connects
-  /// again by WAYLAND_DISPLAY). While it is, a reveal waits for its frame;
-  /// once none is left, a reveal no longer waits for a frame that cannot
-  /// come; should it connect again, reveals wait again.
-  private func followConnections(of host: WaylandHost) {
-    guard let program = spawned?.child.pid else { return }
-    let connected = host.clientProcesses.contains { pid in
-      pid.map { ProcessAncestry.descends($0, from: program, parent: Processes.parent(of:)) } ?? true
-    }
-    switch (connected, controller.hostedProgram) {
-    case (false, .starting?):
-      log.info("host mode: the program closed its Wayland connection before its first frame; reveals wait no more")
-      controller.stopWaitingForProgram(.disconnected)
-    case (true, .disconnected?):
-      log.info("host mode: the program connected again; reveals wait for its first frame")
-      controller.hostsProgram()
-    default:
-      break
-    }
-  }
-
-  func withHeldFrame(_ body: (Pixels?) -> Void) {
-    let lent: Void? = host?.withHeldFrame { buffer in
-      body(try? Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride))
-    }
-    if lent == nil { body(nil) }
-  }
-
-  /// Once the program has ended, its last frame goes with the stage's
-  /// last look at it.
-  func stageLetGoOfFrame() {
-    if ended { host?.dropHeldFrame() }
-  }
-
-  /// What the first screen shows, for the screencopy clients that asked.
-  private func showScreen(to host: WaylandHost) {
-    switch stage.snapshot() {
-    case .success(let pixels):
-      withExtendedLifetime(pixels) {
-        let surface = pixels.surface.pointee
-        guard let data = surface.pixels else { return host.failScreenCopies() }
-        host.showScreen(
-          HostedBuffer(
-            pixels: data, size: PixelSize(width: Int(surface.w), height: Int(surface.h)), stride: Int(surface.pitch)))
-      }
-    case .failure(let error):
-      log.error("host mode: the screen cannot be copied: \(error.message)")
-      host.failScreenCopies()
-    }
-  }
-
-  /// The program's current buffer behind the splash: centred on the
-  /// window over the background colour, and each screen's part of that
-  /// (`arrangement`) on its canvas; a screen with no part is left as it is.
-  /// The buffer is held (`WaylandHost.holdCurrentFrame`) and lent as it is
-  /// to a screen it fills, so that it is not copied.
-  private func showProgramFrame(_ host: WaylandHost) {
-    let fill: Color
-    if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
-    guard stage.takesProgramFrames, host.holdCurrentFrame() else { return }
-    let shown: Bool? = host.withHeldFrame { buffer in
-      // A frame with nothing in it (a browser's before its first paint)
-      // is not the program's first: the doors would open onto black.
-      if !showedAFrame, buffer.showsNothing {
-        if !saidNothingShows {
-          saidNothingShows = true
-          log.info("host mode: the program's frame has nothing in it (fully transparent); waiting for one that has")
-        }
-        stage.presentUnchanged()
-        return false
-      }
-      let window = arrangement?.window ?? buffer.size
-      /// The buffer itself (readable only now), when it is `canvas`'s size;
-      /// else centred on it.
-      func picture(on canvas: PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool) {
-        guard buffer.size == canvas else {
-          let centred = try Pixels.centred(
-            buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
-          return (centred, false)
-        }
-        return (try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride), true)
-      }
-      var windowPicture: (pixels: Pixels, lent: Bool)?
-      func picture() throws(RenderError) -> (pixels: Pixels, lent: Bool) {
-        if let windowPicture { return windowPicture }
-        let made = try picture(on: window)
-        windowPicture = made
-        return made
-      }
-      stage.showBehind { index, canvas throws(RenderError) in
-        guard let arrangement, arrangement.views.indices.contains(index) else { return try picture(on: canvas) }
-        guard let view = arrangement.views[index] else { return nil }
-        let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
-        // The whole window on a screen its size: the window's picture itself.
-        if canvas == window, view.destination == whole, view.source == whole.rect { return try picture() }
-        return (try Pixels.showing(picture().pixels, placed: view, on: canvas, fill: fill), false)
-      }
-      return true
-    }
-    guard shown == true else { return }
-    buffersShown += 1
-    guard !showedAFrame else { return }
-    showedAFrame = true
-    log.info("host mode: the program's first frame")
-    // Its memory has been read: libwayland's SIGBUS handler is in place.
-    MappedFile.guardGoesFirst()
-    // The splash's start is behind it: its code need not stay mapped.
-    ExecutableCode.letGoOfMappedPages()
-    controller.programShowedItsFirstFrame()
-    if revealsOnFirstFrame { _ = controller.execute(.reveal, because: "the program's first frame") }
-  }
 }
+
+/// Makes host mode's compositor: the program's window of `size`, the
+/// first screen of `screen` pixels (what screencopy clients get), `log`
+/// told the compositor's errors.
+typealias WaylandHostMaker = (
+  _ size: PixelSize, _ screen: PixelSize, _ log: @escaping (String) -> Void
+) throws(SystemError) -> any WaylandHosting

@@ -23,6 +23,9 @@ struct Plan {
   let program: [String]?
   /// How messages name where the program came from.
   let programOrigin: String
+  /// What follows the splash: the program run in place, spawned first,
+  /// hosted, or nothing.
+  let successor: Successor
 
   /// Reads `commandLine`'s settings (the config file first, then the
   /// options), checks them, and resolves the angle.
@@ -74,6 +77,7 @@ struct Plan {
         "\(settings.origin(of: \.handoff.ready)) first-frame needs host mode (host = wayland): only splashd's own "
           + "compositor sees the program's frames")
     }
+    successor = Successor(settings.handoff, program: program)
     switch settings.splash.rotate {
     case .fixed(let angle):
       rotation = angle

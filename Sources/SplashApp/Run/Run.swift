@@ -118,10 +118,10 @@ final class Run {
       // The angle the program gets (in the environment too, for a crash hand-off).
       dependencies.onRotation(plan.rotation)
       if restartedInALoop(plan) { return }
-      if plan.settings.handoff.startsProgramFirst && plan.settings.handoff.host == .none {
-        // Spawn mode: the program starts with the session, as splashd's child.
-        // (Host mode keeps the hand-off until the program is started: a
-        // splash that never showed still runs the program.)
+      if plan.successor == .spawned {
+        // The program starts with the session, as splashd's child. (Host
+        // mode keeps the hand-off until the program is started: a splash
+        // that never showed still runs the program.)
         handOff = nil
         if dependencies.handlesCrashes { CrashHandOff.stopRunningProgram() }
       }
@@ -170,39 +170,48 @@ final class Run {
   }
 
   /// The finish: the display let go of (its last frame kept when a program
-  /// follows), systemd told, then the program: run in place, or supervised
-  /// when it was spawned.
+  /// follows), systemd told, then what follows the splash (`Successor`):
+  /// the hosted program's compositor until it ends, the spawned program
+  /// supervised, the program run in place, or nothing.
   func finish() -> Ending {
     if let ending { return ending }
-    // Host mode: splashd stays the program's compositor until it ends, then
-    // lets go of the screen (a recording's program ended with the recording).
-    if let session, session.hosted?.spawned != nil {
+    let successor = (planned?.successor ?? .execInPlace).afterSplash(
+      programStarted: session?.kiosk?.programStarted ?? (session?.spawned != nil), handOff: handOff != nil)
+    if successor == .hosted, let session, let kiosk = session.kiosk {
+      // splashd stays the program's compositor until it ends, then lets go
+      // of the screen (a recording's program ended with the recording).
       lifecycle.finish(status: outcome)
-      let ended = session.plan.settings.splash.record == nil ? session.keepHosting() : status
-      session.finish(keepingLastFrame: session.keepsSplash)
+      let ended = session.plan.settings.splash.record == nil ? kiosk.superviseAfterSplash() : status
+      session.finish(keepingLastFrame: kiosk.keepsSplash)
       return .exit(ended)
     }
-    // A program that follows (exec'd, or spawned and running) starts with the last frame on the screen.
-    // The shutdown splash stays until the machine goes down, even when
-    // stopped; keep-last-frame leaves it for the kiosk's own unit.
-    // A splash that steps aside gives the screen to the console, nothing kept.
+    // With no program, the splash's own settings may keep its last frame:
+    // Plymouth's --retain-splash, the shutdown splash (it stays until the
+    // machine goes down, even when stopped), keep-last-frame (for the
+    // kiosk's own unit). A splash that steps aside gives the screen to the
+    // console, nothing kept.
     let keeps =
-      handOff != nil || session?.spawned != nil || session?.controller.retainsSplash == true
+      successor.keepsLastFrame || session?.controller.retainsSplash == true
       || planned?.commandLine.bootStage == .shutdown || planned?.settings.handoff.keepLastFrame == true
     session?.finish(keepingLastFrame: keeps && session?.controller.stepsAside != true)
     lifecycle.finish(status: outcome)
-    if let session, handOff == nil, session.spawned == nil, session.plan.settings.handoff.keepLastFrame {
-      let timeout = session.plan.settings.handoff.timeout
-      session.awaitNextProgram(until: dependencies.clock.now() + (timeout > 0 ? timeout : Self.keptFrameWait))
-    }
-    if let session, let spawned = session.spawned {
+    switch successor {
+    case .spawned:
+      guard let spawned = session?.spawned else { break }
       dependencies.handOffRecord?.handingOff(to: spawned.path, now: dependencies.clock.now())
       return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))
+    case .execInPlace:
+      guard let handOff else { break }
+      if let path = handOff.path { dependencies.handOffRecord?.handingOff(to: path, now: dependencies.clock.now()) }
+      let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
+      return .handOff(handOff, environment: ["SPLASHD_ROTATION": String(rotation.rawValue)])
+    case .nothing, .hosted:  // (a hosted program's supervision ended the run above)
+      if let session, session.plan.settings.handoff.keepLastFrame {
+        let timeout = session.plan.settings.handoff.timeout
+        session.awaitNextProgram(until: dependencies.clock.now() + (timeout > 0 ? timeout : Self.keptFrameWait))
+      }
     }
-    guard let handOff else { return .exit(status) }
-    if let path = handOff.path { dependencies.handOffRecord?.handingOff(to: path, now: dependencies.clock.now()) }
-    let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
-    return .handOff(handOff, environment: ["SPLASHD_ROTATION": String(rotation.rawValue)])
+    return .exit(status)
   }
 
   /// Runs a step unless the run has ended or failed; a failure is logged

@@ -5,6 +5,7 @@ import SplashDevices
 import SplashRender
 import SplashSettings
 import SplashSystem
+import SplashWaylandHost
 
 /// Exit statuses.
 public enum ExitStatus {
@@ -51,6 +52,10 @@ public struct Dependencies {
   /// runs (the kernel's uevents); nil when they cannot be.
   var displayEvents: () throws(SystemError) -> DisplayDeviceEvents? = { () throws(SystemError) in
     try KernelDisplayEvents()
+  }
+  /// Makes host mode's compositor (the tests give a fake of it).
+  var makeWaylandHost: WaylandHostMaker = { size, screen, log throws(SystemError) in
+    try WaylandHost(size: size, screen: screen, log: log)
   }
   /// Told of the session once it is made (the tests look at its state).
   var sessionMade: (Session) -> Void = { _ in }

@@ -114,7 +114,7 @@ final class Stage: EventSource, FrameSink {
     // New screens: a hosted program's frame goes behind their scenes (the
     // doors would otherwise open onto the background until it drew again),
     // its window sized for them.
-    onScreensChanged()
+    onScreensChanged(shownScreens, nil)
   }
 
   /// Lets the output look at its device `node` again after it changed;
@@ -126,14 +126,26 @@ final class Stage: EventSource, FrameSink {
     scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
     if splashPicturesReleased { releaseSplashPictures() }
     damage(.whole)
-    onScreensChanged()
+    onScreensChanged(shownScreens, nil)
     return true
   }
 
-  /// Told when the screens changed, or the stage moved to another output,
-  /// and each screen has its new scene (host mode: the program's frame goes
-  /// behind each of them again, the window sized for the first).
-  var onScreensChanged: () -> Void = {}
+  /// Told when the screens changed, the stage moved to another output or
+  /// turned (the new angle), with each screen as it is now (host mode: the
+  /// program's frame goes behind each of them again, its window arranged
+  /// on them).
+  var onScreensChanged: (_ screens: [ShownScreen], _ turned: Rotation?) -> Void = { _, _ in }
+
+  /// Each screen as its scene shows it: name, logical canvas, turn; the
+  /// first screen's first.
+  var shownScreens: [ShownScreen] {
+    let names = output?.screens.map(\.name) ?? []
+    return scenes.indices.map { index in
+      ShownScreen(
+        name: names.indices.contains(index) ? names[index] : "", canvas: scenes[index].layout.canvas,
+        rotation: scenes[index].rotation)
+    }
+  }
 
   /// Each screen as `status` reports it, "NAME:MODE:DEGREES"; none for an
   /// output of one screen named after it.
@@ -170,6 +182,7 @@ final class Stage: EventSource, FrameSink {
     damage(.whole)
     let note = maker.choosesByShape ? "; pictures: " + keys.joined(separator: ", ") : ""
     log.info("turned to \(rotation.rawValue) degrees (\(cause))\(note)")
+    onScreensChanged(shownScreens, rotation)
     return nil
   }
 
@@ -373,15 +386,6 @@ final class Stage: EventSource, FrameSink {
   /// frame).
   func presentUnchanged() { damage(.area(PixelRect(x: 0, y: 0, width: 1, height: 1))) }
 
-  /// Each screen's logical canvas, the first screen's first.
-  var canvases: [PixelSize] { scenes.map(\.layout.canvas) }
-
-  /// Each screen's name ("HDMI-A-1", "card1-HDMI-A-1"), as `canvases`.
-  var screenNames: [String] { output?.screens.map(\.name) ?? [] }
-
-  /// How screen `index`'s content is turned.
-  func rotation(ofScreen index: Int) -> Rotation { scenes.indices.contains(index) ? scenes[index].rotation : rotation }
-
   /// Host mode, after the splash: the transition's end (the program alone)
   /// is what the stage draws from now on, even when the splash was stopped
   /// before its transition; the splash's pictures are let go of.
@@ -437,11 +441,6 @@ final class Stage: EventSource, FrameSink {
   /// A player's playback is over, played to its end or stopped: the stage
   /// draws what changes on its own again.
   func playbackEnded() { inTransition = false }
-
-  /// The turn of the first screen (the global angle, or the screen's own:
-  /// its panel's orientation, its `[screen]` section): the program's
-  /// window's.
-  var firstScreenRotation: Rotation { scenes.first?.rotation ?? rotation }
 
   /// The frame on the screen shows every change: the replies waiting for it go.
   private func drawn() {
@@ -508,4 +507,15 @@ final class Stage: EventSource, FrameSink {
   /// After `release(keepingLastFrame: true)`: whether the screen still
   /// shows the last frame only while this process holds the display.
   var lastFrameNeedsThisProcess: Bool { (released as? LingeringOutput)?.lastFrameNeedsThisProcess ?? false }
+}
+
+/// A screen as the stage shows it.
+struct ShownScreen: Equatable {
+  /// Its name, as `status` lists it ("HDMI-A-1", "card1-HDMI-A-1").
+  let name: String
+  /// Its logical canvas (its size turned as its content is).
+  let canvas: PixelSize
+  /// How its content is turned (the global angle, or its own: its panel's
+  /// orientation, its `[screen]` section).
+  let rotation: Rotation
 }

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import SplashRender
+import SplashSystem
+import SplashWaylandHost
+
+/// Host mode: the program's frames on the stage. Each buffer it commits
+/// is held by the compositor and lies behind the splash on every screen
+/// (its part of the window, as `screens` arranges them), drawn at the
+/// stage's next frame from where it lies when it fills a screen; its first
+/// frame that shows something is the one the doors open onto. Screencopy
+/// clients get what the first screen shows, at most once a refresh.
+final class ProgramFrames: ProgramFrameLender {
+  private let stage: Stage
+  /// What shows around a window smaller than its screen.
+  private let fill: Color
+  private let log: Log
+  /// The session's clock.
+  private let now: () -> Double
+  /// The compositor whose frames these are, once the program is started.
+  private var host: (any WaylandHosting)?
+  /// Where the program's window lies on the screens.
+  var arrangement: ScreenArrangement?
+  /// Whether the program has ended (its last frame goes with the stage's
+  /// last look at it).
+  var programEnded: () -> Bool = { true }
+  /// Told when the program's first frame (for this start) is on the stage.
+  var onFirstFrame: () -> Void = {}
+  /// Whether the program's window has shown a frame, for this start.
+  private(set) var showedAFrame = false
+  /// How many of the program's buffers have been shown.
+  private(set) var buffersShown = 0
+  /// Whether it was said that the program's frames so far have nothing in
+  /// them (fully transparent), for this start.
+  private var saidNothingShows = false
+  /// Screencopy clients get the screen at most once a refresh of the
+  /// screen the program is on (it has nothing newer, and each copy is
+  /// whole frames of copying).
+  private var screenCopies: RequestPacer
+
+  init(stage: Stage, fill: Color, now: @escaping () -> Double, log: Log) {
+    self.stage = stage
+    self.fill = fill
+    self.now = now
+    self.log = log
+    screenCopies = RequestPacer(interval: 1.0 / 60)
+  }
+
+  /// The frames come from `host` from now on; screen copies are paced
+  /// by the stage's refresh.
+  func serve(_ host: any WaylandHosting) {
+    self.host = host
+    screenCopies = RequestPacer(interval: stage.refreshPeriod)
+  }
+
+  /// The program starts again: its first frame is waited for anew.
+  func programRestarts() {
+    showedAFrame = false
+    saidNothingShows = false
+  }
+
+  /// The program's current buffer behind the splash: centred on the
+  /// window over the background colour, and each screen's part of that
+  /// (`arrangement`) on its canvas; a screen with no part is left as it is.
+  /// The buffer is held (`holdCurrentFrame`) and lent as it is to a screen
+  /// it fills, so that it is not copied.
+  func showCurrent() {
+    guard let host, stage.takesProgramFrames, host.holdCurrentFrame() else { return }
+    let shown: Bool? = host.withHeldFrame { buffer in
+      // A frame with nothing in it (a browser's before its first paint)
+      // is not the program's first: the doors would open onto black.
+      if !showedAFrame, buffer.showsNothing {
+        if !saidNothingShows {
+          saidNothingShows = true
+          log.info("host mode: the program's frame has nothing in it (fully transparent); waiting for one that has")
+        }
+        stage.presentUnchanged()
+        return false
+      }
+      show(buffer)
+      return true
+    }
+    guard shown == true else { return }
+    buffersShown += 1
+    guard !showedAFrame else { return }
+    showedAFrame = true
+    log.info("host mode: the program's first frame")
+    // Its memory has been read: libwayland's SIGBUS handler is in place.
+    MappedFile.guardGoesFirst()
+    // The splash's start is behind it: its code need not stay mapped.
+    ExecutableCode.letGoOfMappedPages()
+    onFirstFrame()
+  }
+
+  /// `buffer` behind the splash on each screen.
+  private func show(_ buffer: HostedBuffer) {
+    let window = arrangement?.window ?? buffer.size
+    /// The buffer itself (readable only now), when it is `canvas`'s size;
+    /// else centred on it.
+    func picture(on canvas: PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool) {
+      guard buffer.size == canvas else {
+        let centred = try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+        return (centred, false)
+      }
+      return (try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride), true)
+    }
+    var windowPicture: (pixels: Pixels, lent: Bool)?
+    func picture() throws(RenderError) -> (pixels: Pixels, lent: Bool) {
+      if let windowPicture { return windowPicture }
+      let made = try picture(on: window)
+      windowPicture = made
+      return made
+    }
+    stage.showBehind { index, canvas throws(RenderError) in
+      guard let arrangement, arrangement.views.indices.contains(index) else { return try picture(on: canvas) }
+      guard let view = arrangement.views[index] else { return nil }
+      let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+      // The whole window on a screen its size: the window's picture itself.
+      if canvas == window, view.destination == whole, view.source == whole.rect { return try picture() }
+      return (try Pixels.showing(picture().pixels, placed: view, on: canvas, fill: fill), false)
+    }
+  }
+
+  func withHeldFrame(_ body: (Pixels?) -> Void) {
+    let lent: Void? = host?.withHeldFrame { buffer in
+      body(try? Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride))
+    }
+    if lent == nil { body(nil) }
+  }
+
+  /// Once the program has ended, its last frame goes with the stage's
+  /// last look at it.
+  func stageLetGoOfFrame() {
+    if programEnded() { host?.dropHeldFrame() }
+  }
+
+  // MARK: Screen copies
+
+  /// A screencopy client asked for the screen: served now, or a refresh
+  /// after the last copy (`wakeTime`).
+  func screenWanted() {
+    if screenCopies.request(at: now()) { showScreen() }
+  }
+
+  /// When a screen copy asked for sooner than a refresh after the last is due.
+  var wakeTime: Double? { host == nil ? nil : screenCopies.dueTime }
+
+  func wake() {
+    guard host != nil, screenCopies.serveDue(at: now()) else { return }
+    showScreen()
+  }
+
+  /// What the first screen shows, for the screencopy clients that asked.
+  private func showScreen() {
+    guard let host else { return }
+    switch stage.snapshot() {
+    case .success(let pixels):
+      withExtendedLifetime(pixels) {
+        let surface = pixels.surface.pointee
+        guard let data = surface.pixels else { return host.failScreenCopies() }
+        host.showScreen(
+          HostedBuffer(
+            pixels: data, size: PixelSize(width: Int(surface.w), height: Int(surface.h)), stride: Int(surface.pitch)))
+      }
+    case .failure(let error):
+      log.error("host mode: the screen cannot be copied: \(error.message)")
+      host.failScreenCopies()
+    }
+  }
+}
