@@ -31,11 +31,14 @@ if arguments.first == "--control" {
 }
 guard !arguments.isEmpty else { fail(2, "no command given (see splashctl --help)") }
 // The snapshot's file is splashctl's to write, with its user's rights and
-// in its directory: splashd only sends the bytes.
+// in its directory: splashd only sends the bytes. The command is known by
+// what its word parses to, its placeholder taken from the table.
 var snapshotFile: String?
-if arguments.first == "snapshot" {
+if let verb = arguments.first, let spec = ControlCommandTable.spec(named: verb), let placeholder = spec.argument,
+  ControlCommand.parse(verb) == .success(.snapshot)
+{
   guard arguments.count == 2, !arguments[1].isEmpty else {
-    fail(2, "snapshot needs one FILE, or - for standard output (see splashctl --help)")
+    fail(2, "\(verb) needs one \(placeholder), or - for standard output (see splashctl --help)")
   }
   snapshotFile = arguments[1]
   arguments.removeLast()

@@ -204,8 +204,8 @@ import Testing
     #expect(huge?.received().text == "error line longer than 4096 bytes\n")
     #expect(
       unknown?.replies == [
-        "error unknown command \"dance\\x1B[2J\"; known: reveal, quit, step-aside, status, wait, rotate, progress, "
-          + "message, snapshot, ask-password, ask-question",
+        "error unknown command \"dance\\x1B[2J\"; known: "
+          + ControlCommandTable.all.filter(\.listed).map(\.name).joined(separator: ", "),
         "ok phase=waiting rotation=0 display=offscreen uptime_s=0.500 appeared_ms=0.0",
       ])
   }

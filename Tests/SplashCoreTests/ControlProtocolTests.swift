@@ -12,14 +12,49 @@ import Testing
     #expect(ControlCommand.parse("rotate 270") == .success(.rotate(.threeQuarters)))
   }
 
-  @Test func refusesWithAReason() {
+  /// The words splashctl lists, in the table's order.
+  let listedNames = ControlCommandTable.all.filter(\.listed).map(\.name).joined(separator: ", ")
+
+  @Test func everyCommandInTheTableParses() {
+    #expect(Set(ControlCommandTable.all.map(\.name)).count == ControlCommandTable.all.count, "one entry a word")
+    for spec in ControlCommandTable.all {
+      #expect(ControlCommandTable.spec(named: spec.name)?.name == spec.name)
+      if spec.values.isEmpty {
+        // Alone, or with a number (progress's percentage).
+        let parses = [spec.name, spec.name + " 50"].contains { (try? ControlCommand.parse($0).get()) != nil }
+        #expect(parses, "\(spec.name)")
+      }
+      for value in spec.values {
+        #expect((try? ControlCommand.parse(spec.name + " " + value).get()) != nil, "\(spec.name) \(value)")
+      }
+    }
+    #expect(ControlCommand.parse("handover") == .success(.handover))
+    #expect(ControlCommand.parse("ask-password Disk:") == .success(.ask(Question(.password, prompt: "Disk:"))))
+    #expect(ControlCommand.parse("ask-question Name?") == .success(.ask(Question(.question, prompt: "Name?"))))
+  }
+
+  @Test func theKnownListAndSplashctlsHelpAreTheTablesListedCommandsInOrder() {
+    #expect(ControlCommandTable.listed.map(\.name) == ControlCommandTable.all.filter(\.listed).map(\.name))
+    #expect(SplashctlUsage.commands.map(\.name) == ControlCommandTable.listed.map(\.name))
+    #expect(!listedNames.contains("handover"), "splashd's own, not splashctl's")
     #expect(
-      ControlCommand.parse("")
-        == .failure(
-          ControlError(
-            "empty command; known: reveal, quit, step-aside, status, wait, rotate, progress, message, snapshot, "
-              + "ask-password, ask-question"
-          )))
+      ControlCommand.parse("dance")
+        == .failure(ControlError("unknown command \"dance\"; known: \(listedNames)")))
+    // Each listed command starts a line of splashctl's help, after the one before it.
+    let help = SplashctlUsage.text
+    var searchFrom = help.startIndex
+    for spec in ControlCommandTable.listed {
+      let label = "\n  " + spec.name + (spec.argument.map { " " + $0 } ?? "")
+      let found = help[searchFrom...].firstRange(of: label)
+      let endsThere = found.map { help[$0.upperBound...].first?.isWhitespace == true }
+      #expect(endsThere == true, "\(spec.name) in its place in splashctl --help")
+      searchFrom = found?.upperBound ?? searchFrom
+    }
+    for spec in ControlCommandTable.all where !spec.listed { #expect(!help.contains("  \(spec.name)")) }
+  }
+
+  @Test func refusesWithAReason() {
+    #expect(ControlCommand.parse("") == .failure(ControlError("empty command; known: \(listedNames)")))
     #expect(ControlCommand.parse("rotate 45") == .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270")))
     #expect(ControlCommand.parse("reveal now") == .failure(ControlError("reveal takes no argument")))
     #expect(

@@ -53,60 +53,20 @@ public enum ControlCommand: Equatable, Sendable {
   /// The longest accepted line, newline included.
   public static let maxLineBytes = 4096
 
-  /// Parses one line (without its newline); the error is the reply's text.
+  /// Parses one line (without its newline) by its verb's entry in
+  /// `ControlCommandTable`; the error is the reply's text.
   public static func parse(_ line: String) -> Result<ControlCommand, ControlError> {
     let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
-    guard let verb = words.first else { return .failure(ControlError("empty command; known: \(known)")) }
-    let arguments = words.dropFirst()
-    func none(_ command: ControlCommand) -> Result<ControlCommand, ControlError> {
-      arguments.isEmpty ? .success(command) : .failure(ControlError("\(verb) takes no argument"))
+    guard let verb = words.first else {
+      return .failure(ControlError("empty command; known: \(ControlCommandTable.knownNames)"))
     }
-    switch verb {
-    case "reveal": return none(.reveal)
-    case "quit": return none(.stop)
-    case "step-aside": return none(.stepAside)
-    case "status": return none(.status)
-    case "wait":
-      guard arguments.count == 1, let event = ControlEvent(rawValue: arguments.first!) else {
-        return .failure(
-          ControlError("wait needs one event: \(ControlEvent.allCases.map(\.rawValue).joined(separator: ", "))"))
-      }
-      return .success(.wait(event))
-    case "snapshot": return none(.snapshot)
-    case "handover": return none(.handover)
-    case "progress":
-      guard arguments.count == 1, let percent = parseSignedDecimal(arguments.first!) else {
-        return .failure(ControlError("progress needs one number, 0 to 100"))
-      }
-      return .success(.progress(min(max(percent, 0), 100)))
-    case "message":
-      // The text is the rest of the line after "message ", spaces and all.
-      var text = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(verb.count).dropFirst())
-      while text.last == "\r" { text = text.dropLast() }
-      guard text.utf8.count <= BootStatus.maxMessageBytes else {
-        return .failure(ControlError("message: longer than \(BootStatus.maxMessageBytes) bytes"))
-      }
-      return .success(.message(text.isEmpty ? nil : String(text)))
-    case "ask-password", "ask-question":
-      // The prompt is the rest of the line, as for a message.
-      var prompt = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(verb.count).dropFirst())
-      while prompt.last == "\r" { prompt = prompt.dropLast() }
-      guard prompt.utf8.count <= Question.maxPromptBytes else {
-        return .failure(ControlError("\(verb): a prompt longer than \(Question.maxPromptBytes) bytes"))
-      }
-      return .success(.ask(Question(verb == "ask-password" ? .password : .question, prompt: String(prompt))))
-    case "rotate":
-      guard arguments.count == 1, let degrees = Int(arguments.first!), let rotation = Rotation(rawValue: degrees) else {
-        return .failure(ControlError("rotate needs one angle: 0, 90, 180 or 270"))
-      }
-      return .success(.rotate(rotation))
-    default:
-      return .failure(ControlError("unknown command \"\(printable(String(verb.prefix(64))))\"; known: \(known)"))
+    guard let spec = ControlCommandTable.spec(named: verb) else {
+      return .failure(
+        ControlError(
+          "unknown command \"\(printable(String(verb.prefix(64))))\"; known: \(ControlCommandTable.knownNames)"))
     }
+    return spec.parse(ControlArguments(line: line, verb: verb, words: Array(words.dropFirst())))
   }
-
-  private static let known =
-    "reveal, quit, step-aside, status, wait, rotate, progress, message, snapshot, ask-password, ask-question"
 }
 
 /// A reply line as a client reads it: the text after `ok` (empty for a
