@@ -99,7 +99,8 @@ final class ProgramFrames: ProgramFrameLender {
     /// else centred on it.
     func picture(on canvas: PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool) {
       guard buffer.size == canvas else {
-        let centred = try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+        let centred = try Pixels.centred(
+          buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
         return (centred, false)
       }
       return (try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride), true)
