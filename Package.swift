@@ -112,7 +112,7 @@ let package = Package(
       name: "SplashAppTests",
       dependencies: [
         "SplashApp", "SplashCore", "SplashSettings", "SplashConfigFile", "SplashDevices", "SplashRender",
-        "SplashSystem", "SplashTestSupport", "CLinux",
+        "SplashSystem", "SplashWaylandHost", "SplashTestSupport", "CLinux",
       ]),
     // The real binaries, black-box: exec, signals, windows, QEMU boots.
     .testTarget(

@@ -330,6 +330,12 @@ final class Harness {
   private(set) var rotations: [Rotation] = []
   /// The session of the last run, for its state after the run.
   private(set) var session: Session?
+  /// Whether host mode's compositor is stood in for by `FakeWaylandHost`.
+  var fakesWaylandHost = false
+  /// The stand-in compositor of the last run, once made.
+  private(set) var waylandHost: FakeWaylandHost?
+  /// Told of the stand-in compositor when it is made.
+  var onWaylandHost: (FakeWaylandHost) -> Void = { _ in }
 
   init() throws {
     dir = try TemporaryDirectory()
@@ -356,6 +362,14 @@ final class Harness {
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
     dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
+    if fakesWaylandHost {
+      dependencies.makeWaylandHost = { [weak self] size, screen, _ throws(SystemError) in
+        let host = FakeWaylandHost(size: size, screen: screen)
+        self?.waylandHost = host
+        self?.onWaylandHost(host)
+        return host
+      }
+    }
     // Made in place, in step with the test clock (the real binary's tests
     // cover the snapshots made on threads of their own).
     dependencies.snapshotsOffTheLoop = false

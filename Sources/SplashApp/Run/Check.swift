@@ -27,7 +27,8 @@ enum Check {
           "\(plan.programOrigin): cannot run \(printable(program[0])): \(Executables.whyNotFound(program[0]))")
       }
       let mode: String
-      if settings.handoff.host == .wayland {
+      switch plan.successor {
+      case .hosted:
         let window = plan.rotation.logicalSize(ofPhysical: settings.splash.effectiveSize)
         mode =
           "spawned once the splash shows, as the client of splashd's Wayland compositor (host = wayland: "
@@ -36,8 +37,8 @@ enum Check {
           + (settings.handoff.xwayland ? "; X11 programs at DISPLAY, through Xwayland" : "")
           + "), revealed at its first "
           + (settings.handoff.ready == .notify ? "frame and READY=1" : "frame")
-      } else {
-        mode = settings.handoff.ready == .notify ? "spawned first (ready = notify)" : "run after the splash"
+      case .spawned: mode = "spawned first (ready = notify)"
+      case .execInPlace, .nothing: mode = "run after the splash"
       }
       lines.append("; program: \(path), \(mode) (\(plan.programOrigin))")
       if let name = settings.handoff.user {

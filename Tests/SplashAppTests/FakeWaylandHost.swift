@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinux
+import Glibc
+import SplashCore
+import SplashSystem
+import SplashWaylandHost
+
+@testable import SplashApp
+
+/// Host mode's compositor stood in for, in process: what the program
+/// "commits" is said by the test (`commit`), and what splashd asked of it
+/// is kept for the test to look at. Its descriptor (a pipe) turns
+/// readable when the test has something to dispatch, as the real one's
+/// event loop does when a client sent something.
+final class FakeWaylandHost: WaylandHosting {
+  let descriptor: FileDescriptor
+  private let writer: Int32
+  /// The first screen's size (what screencopy clients would see).
+  let screen: PixelSize
+  /// The program's window's size, as splashd configured it (the last resize).
+  private(set) var window: PixelSize
+  /// Every size the window was configured at after it was made.
+  private(set) var resizes: [PixelSize] = []
+  /// What happened since the last dispatch.
+  private var pending: WaylandHostEvents = []
+  /// The program's current frame: XRGB pixels of its size.
+  private var current: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
+  /// The frame splashd holds (drawn from where it lies).
+  private var held: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
+  /// The connected clients' processes; nil stands for the program's own
+  /// connection.
+  var clients: [pid_t?] = []
+  /// The connections made for the program (WAYLAND_SOCKET), one a start;
+  /// the other ends are kept open here.
+  private(set) var connections = 0
+  private var kept: [FileDescriptor] = []
+  /// Told each time a connection is made for the program (a start or a restart).
+  var onConnect: (FakeWaylandHost) -> Void = { _ in }
+  /// How many frames splashd said were presented.
+  private(set) var framesDone = 0
+  /// Whether input is withheld from the windows (a question is asked).
+  private(set) var inputWithheld = false
+  /// The touch maps splashd gave, the last first.
+  private(set) var inputMaps: [(standard: AffineMap, screens: [(name: String, map: AffineMap?)])] = []
+
+  init(size: PixelSize, screen: PixelSize) {
+    var ends: [Int32] = [0, 0]
+    precondition(pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0)
+    descriptor = FileDescriptor(rawValue: ends[0])
+    writer = ends[1]
+    window = size
+    self.screen = screen
+  }
+
+  deinit {
+    close(writer)
+    try? descriptor.close()
+    for end in kept { try? end.close() }
+  }
+
+  // MARK: What the test makes happen
+
+  /// The program commits a frame of `color` (XRGB; with `hasAlpha`, ARGB:
+  /// 0 is nothing at all) at `size` (the window's when not given).
+  func commit(color: UInt32, size: PixelSize? = nil, hasAlpha: Bool = false) {
+    let size = size ?? window
+    current = ([UInt32](repeating: color, count: size.width * size.height), size, hasAlpha)
+    note(.newBuffer)
+  }
+
+  /// Every client's connection closes.
+  func disconnectAll() {
+    clients = []
+    note(.clientGone)
+  }
+
+  /// A client of process `pid` (nil: the program's own connection) connects.
+  func connect(_ pid: pid_t?) {
+    clients.append(pid)
+    note(.clientCame)
+  }
+
+  private func note(_ events: WaylandHostEvents) {
+    pending.formUnion(events)
+    var byte: UInt8 = 1
+    _ = write(writer, &byte, 1)
+  }
+
+  // MARK: WaylandHosting
+
+  func dispatch() -> WaylandHostEvents {
+    var byte: UInt8 = 0
+    while read(descriptor.rawValue, &byte, 1) == 1 {}
+    defer { pending = [] }
+    return pending
+  }
+
+  func serve(_ listener: FileDescriptor) throws(SystemError) { kept.append(listener) }
+
+  func connectClient() throws(SystemError) -> FileDescriptor {
+    var ends: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
+      throw SystemError("socketpair", code: errno)
+    }
+    kept.append(FileDescriptor(rawValue: ends[0]))
+    connections += 1
+    clients.append(nil)
+    onConnect(self)
+    return FileDescriptor(rawValue: ends[1])
+  }
+
+  func holdCurrentFrame() -> Bool {
+    guard let current else { return false }
+    held = current
+    return true
+  }
+
+  func withHeldFrame<Result, Failure: Error>(_ body: (HostedBuffer) throws(Failure) -> Result) throws(Failure)
+    -> Result?
+  {
+    guard let held else { return nil }
+    var result: Swift.Result<Result, Failure>?
+    held.pixels.withUnsafeBytes { bytes in
+      result = Swift.Result { () throws(Failure) -> Result in
+        try body(
+          HostedBuffer(
+            pixels: bytes.baseAddress!, size: held.size, stride: held.size.width * 4, hasAlpha: held.hasAlpha))
+      }
+    }
+    return try result?.get()
+  }
+
+  func dropHeldFrame() { held = nil }
+
+  @discardableResult func showScreen(_ screen: HostedBuffer) -> Bool { true }
+  func failScreenCopies() {}
+  func takeInputDevices(keyboardLayout layout: KeyboardLayout) throws(SystemError) {}
+  func withholdInput(_ withheld: Bool) { inputWithheld = withheld }
+  var windowCount: Int { current == nil ? 0 : 1 }
+
+  func startXwayland(lettingIn user: String?) throws(SystemError) -> String {
+    throw SystemError("Xwayland", code: ENOSYS)
+  }
+
+  var clientProcesses: [pid_t?] { clients }
+
+  func resizeWindow(to size: PixelSize) {
+    window = size
+    resizes.append(size)
+  }
+
+  func mapInput(standard: AffineMap, screens: [(name: String, map: AffineMap?)]) {
+    inputMaps.insert((standard, screens), at: 0)
+  }
+
+  func frameDone(at monotonic: Double, refreshPeriod: Double) { framesDone += 1 }
+}
