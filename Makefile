@@ -174,16 +174,17 @@ lint:
 format:
 	swift-format format --in-place --recursive Sources Tests Package.swift
 
-# The test suites, by tier. In process (minutes): the core, the settings,
-# pixels, devices and the app on a test clock. The QEMU boots (their own
-# tier), and the figures measured in QEMU boots (printed, not asserted). The
-# black-box tests of the real binaries are SplashdTests but those two.
-IN_PROCESS_TESTS := SplashCoreTests|SplashSettingsTests|SplashRenderTests|SplashDevicesTests|SplashAppTests
-QEMU_TESTS := BootPathTests
-# The black-box tier: the real binaries, and host mode's compositor with
-# real Wayland programs (the test tools' packages).
-BLACK_BOX_TESTS := SplashdTests|SplashHostTests
-FIGURE_TESTS := BootFigureTests
+# The test targets, by tier (one test target a module; Package.swift). In
+# process (minutes): the core, the settings and the manual, the system, the
+# config file, devices, pixels and the app on a test clock. The black-box
+# tier: the real binaries, and host mode's compositor with real Wayland
+# programs (the test tools' packages). The QEMU boots (their own target and
+# tier), and the figures measured in QEMU boots (a suite of theirs, printed,
+# not asserted).
+IN_PROCESS_TESTS := SplashCoreTests|SplashSettingsTests|SplashManualTests|SplashSystemTests|SplashConfigFileTests|SplashDevicesTests|SplashRenderTests|SplashAppTests
+BLACK_BOX_TESTS := SplashdTests|SplashWaylandHostTests
+QEMU_TESTS := SplashBootTests
+FIGURE_TESTS := SplashBootTests.BootFigureTests
 # Each test run has a deadline (tools/deadline.sh): a hang fails it with the
 # stacks of what still runs.
 CHECK_DEADLINE ?= 900
@@ -203,8 +204,7 @@ check: deps lint
 # it ships (tools/check-release.sh); then the figures (`figures`).
 test: check
 	$(MAKE) test-deps build
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(BLACK_BOX_TESTS)' \
-	  --skip '$(QEMU_TESTS)|$(FIGURE_TESTS)'
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(BLACK_BOX_TESTS)'
 	$(MAKE) systest
 	$(MAKE) fuzz FUZZ_SECONDS=10
 	$(MAKE) sanitize
@@ -222,7 +222,7 @@ fuzz: deps
 # faults memory in, the control server) under ThreadSanitizer. Each has its
 # own build folder under .build/.
 SANITIZED_TESTS := $(IN_PROCESS_TESTS)
-THREADED_TESTS := SplashRenderTests|SplashAppTests
+THREADED_TESTS := SplashSystemTests|SplashRenderTests|SplashAppTests
 sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
 	$(call host_library,.build/asan/debug)
@@ -239,7 +239,7 @@ sanitize: test-deps
 systest: test-deps build
 	$(SWIFT) build --build-tests
 	$(call host_library,.build/debug)
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)'
+	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)' --skip '$(FIGURE_TESTS)'
 
 # The figures (make test ends with them): the QEMU boots that time each back
 # end and splashd against psplash in one boot, then make bench. Printed as

@@ -91,32 +91,46 @@ let package = Package(
       name: "splashd-bench",
       dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashRender", "CSDL2", "CSDL2Image"]),
 
-    // What the test targets share: scratch folders, a PNG writer, a process runner.
+    // What the test targets share: scratch folders, a PNG writer, a process
+    // runner, the binaries built beside the tests, QEMU's screendumps.
     .target(name: "SplashTestSupport", dependencies: ["CSDL2", "CLinux"], path: "Tests/TestSupport"),
+    // One test target a module, in process (`make check`).
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
-    .testTarget(name: "SplashSettingsTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual"]),
+    .testTarget(name: "SplashSettingsTests", dependencies: ["SplashCore", "SplashSettings"]),
+    .testTarget(name: "SplashManualTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual"]),
+    .testTarget(
+      name: "SplashSystemTests", dependencies: ["CLinux", "SplashCore", "SplashSystem", "SplashTestSupport"]),
+    .testTarget(
+      name: "SplashConfigFileTests",
+      dependencies: ["SplashConfigFile", "SplashCore", "SplashSettings", "SplashTestSupport"]),
+    .testTarget(
+      name: "SplashDevicesTests",
+      dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
     .testTarget(
       name: "SplashRenderTests",
       dependencies: [
         "SplashCore", "SplashSettings", "SplashRender", "SplashSystem", "SplashTestSupport", "CSDL2", "CSDL2Image",
       ]),
-    .testTarget(
-      name: "SplashDevicesTests",
-      dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
-    // Host mode's compositor with real Wayland programs (weston's clients, foot).
-    .testTarget(
-      name: "SplashWaylandHostTests",
-      dependencies: ["CLinux", "SplashCore", "SplashSystem", "SplashWaylandHost", "SplashTestSupport"]),
-    // The app in process: sessions on a test clock, with stand-in outputs.
+    // The app in process: sessions on a test clock, with stand-in outputs,
+    // fake DRM cards and a stand-in compositor.
     .testTarget(
       name: "SplashAppTests",
       dependencies: [
         "SplashApp", "SplashCore", "SplashSettings", "SplashConfigFile", "SplashDevices", "SplashRender",
         "SplashSystem", "SplashWaylandHost", "SplashTestSupport", "CLinux",
       ]),
-    // The real binaries, black-box: exec, signals, windows, QEMU boots.
+    // Host mode's compositor with real Wayland programs (weston's clients,
+    // foot), and what only host mode uses of the system.
+    .testTarget(
+      name: "SplashWaylandHostTests",
+      dependencies: ["CLinux", "SplashCore", "SplashSystem", "SplashWaylandHost", "SplashTestSupport"]),
+    // The real binaries, black-box: exec, signals, splashctl, windows under
+    // Xvfb, host mode with real programs, hostile inputs (`make test`).
     .testTarget(
       name: "SplashdTests", dependencies: ["SplashCore", "SplashSettings", "SplashSystem", "SplashTestSupport"]),
+    // The QEMU boots (`make systest`) and the figures measured in them
+    // (`make figures`): a real kernel, one boot at a time.
+    .testTarget(name: "SplashBootTests", dependencies: ["SplashTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,10 @@
 import SplashCore
 import Testing
 
+private let evSyn: UInt16 = 0
+
+private let evAbs: UInt16 = 3
+
 /// The bytes evdev writes for `events` on 64-bit Linux (24 bytes each:
 /// seconds and microseconds, then type, code and value, little-endian).
 func inputEventBytes(_ events: [(UInt16, UInt16, Int32)], startingAt second: UInt64 = 1_700_000_000) -> [UInt8] {
@@ -15,9 +19,6 @@ func inputEventBytes(_ events: [(UInt16, UInt16, Int32)], startingAt second: UIn
   }
   return bytes
 }
-
-private let evAbs: UInt16 = 3
-private let evSyn: UInt16 = 0
 
 @Suite struct InputEventTests {
   @Test func recordsSplitAcrossReadsComeOutWhole() {
@@ -91,45 +92,5 @@ private let evSyn: UInt16 = 0
     let turned = OrientationRule.normalise(
       raw: (0, -1024, 0), unitsPerG: (1024, 1024, 1024), matrix: MountMatrix("0, 1, 0; -1, 0, 0; 0, 0, 1")!)
     #expect(OrientationRule.decide(turned, previous: nil) == .rightUp)
-  }
-}
-
-@Suite struct SwitchMapTests {
-  @Test func namesAndCodesMapToAngles() throws {
-    let map = try #require(SwitchMap("SW_ROTATE_LOCK=90, KEY_F13 = 180,SW_3=270, KEY_300=0"))
-    #expect(map.entries.map(\.code) == [0x0c, 183, 3, 300])
-    #expect(map.entries.map(\.isKey) == [false, true, false, true])
-    #expect(map.entries.map(\.rotation) == [.quarter, .half, .threeQuarters, .none])
-    #expect(map.description == "SW_ROTATE_LOCK=90, KEY_F13=180, SW_3=270, KEY_300=0")
-    // The first entry that is on wins; none on, no answer.
-    #expect(map.rotation { $0.isKey && $0.code == 183 } == .half)
-    #expect(map.rotation { $0.code == 3 || $0.code == 0x0c } == .quarter)
-    #expect(map.rotation { _ in false } == nil)
-  }
-
-  @Test(arguments: [
-    "", "SW_ROTATE_LOCK", "SW_ROTATE_LOCK=45", "SW_NOPE=90", "KEY_F12=90", "KEY_F25=90", "SW_17=90", "KEY_=90",
-    "KEY_-1=90", "SW_LID=90,", "SW_LID=90 KEY_F13=180",
-  ])
-  func malformedMapsAreRefused(text: String) {
-    #expect(SwitchMap(text) == nil)
-  }
-}
-
-@Suite struct SwitchEventTests {
-  /// A rotation switch's events decode like any other; the accelerometer's
-  /// state ignores them.
-  @Test func switchEventsDecodeAndLeaveTheAxesAlone() {
-    var decoder = InputEventDecoder()
-    let events = decoder.decode(inputEventBytes([(5, 1, 1), (5, 5, 0), (1, 183, 1), (0, 0, 0)]))
-    #expect(
-      events == [
-        InputEvent(type: InputEvent.switchEvent, code: 1, value: 1),
-        InputEvent(type: InputEvent.switchEvent, code: 5, value: 0),
-        InputEvent(type: InputEvent.key, code: 183, value: 1), InputEvent(type: 0, code: 0, value: 0),
-      ])
-    var state = AccelerometerEvents(seed: [1, 2, 3])
-    #expect(events.map { state.apply($0) } == [.pending, .pending, .pending, .pending])
-    #expect(state.axes == [1, 2, 3])
   }
 }

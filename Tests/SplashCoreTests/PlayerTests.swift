@@ -2,6 +2,21 @@
 import SplashCore
 import Testing
 
+/// Like FakeVsyncDisplay but without a vsync to block on: present returns
+/// at once and reports nothing, as offscreen rendering does.
+final class FakeTimerDisplay: FrameSink, PresentationClock {
+  var time = 50.0
+  let refreshPeriod = 1.0 / 30
+  var shownAt: [(frame: FrameRequest, clock: Double)] = []
+  func now() -> Double { time }
+  func sleep(until deadline: Double) { time = max(time, deadline) }
+  func present(_ frame: FrameRequest) throws -> Double? {
+    time += 0.002
+    shownAt.append((frame, time))
+    return nil
+  }
+}
+
 /// A display with a vsync every `period` seconds on a fake clock. Drawing a
 /// frame costs `renderCost(frameIndex)` seconds; the frame then reaches the
 /// screen at the next vsync, whose timestamp is reported with `jitter`.
@@ -43,21 +58,6 @@ final class FakeVsyncDisplay: FrameSink, PresentationClock {
     time = vsync
     shown.append((frame, vsync))
     return vsync + jitter(shown.count)
-  }
-}
-
-/// Like FakeVsyncDisplay but without a vsync to block on: present returns
-/// at once and reports nothing, as offscreen rendering does.
-final class FakeTimerDisplay: FrameSink, PresentationClock {
-  var time = 50.0
-  let refreshPeriod = 1.0 / 30
-  var shownAt: [(frame: FrameRequest, clock: Double)] = []
-  func now() -> Double { time }
-  func sleep(until deadline: Double) { time = max(time, deadline) }
-  func present(_ frame: FrameRequest) throws -> Double? {
-    time += 0.002
-    shownAt.append((frame, time))
-    return nil
   }
 }
 
@@ -193,141 +193,5 @@ final class FakeTimerDisplay: FrameSink, PresentationClock {
     #expect(abs(report.frames.last!.presentationTime - report.firstFrameShown - 1.0) < 1e-6)
     // The clock's times are not the display's vsyncs: none are reported.
     #expect(report.transitionVsyncs.isEmpty && report.medianVsyncInterval == nil)
-  }
-}
-
-/// A gate that opens at a fixed time on a fake display's clock.
-final class FakeGate: RevealGate {
-  let display: FakeVsyncDisplay
-  let opensAt: Double
-  var waitedUntil: Double?
-
-  init(display: FakeVsyncDisplay, opensAt: Double) {
-    self.display = display
-    self.opensAt = opensAt
-  }
-
-  var isOpen: Bool { display.time >= opensAt }
-
-  func wait(until deadline: Double) throws -> String? {
-    waitedUntil = deadline
-    if opensAt <= deadline {
-      display.time = max(display.time, opensAt)
-      return "opened"
-    }
-    display.time = max(display.time, deadline)
-    return nil
-  }
-}
-
-@Suite struct RevealGateTests {
-  let timeline = Timeline(hold: 1, duration: 0.5, easing: .linear)
-
-  func play(opensAfter seconds: Double, timeout: Double) throws -> (FakeVsyncDisplay, PlaybackReport, [PlaybackEvent]) {
-    let display = FakeVsyncDisplay()
-    var events: [PlaybackEvent] = []
-    var player = Player(timeline: timeline) { events.append($0) }
-    player.gate = FakeGate(display: display, opensAt: display.time + seconds)
-    player.gateTimeout = timeout
-    let report = try player.play(on: display, clock: display)
-    return (display, report, events)
-  }
-
-  @Test func theTransitionStartsOnTheFirstVsyncAfterTheGateOpens() throws {
-    let (display, report, events) = try play(opensAfter: 3.005, timeout: 30)
-    let start = display.shown[0].frame.presentationTime
-    let first = report.frames[1]
-    #expect(first.presentationTime >= start + 3.005)
-    #expect(first.presentationTime < start + 3.005 + display.period + 1e-9)
-    #expect(first.phase == .transition)
-    #expect(first.progress < 0.05)
-    #expect(report.frames.last?.progress == 1)
-    #expect(events.contains { if case .gateOpened(_, "opened") = $0 { return true } else { return false } })
-  }
-
-  @Test func theHoldIsAMinimumEvenWhenTheGateIsAlreadyOpen() throws {
-    let (display, report, _) = try play(opensAfter: 0, timeout: 30)
-    let start = display.shown[0].frame.presentationTime
-    #expect(report.frames[1].presentationTime >= start + 1)
-    #expect(report.frames[1].presentationTime < start + 1 + display.period + 1e-9)
-  }
-
-  @Test func theTimeoutCountsFromTheFirstFrame() throws {
-    let (display, report, events) = try play(opensAfter: 100, timeout: 5)
-    let start = report.firstFrameShown
-    #expect(abs(report.frames[1].presentationTime - start - 5) <= display.period + 1e-9)
-    #expect(events.contains { if case .gateTimedOut = $0 { return true } else { return false } })
-    #expect(!events.contains { if case .gateOpened = $0 { return true } else { return false } })
-    #expect(report.skippedVsyncs == 0)
-  }
-
-  /// The hold and the gate's timeout count from the first frame on the
-  /// screen, however long its first present took (a window under load).
-  @Test func aSlowFirstPresentDoesNotEatTheHoldOrTheTimeout() throws {
-    let display = FakeVsyncDisplay(renderCost: { $0 == 0 ? 1.7 : 0.004 })
-    let start = display.time
-    let gate = FakeGate(display: display, opensAt: .infinity)
-    var player = Player(timeline: Timeline(hold: 1, duration: 0.5, easing: .linear))
-    player.gate = gate
-    player.gateTimeout = 5
-    let report = try player.play(on: display, clock: display)
-    #expect(report.firstFrameShown - start >= 1.7 - 1e-9)
-    #expect(report.frames[1].presentationTime - report.firstFrameShown >= 5 - 1e-9)
-    #expect(gate.waitedUntil == report.firstFrameShown + 5)
-    // And without a gate, the hold alone.
-    let slow = FakeVsyncDisplay(renderCost: { $0 == 0 ? 1.7 : 0.004 })
-    let held = try Player(timeline: Timeline(hold: 1, duration: 0.5, easing: .linear)).play(on: slow, clock: slow)
-    #expect(held.frames[1].presentationTime - held.firstFrameShown >= 1 - 1e-9)
-    #expect(held.frames[1].presentationTime - held.firstFrameShown < 1 + slow.period + 1e-9)
-  }
-
-  /// `waiting` comes when the hold is over and the gate still holds the
-  /// splash, not when the gate opened during the hold.
-  @Test func waitingIsReportedOnlyWhileTheGateHoldsPastTheHold() throws {
-    func names(_ events: [PlaybackEvent]) -> [String] {
-      events.map { event in
-        switch event {
-        case .appeared: "appeared"
-        case .waiting: "waiting"
-        case .gateOpened: "opened"
-        case .gateTimedOut: "timed out"
-        case .willDisappear: "will-disappear"
-        case .didDisappear: "did-disappear"
-        }
-      }
-    }
-    let (_, _, late) = try play(opensAfter: 3, timeout: 30)
-    #expect(names(late) == ["appeared", "waiting", "opened", "will-disappear", "did-disappear"])
-    let (_, _, early) = try play(opensAfter: 0.5, timeout: 30)
-    #expect(names(early) == ["appeared", "opened", "will-disappear", "did-disappear"])
-    var phase = SplashPhase.starting
-    var phases: [SplashPhase] = []
-    for event in late {
-      phase = phase.after(event)
-      phases.append(phase)
-    }
-    #expect(phases == [.holding, .waiting, .waiting, .transition, .done])
-  }
-
-  @Test func noTimeoutWaitsForTheGate() throws {
-    let (display, _, _) = try play(opensAfter: 500, timeout: 0)
-    #expect(display.shown[1].vsync - display.shown[0].vsync > 499)
-  }
-}
-
-@Suite struct FramePacerTests {
-  @Test func predictsTheNextVsyncOrSkipsAhead() {
-    var pacer = FramePacer(period: 0.01)
-    #expect(pacer.predictedPresentation(after: 5) == 5)
-    pacer.didPresent(at: 5)
-    #expect(abs(pacer.predictedPresentation(after: 5.002) - 5.01) < 1e-12)
-    // 2.5 periods late: the next vsync on the grid is 3 periods on.
-    #expect(abs(pacer.predictedPresentation(after: 5.025) - 5.03) < 1e-12)
-    // Not before a given instant, but on the grid.
-    #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.044) - 5.05) < 1e-12)
-    // An earliest time exactly on the grid stays there…
-    #expect(abs(pacer.predictedPresentation(after: 5.001, notBefore: 5.04) - 5.04) < 1e-12)
-    // …but a frame begun exactly on a vsync aims for the one after.
-    #expect(abs(pacer.predictedPresentation(after: 5.02) - 5.03) < 1e-12)
   }
 }

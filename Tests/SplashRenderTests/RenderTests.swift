@@ -7,6 +7,7 @@ import SplashTestSupport
 import Testing
 
 // SDL_image initialises its PNG codec lazily and not thread-safely: one render at a time.
+
 @Suite(.serialized) struct RenderTests {
   let dir = try! TemporaryDirectory()
   let display = PixelSize(width: 320, height: 180)
@@ -217,21 +218,5 @@ import Testing
     for index in memory.indices { memory[index] = 0x0010_2030 }
     turned.draw(progress: 1)
     #expect(turnedOutput.pixels().allSatisfy { $0 & 0xFF_FFFF == 0xC0_8020 }, "the copy made when it was shown")
-  }
-}
-
-/// `auto` passes over SDL's KMSDRM when the GL stack it loads is not installed.
-@Suite struct GLStackTests {
-  @Test func eachMissingPieceIsNamedAndAllPresentIsNone() throws {
-    let root = try TemporaryDirectory()
-    let lib = SDLKMSOutput.libraryDirectories[0]
-    #expect(SDLKMSOutput.missingGLStack(under: root.path) == "no libEGL.so.1 (Debian's libegl1)")
-    try FileManager.default.createDirectory(atPath: root.path + lib + "/dri", withIntermediateDirectories: true)
-    _ = root.file(String(lib.dropFirst()) + "/libEGL.so.1", "")
-    #expect(SDLKMSOutput.missingGLStack(under: root.path) == "no libgbm.so.1 (libgbm1)")
-    _ = root.file(String(lib.dropFirst()) + "/libgbm.so.1", "")
-    #expect(SDLKMSOutput.missingGLStack(under: root.path) == "no Mesa DRI driver (libgl1-mesa-dri)")
-    _ = root.file(String(lib.dropFirst()) + "/dri/kms_swrast_dri.so", "")
-    #expect(SDLKMSOutput.missingGLStack(under: root.path) == nil)
   }
 }

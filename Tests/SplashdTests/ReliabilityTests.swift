@@ -308,8 +308,6 @@ func cpuSeconds(of pid: Int32) -> Double {
   return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-func formatted(_ value: Double) -> String { String(format: "%.2f", value) }
-
 /// A memory cgroup made for a test (cgroup v2, else v1's memory controller).
 final class MemoryGroup {
   let path: String

@@ -63,3 +63,6 @@ public func runMeasured(
 ) throws -> Measured {
   try MeasuredProcess(executable, arguments, timeout: timeout, environment: environment, tools: tools).finish()
 }
+
+/// A figure as the tests print it: two decimals.
+public func formatted(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -5,7 +5,7 @@ import Testing
 
 /// The held splash turned by the hardware under QEMU: a uinput accelerometer
 /// and a rotation switch.
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// A fake accelerometer (uinput, INPUT_PROP_ACCELEROMETER) found by
   /// its property: the splash starts upright, and turns while it holds
   /// when the device reports being turned right-up.

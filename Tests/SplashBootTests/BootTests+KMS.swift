@@ -6,7 +6,7 @@ import Testing
 /// The KMS back ends under QEMU: native KMS on bochs-drm and virtio-gpu,
 /// every connected screen, a card that replaces the framebuffer, SDL's
 /// KMSDRM, and auto's choice.
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// The native KMS output (libdrm, dumb buffers, no GL) on QEMU's VGA
   /// (bochs-drm) and on virtio-gpu: the held splash, a frame
   /// mid-transition, and the last frame kept across the hand-off (the

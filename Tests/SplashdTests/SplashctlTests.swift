@@ -3,10 +3,6 @@ import Foundation
 import SplashTestSupport
 import Testing
 
-/// The splashctl next to splashd.
-let splashctlPath = URL(fileURLWithPath: splashdPath).deletingLastPathComponent().appendingPathComponent("splashctl")
-  .path
-
 /// splashctl against the real splashd binary: what it prints and exits
 /// with. What the control socket does is tested in process
 /// (SplashAppTests); these check the two programs together.

@@ -3,7 +3,7 @@ import Foundation
 import SplashTestSupport
 import Testing
 
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// What one boot of a Wayland kiosk (kiosk-with-splash.service running
   /// foot as the kiosk user) showed and left.
   struct WaylandKioskBoot {

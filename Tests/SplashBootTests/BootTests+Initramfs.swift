@@ -3,7 +3,7 @@ import Foundation
 import SplashTestSupport
 import Testing
 
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// What one boot of the initramfs image showed and logged.
   struct WatchedBoot {
     /// The screens the host saw, in order, with their time since QEMU started.

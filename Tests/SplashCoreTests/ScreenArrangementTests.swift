@@ -2,7 +2,7 @@
 import SplashCore
 import Testing
 
-@Suite struct ScreenSharingTests {
+@Suite struct ScreenArrangementTests {
   static let landscape = PixelSize(width: 800, height: 600)
   static let portrait = PixelSize(width: 600, height: 800)
   static let wide = PixelSize(width: 1920, height: 1080)

@@ -2,7 +2,7 @@
 import SplashCore
 import Testing
 
-@Suite struct ProgramRestartTests {
+@Suite struct RestartPolicyTests {
   @Test func onFailureRestartsAFailureOrASignalButNotASuccess() {
     #expect(RestartPolicy.onFailure.decide(status: 1, restarts: 0, limit: 3, stopping: false) == .restart(after: 0.5))
     #expect(RestartPolicy.onFailure.decide(status: 137, restarts: 0, limit: 3, stopping: false) == .restart(after: 0.5))

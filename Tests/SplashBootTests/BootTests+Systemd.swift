@@ -5,7 +5,7 @@ import Testing
 
 /// A whole Debian under QEMU with systemd as init: the package installed,
 /// the kiosk units, the splash from splashd.service to the kiosk program.
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// A whole boot: Debian with systemd, splashd's package installed by
   /// `dpkg -i` (after its removal and purge were tried in the image), and
   /// a kiosk program that fills the screen with its own colour, in both

@@ -3,7 +3,7 @@ import Foundation
 import SplashTestSupport
 import Testing
 
-extension DisplayTests.BootPathTests {
+extension BootTests {
   /// A LUKS root, as Debian's installer makes one: /etc/crypttab names it,
   /// update-initramfs puts cryptsetup-initramfs's cryptroot (and splashd's
   /// hook) in the initramfs, and cryptroot's askpass asks for the

@@ -128,3 +128,21 @@ func installSplashd(
       atPath: "\(tree)/usr/share/splashd/\(name).png", contents: makePNG(width: 160, height: 240) { _, _ in color })
   }
 }
+
+/// Fails the calling test with what to install when the QEMU rig cannot run.
+func requireRig(_ tools: [String] = []) throws {
+  let kernels = ((try? FileManager.default.contentsOfDirectory(atPath: "/boot")) ?? []).filter {
+    $0.hasPrefix("vmlinuz-")
+  }
+  let missing = (["/usr/bin/qemu-system-x86_64", "/bin/busybox"] + tools).filter {
+    !FileManager.default.isExecutableFile(atPath: $0)
+  }
+  guard !kernels.isEmpty, missing.isEmpty else {
+    throw TestFailure(
+      "the QEMU rig needs qemu-system-x86, linux-image-amd64, busybox-static, debootstrap, e2fsprogs "
+        + "(make test installs them); missing: \(kernels.isEmpty ? ["/boot/vmlinuz-*"] + missing : missing)")
+  }
+}
+
+/// The kiosk path on a real Linux kernel under QEMU (tools/qemu/rig.py):
+/// bochs-drm's /dev/fb0, screens read back with QMP screendump.
