@@ -24,9 +24,9 @@ SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev
 # wlroots and libinput, for host mode's Wayland compositor (a shared object
 # of its own), are built from Debian's source packages the same way, trimmed
 # and static (tools/build-wlroots.sh, into $(WLROOTS_DIR)): meson and ninja,
-# and the headers of what they and wayland-host/host.c call (libseat's for
-# wlroots' session code, compiled though never linked; the xwayland package
-# for the path wlroots starts Xwayland by).
+# and the headers of what they and the compositor (wayland-host/) call
+# (libseat's for wlroots' session code, compiled though never linked; the
+# xwayland package for the path wlroots starts Xwayland by).
 WLROOTS_SOURCE_PACKAGES := dpkg-dev meson ninja-build wayland-protocols libwayland-dev libxkbcommon-dev \
   libpixman-1-dev libudev-dev libinput-dev libevdev-dev libmtdev-dev libdrm-dev libseat-dev libxcb1-dev libxcb-composite0-dev \
   libxcb-icccm4-dev libxcb-render0-dev libxcb-res0-dev libxcb-xfixes0-dev xwayland
@@ -61,21 +61,22 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: all build deb docs run check test systest figures bench fuzz sanitize format lint install install-built uninstall \
   clean deps test-deps text-order
 
-# Host mode's Wayland compositor (wayland-host/host.c): wlroots' glue as a
+# Host mode's Wayland compositor (wayland-host/*.c): wlroots' glue as a
 # shared object of its own, which splashd loads with dlopen only in host
 # mode, built with the C compiler beside a build's binaries ($(1)): SwiftPM's
 # linker driver would tie it to the Swift runtime. wlroots and libinput are
 # linked in from tools/build-wlroots.sh's archives (splashd-wlroots.pc), of
-# which the link keeps only what host.c reaches (--gc-sections) and exports
-# nothing (--exclude-libs): the object needs only the small libraries they
-# call (libwayland-server, pixman, xkbcommon, libudev, libevdev, mtdev,
+# which the link keeps only what the compositor reaches (--gc-sections) and
+# exports nothing (--exclude-libs): the object needs only the small libraries
+# they call (libwayland-server, pixman, xkbcommon, libudev, libevdev, mtdev,
 # libdrm, xcb and five of its extensions, libm, libc).
 HOST_LIBRARY := libsplashd-wayland-host.so
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -ffunction-sections -fdata-sections -Wall -Wextra \
   -Werror -Wl,-z,defs -Wl,--as-needed -Wl,--gc-sections -Wl,--exclude-libs,ALL \
   -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
+HOST_SOURCES := $(sort $(wildcard wayland-host/*.c))
 define host_library
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) wayland-host/host.c \
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) \
 	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs splashd-wlroots)
 endef
 

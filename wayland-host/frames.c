@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: Apache-2.0
+// Frames: commits noted as new frames, the held frame (a buffer, or the
+// windows composed with the cursor), frame callbacks and presentation
+// feedback, and the screen given to screencopy clients.
+#define _GNU_SOURCE
+#include "host.h"
+
+#include <drm_fourcc.h>
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/interfaces/wlr_output.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_seat.h>
+
+/* A commit anywhere in the program's windows is a new frame of them (a
+   commit without a buffer unmaps a surface: what it covered shows again);
+   one elsewhere costs a composition that shows the same. */
+static void handle_surface_commit(struct wl_listener *listener, void *data) {
+  struct watched_surface *watched = wl_container_of(listener, watched, commit);
+  (void)data;
+  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+}
+
+static void handle_surface_destroy(struct wl_listener *listener, void *data) {
+  struct watched_surface *watched = wl_container_of(listener, watched, destroy);
+  (void)data;
+  // A closed popup or subsurface: what it covered shows again.
+  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+  wl_list_remove(&watched->commit.link);
+  wl_list_remove(&watched->destroy.link);
+  free(watched);
+}
+
+void handle_new_surface(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_surface);
+  struct wlr_surface *surface = data;
+  struct watched_surface *watched = calloc(1, sizeof *watched);
+  if (watched == NULL) return;
+  watched->host = host;
+  watched->commit.notify = handle_surface_commit;
+  wl_signal_add(&surface->events.commit, &watched->commit);
+  watched->destroy.notify = handle_surface_destroy;
+  wl_signal_add(&surface->events.destroy, &watched->destroy);
+}
+
+/* The output wants a frame: a screencopy client asked for the screen
+   (wlroots schedules the output's frame, and copies what is committed). */
+void handle_output_frame(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, output_frame);
+  (void)data;
+  note(host, SPLASHD_HOST_FRAME_WANTED);
+}
+
+static void count_shown(struct wlr_surface *surface, int sx, int sy, void *data) {
+  (void)sx;
+  (void)sy;
+  if (surface->buffer != NULL && surface->buffer->source != NULL) ++*(int *)data;
+}
+
+/* Whether 32-bit pixels of `buffer` lie within `stride`: libwayland
+   checks only that a row has as many bytes as pixels. */
+static bool rows_fit(const struct wlr_buffer *buffer, size_t stride) {
+  return buffer->width > 0 && buffer->height > 0 && stride % 4 == 0 && stride / 4 >= (size_t)buffer->width;
+}
+
+/* Where a window's surfaces go in the composed picture. */
+struct placement {
+  struct splashd_host *host;
+  int x, y;
+};
+
+/* Draws one surface over what is composed so far, at its place (those
+   wholly outside the picture are passed over). */
+static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
+  struct placement *placement = data;
+  struct splashd_host *host = placement->host;
+  if (surface->buffer == NULL || surface->buffer->source == NULL) return;
+  struct wlr_buffer *source = surface->buffer->source;
+  void *pixels;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
+  if (!rows_fit(source, stride)) {
+    wlr_buffer_end_data_ptr_access(source);
+    return;
+  }
+  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
+                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
+                                                              : (pixman_format_code_t)0;
+  pixman_image_t *image =
+      code != 0 ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride) : NULL;
+  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
+  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
+  if (image != NULL && x < width && y < height && x + source->width > 0 && y + source->height > 0) {
+    pixman_image_composite32(PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, (int32_t)x, (int32_t)y,
+                             source->width, source->height);
+    pixman_image_unref(image);
+  }
+  wlr_buffer_end_data_ptr_access(source);
+}
+
+/* The program as one picture: the first toplevel with its subsurfaces and
+   popups where they lie (those below it first), then each later toplevel's
+   window (with its own) centred over that, then the cursor, on black. The picture is the
+   first toplevel's size, cut to the window's configured size around its
+   middle (as splashd centres it), so that a client's huge buffer costs no
+   more than the screen. */
+static int compose(struct splashd_host *host, struct wlr_buffer *main) {
+  int32_t width = main->width < host->width ? main->width : host->width;
+  int32_t height = main->height < host->height ? main->height : host->height;
+  if (host->composed != NULL &&
+      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height)) {
+    pixman_image_unref(host->composed);
+    host->composed = NULL;
+  }
+  if (host->composed == NULL) {
+    host->composed = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, NULL, 0);
+    if (host->composed == NULL) return 0;
+  }
+  pixman_color_t black = {0, 0, 0, 0xFFFF};
+  pixman_box32_t whole = {0, 0, width, height};
+  pixman_image_fill_boxes(PIXMAN_OP_SRC, host->composed, &black, 1, &whole);
+  struct placement placement = {.host = host, .x = -(main->width - width) / 2, .y = -(main->height - height) / 2};
+  window_for_each_surface(host->first, compose_surface, &placement);
+  struct window_places places;
+  place_windows(host, &places);
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (!window_mapped(later)) continue;
+    int64_t x, y;
+    place_later(&places, later, &x, &y);
+    placement.x = (int)(x - places.picture_x);
+    placement.y = (int)(y - places.picture_y);
+    window_for_each_surface(later, compose_surface, &placement);
+  }
+  // The cursor's hotspot at the pointer, the picture being centred on the canvas.
+  int64_t pointer_x = (int64_t)host->pointer_x - ((int64_t)host->width - width) / 2;
+  int64_t pointer_y = (int64_t)host->pointer_y - ((int64_t)host->height - height) / 2;
+  switch (drawn_cursor(host)) {
+  case CLIENTS_CURSOR:
+    placement.x = (int)(pointer_x - host->cursor_hotspot_x);
+    placement.y = (int)(pointer_y - host->cursor_hotspot_y);
+    wlr_surface_for_each_surface(host->cursor, compose_surface, &placement);
+    break;
+  case ARROW: {
+    struct wlr_xcursor_image *image = arrow(host);
+    pixman_image_t *picture = pixman_image_create_bits_no_clear(
+        PIXMAN_a8r8g8b8, (int)image->width, (int)image->height, (uint32_t *)image->buffer, (int)image->width * 4);
+    if (picture != NULL) {
+      pixman_image_composite32(PIXMAN_OP_OVER, picture, NULL, host->composed, 0, 0, 0, 0,
+                               (int32_t)(pointer_x - image->hotspot_x), (int32_t)(pointer_y - image->hotspot_y),
+                               (int32_t)image->width, (int32_t)image->height);
+      pixman_image_unref(picture);
+    }
+    break;
+  }
+  case NO_CURSOR:
+    break;
+  }
+  return 1;
+}
+
+/* Lets go of the held frame. */
+void drop_held(struct splashd_host *host) {
+  if (host->reading) return;
+  if (host->held != NULL) wlr_buffer_unlock(host->held);
+  host->held = NULL;
+  if (host->holds_composed && host->composed != NULL) {
+    pixman_image_unref(host->composed);
+    host->composed = NULL;
+  }
+  host->holds_composed = false;
+}
+
+/* Whether `source`'s pixels can be shown: 32-bit, rows inside the buffer. */
+static bool readable(struct wlr_buffer *source) {
+  void *data;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return false;
+  bool fits = (format == DRM_FORMAT_ARGB8888 || format == DRM_FORMAT_XRGB8888) && rows_fit(source, stride);
+  wlr_buffer_end_data_ptr_access(source);
+  return fits;
+}
+
+int hold_frame(struct splashd_host *host) {
+  if (host->first == NULL || host->reading) return 0;
+  struct wlr_surface *surface = window_surface(host->first);
+  if (surface == NULL) return 0;
+  // The shm buffer itself (the client buffer wrapping it has no pixels of
+  // its own under pixman), kept by its texture until the next commit.
+  if (surface->buffer == NULL || surface->buffer->source == NULL) return 0;
+  struct wlr_buffer *source = surface->buffer->source;
+  if (!readable(source)) return 0;
+  // A window of one surface is held as it is; one of several, or one
+  // under the cursor, is composed first (its own buffer left alone).
+  int shown = 0;
+  window_for_each_surface(host->first, count_shown, &shown);
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (window_mapped(later)) shown++;
+  }
+  if (shown > 1 || drawn_cursor(host) != NO_CURSOR) {
+    // Composed first: should that fail, what was held stays held.
+    if (!compose(host, source)) return 0;
+    if (host->held != NULL) wlr_buffer_unlock(host->held);
+    host->held = NULL;
+    host->holds_composed = true;
+  } else {
+    struct wlr_buffer *locked = wlr_buffer_lock(source);
+    drop_held(host);
+    host->held = locked;
+  }
+  // What is held now is what the next frame shows: its feedback then.
+  struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
+  if (feedback != NULL) {
+    if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
+    host->feedback = feedback;
+  }
+  return 1;
+}
+
+int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
+  if (host->reading) return 0;
+  if (host->holds_composed && host->composed != NULL) {
+    buffer->pixels = pixman_image_get_data(host->composed);
+    buffer->width = pixman_image_get_width(host->composed);
+    buffer->height = pixman_image_get_height(host->composed);
+    buffer->stride = pixman_image_get_stride(host->composed);
+    buffer->has_alpha = 0;
+    host->reading = true;
+    return 1;
+  }
+  if (host->held == NULL) return 0;
+  void *data;
+  uint32_t format;
+  size_t stride;
+  // Taken again at each read: a client may move its memory between reads
+  // (a resized pool), and its shrinking the memory is caught only while
+  // the buffer is being accessed.
+  if (!wlr_buffer_begin_data_ptr_access(host->held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
+  if ((format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) || !rows_fit(host->held, stride)) {
+    wlr_buffer_end_data_ptr_access(host->held);
+    return 0;
+  }
+  buffer->pixels = data;
+  buffer->width = host->held->width;
+  buffer->height = host->held->height;
+  buffer->stride = (int32_t)stride;
+  buffer->has_alpha = format == DRM_FORMAT_ARGB8888;
+  host->reading = true;
+  return 1;
+}
+
+void end_held(struct splashd_host *host) {
+  if (!host->reading) return;
+  if (host->held != NULL) wlr_buffer_end_data_ptr_access(host->held);
+  host->reading = false;
+}
+
+static void send_frame_done(struct wlr_surface *surface, int sx, int sy, void *data) {
+  (void)sx;
+  (void)sy;
+  wlr_surface_send_frame_done(surface, data);
+}
+
+void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns) {
+  struct timespec when = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
+  // The output's refresh (wl_output's mode, for clients that time by it)
+  // is the screen's, not the headless back end's 60 Hz.
+  int32_t refresh_mhz = refresh_ns > 0 ? (int32_t)((1000000000000LL + refresh_ns / 2) / refresh_ns) : 0;
+  if (refresh_mhz > 0 && host->output->refresh != refresh_mhz) {
+    wlr_output_update_custom_mode(host->output, host->output->width, host->output->height, refresh_mhz);
+  }
+  if (host->first != NULL) window_for_each_surface(host->first, send_frame_done, &when);
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) { window_for_each_surface(later, send_frame_done, &when); }
+  if (drawn_cursor(host) == CLIENTS_CURSOR) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
+  if (host->feedback != NULL) {
+    struct wlr_presentation_event event = {
+        .output = host->output,
+        .tv_sec = (uint64_t)when.tv_sec,
+        .tv_nsec = (uint32_t)when.tv_nsec,
+        .refresh = (uint32_t)refresh_ns,
+        .seq = ++host->frames,
+        // No kind flags: whether the frame met a vblank is the output's to say.
+        .flags = 0,
+    };
+    wlr_presentation_feedback_send_presented(host->feedback, &event);
+    wlr_presentation_feedback_destroy(host->feedback);
+    host->feedback = NULL;
+  }
+  flush(host);
+}
+
+/* The screencopy clients waiting for a frame are told it failed (wlroots
+   fails them when their output is disabled), rather than left waiting. */
+static void fail_screen_copies(struct splashd_host *host) {
+  wlr_output_update_enabled(host->output, false);
+  wlr_output_update_enabled(host->output, true);
+  flush(host);
+}
+
+int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen) {
+  struct wlr_output *output = host->output;
+  if (screen == NULL || screen->pixels == NULL || screen->width <= 0 || screen->height <= 0 ||
+      screen->stride < screen->width * 4) {
+    fail_screen_copies(host);
+    return 0;
+  }
+  if (output->width != screen->width || output->height != screen->height) {
+    wlr_output_set_custom_mode(output, screen->width, screen->height, output->refresh);
+  }
+  if (!wlr_output_attach_render(output, NULL)) {
+    wlr_output_rollback(output);
+    fail_screen_copies(host);
+    return 0;
+  }
+  struct wlr_texture *texture = wlr_texture_from_pixels(host->renderer, DRM_FORMAT_XRGB8888, (uint32_t)screen->stride,
+                                                        (uint32_t)screen->width, (uint32_t)screen->height,
+                                                        screen->pixels);
+  if (texture == NULL) {
+    wlr_output_rollback(output);
+    fail_screen_copies(host);
+    return 0;
+  }
+  wlr_renderer_begin(host->renderer, (uint32_t)screen->width, (uint32_t)screen->height);
+  wlr_render_texture(host->renderer, texture, output->transform_matrix, 0, 0, 1.0f);
+  wlr_renderer_end(host->renderer);
+  wlr_texture_destroy(texture);
+  int committed = wlr_output_commit(output);
+  // The back end is not started: no timer ends the frame it began, and
+  // the next screencopy's frame must be had.
+  output->frame_pending = false;
+  if (!committed) fail_screen_copies(host);
+  // The copies made at the commit go out now, not at the next dispatch.
+  flush(host);
+  return committed;
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+// splashd's Wayland host (splashd_wayland_host.h): wlroots 0.15's headless
+// back end serving the protocols of one kiosk program; splashd reads the
+// program's current buffer and paints it itself, and gives the output what
+// the screen shows when a screencopy client asks for it; the machine's
+// keyboards (libinput) and clients' virtual ones type into the newest
+// window, its pointers (and clients' virtual ones) and touch screens point
+// at what lies under them.
+// Not only glue (what wlroots' listener macros and wl_container_of need,
+// which Swift cannot call): the compositor decides which window is the
+// program's, which has the focus, where later windows and popups lie, the
+// cursor, and where pointers and touches land (through the maps splashd
+// gives); splashd decides when to reveal the program, what to show, when a
+// frame is done, the screens' arrangement and those maps.
+//
+// This header is the compositor's own (the state, and what its files
+// share); each file includes it first. A file calls only into the files
+// listed below it, never into one above (no circle of calls); what one
+// file alone uses is static in it.
+//   host.c      the set-up (the display, the back end, the protocols), the
+//               API table, dispatch and the clients: calls into all below
+//   input.c     libinput, keyboards, the pointer, touch, clients' virtual
+//               keyboards and pointers: windows.c, cursor.c, events.c, log.c
+//   frames.c    commits, the held frame and its composition, frame
+//               callbacks and presentation, screencopy: windows.c, cursor.c,
+//               events.c
+//   xwayland.c  Xwayland and its windows: windows.c
+//   windows.c   windows (xdg toplevels, X11's) and popups: which is the
+//               program's, the focus, where they lie: events.c
+//   cursor.c    the cursor a client sets, the theme's arrow: events.c
+//   events.c    what happened, noted for the next dispatch; flush
+//   log.c       wlroots' and libinput's lines, to splashd's callback
+#pragma once
+#include "splashd_wayland_host.h"
+
+#include <libinput.h>
+#include <pixman.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/xcursor.h>
+#include <wlr/xwayland.h>
+
+/* A screen's absolute devices: a point (u, v) of the panel on the canvas,
+   x = m[0] u + m[1] v + m[2], y = m[3] u + m[4] v + m[5]; where the screen
+   shows none of the canvas (`reaches` false), nowhere. */
+struct input_map {
+  char screen[32];
+  bool reaches;
+  double m[6];
+};
+
+struct splashd_host {
+  struct wl_display *display;
+  struct wl_event_loop *loop;
+  struct wlr_backend *backend;
+  struct wlr_renderer *renderer;
+  struct wlr_allocator *allocator;
+  struct wlr_output_layout *layout;
+  struct wlr_output *output;
+  struct wlr_presentation *presentation;
+  struct wlr_seat *seat;
+  int32_t width, height;
+  /* The program's connection, and its first window (full screen). */
+  struct wl_client *client;
+  struct window *first;
+  /* Later windows (dialogs, a second window, X11's menus), in the order
+     they came: struct window, drawn over the first, the last on top. */
+  struct wl_list later;
+  struct wlr_compositor *compositor;
+  /* X11 programs' server (start_xwayland), and whether it is up. */
+  struct wlr_xwayland *xwayland;
+  bool xwayland_ready;
+  /* The held frame (hold_frame): the program's buffer, locked until the
+     next is held or drop_held (it outlives the client that sent it), or
+     NULL with `holds_composed` for the window composed below. */
+  struct wlr_buffer *held;
+  bool holds_composed;
+  /* Whether the held frame is being read (begin_held to end_held). */
+  bool reading;
+  /* The window composed from its surfaces (the toplevel's, its
+     subsurfaces' and popups'), when it has more than one: kept while it
+     is the held frame (reused by the next composition), remade when the
+     toplevel's size changes. */
+  pixman_image_t *composed;
+  /* What happened since the last dispatch (SPLASHD_HOST_* bits). */
+  int events;
+  /* In the event loop: made readable when something happens outside a
+     dispatch (a client found gone while frame callbacks are flushed), so
+     that the caller's poll wakes for it. */
+  int wake;
+  struct wl_event_source *wake_source;
+  bool dispatching;
+  /* Presentation feedback of the buffer last read, sent at frame_done. */
+  struct wlr_presentation_feedback *feedback;
+  uint32_t frames;
+  /* The machine's keyboards (start_input): splashd's own libinput context
+     on udev's seat0, the devices opened directly (splashd is root), each
+     given one keymap; struct machine_keyboard. */
+  struct udev *udev;
+  struct libinput *libinput;
+  struct wl_event_source *libinput_source;
+  struct xkb_keymap *keymap;
+  struct wl_list machine_keyboards;
+  /* Every keyboard whose keys go to the focused window (the machine's and
+     clients' virtual ones): struct host_keyboard. */
+  struct wl_list keyboards;
+  /* No input reaches a window (withhold_input: what is typed answers a
+     question on the splash). */
+  bool input_withheld;
+  /* The machine's pointers (mice, touchpads, tablets) and touch screens
+     now, and the clients' virtual pointers: the seat offers what there is. */
+  int pointers, touch_screens, virtual_pointers;
+  /* Where the pointer is on the window's canvas (the screen turned as
+     the splash is), and whether the cursor shows: from the pointer's first
+     move to the next touch (hidden until then, as kiosks expect). */
+  double pointer_x, pointer_y;
+  bool cursor_shown;
+  /* The cursor a client set (NULL: none), its hotspot, and the client:
+     while that client has the pointer, its cursor is drawn; while one that
+     set none has it, the cursor theme's arrow (`arrows`, loaded at the
+     pointer's first move). */
+  struct wlr_surface *cursor;
+  int32_t cursor_hotspot_x, cursor_hotspot_y;
+  struct wl_client *cursor_client;
+  struct wlr_xcursor_manager *arrows;
+  /* Where a point of an absolute device (a touch screen's or a tablet's,
+     as fractions u, v of the panel's width and height) lies on the canvas,
+     for the devices on each screen (map_input): the first for devices on
+     none that is named. */
+  struct input_map input_maps[16];
+  size_t input_map_count;
+  /* Each touch point down: where it went down, as the offset from the
+     canvas to its surface's coordinates. */
+  struct touch_point {
+    int32_t id;
+    bool down;
+    double dx, dy;
+  } touches[16];
+  struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
+  struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
+  struct wl_listener output_frame, new_surface, client_created;
+};
+
+/* A client of the display, watched until it goes. */
+struct watched_client {
+  struct splashd_host *host;
+  struct wl_client *client;
+  struct wl_listener destroy;
+};
+
+/* A window, until it is destroyed: an xdg-shell toplevel or an X11
+   window (Xwayland's; `x11` then, `xdg` NULL). The program's is the
+   first, host->first (full screen); the others are listed in host->later. */
+struct window {
+  struct splashd_host *host;
+  struct wlr_xdg_surface *xdg;
+  struct wlr_xwayland_surface *x11;
+  struct wl_list link;
+  /* Between its map and unmap signals (Xwayland marks its surfaces mapped
+     only after the map signal, xdg-shell before). */
+  bool mapped;
+  struct wl_listener destroy, map, unmap, request_configure;
+};
+
+/* A keyboard whose keys go to the focused window, until it goes. */
+struct host_keyboard {
+  struct splashd_host *host;
+  struct wlr_input_device *device;
+  struct wl_list link;
+  struct wl_listener key, modifiers, keymap, destroy;
+};
+
+/* A client's virtual pointer (wlr-virtual-pointer: remote control such as
+   wayvnc's), until its client lets go of it. */
+struct virtual_pointer {
+  struct splashd_host *host;
+  struct wl_listener motion, motion_absolute, button, axis, frame, destroy;
+};
+
+/* A keyboard of the machine's (a libinput device), as a wlroots input
+   device, until it is unplugged. */
+struct machine_keyboard {
+  struct wlr_input_device device;
+  struct wlr_keyboard keyboard;
+  struct libinput_device *handle;
+  struct wl_list link;
+};
+
+/* A surface of a client, watched for the commits that change what the
+   program's window shows (its toplevel's, a subsurface's or a popup's). */
+struct watched_surface {
+  struct splashd_host *host;
+  struct wl_listener commit, destroy;
+};
+
+/* Where the program's windows lie on the canvas, as splashd shows them:
+   the first toplevel's buffer centred (cut around its middle where larger,
+   its picture `picture_width` x `picture_height`), each later toplevel's
+   window centred on that picture. false before the first buffer. */
+struct window_places {
+  int64_t first_x, first_y, picture_x, picture_y, picture_width, picture_height;
+};
+
+/* Which cursor is drawn: none until the pointer has moved (since the last
+   touch); the cursor the client under it set (none, when it set none or
+   its surface has nothing); the arrow where the client under it set none
+   since it was last given the pointer, or no client is there (as other
+   compositors show their theme's). */
+enum drawn_cursor { NO_CURSOR, CLIENTS_CURSOR, ARROW };
+
+// log.c
+
+/* Sends wlroots' errors (and libinput's) to `log` from now on. */
+void log_start(splashd_host_log_fn log, void *context);
+/* Sends nothing to the log any more (its host is gone). */
+void log_stop(void);
+/* Sends `line` to the log as an error (when there is a log). */
+void log_error(const char *line);
+/* libinput's log handler (libinput_log_set_handler): its lines, as errors. */
+void log_libinput_line(struct libinput *libinput, enum libinput_log_priority priority, const char *format,
+                       va_list arguments);
+
+// events.c
+
+/* Notes what happened (SPLASHD_HOST_* bits) for the next dispatch to return. */
+void note(struct splashd_host *host, int events);
+/* Reads the wake descriptor (host->wake) in the event loop. */
+int handle_wake(int fd, uint32_t mask, void *data);
+/* Sends what was queued outside a dispatch (configures, frame callbacks). */
+void flush(struct splashd_host *host);
+
+// cursor.c
+
+/* The cursor theme's arrow, loaded when first asked for; NULL without one. */
+struct wlr_xcursor_image *arrow(struct splashd_host *host);
+/* Which cursor is drawn now (enum drawn_cursor). */
+enum drawn_cursor drawn_cursor(struct splashd_host *host);
+/* The seat's request_set_cursor: the client under the pointer sets its cursor. */
+void handle_request_set_cursor(struct wl_listener *listener, void *data);
+
+// windows.c
+
+/* The surface a window shows (NULL: none yet, or no more). */
+struct wlr_surface *window_surface(const struct window *window);
+/* Whether a window is shown: between its map and unmap, with a surface. */
+bool window_mapped(const struct window *window);
+/* Calls `iterator` on each surface of the window (subsurfaces, popups), below it first. */
+void window_for_each_surface(struct window *window, wlr_surface_iterator_func_t iterator, void *data);
+/* Configures `window` full screen at the canvas's size (the program's). */
+void configure_full_screen(struct splashd_host *host, struct window *window);
+/* Configures the program's window (the first), if there is one, full screen. */
+void send_configure(struct splashd_host *host);
+/* Gives the keyboard to the newest mapped window that takes it, else the program's. */
+void focus(struct splashd_host *host);
+/* A window's map signal: it shows, and takes the focus. */
+void handle_window_map(struct wl_listener *listener, void *data);
+/* Forgets a window: out of the host's, its listeners removed, freed. */
+void drop_window(struct window *window);
+/* A window watched until it is destroyed: the program's when `first`, else a later one. */
+struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg, struct wlr_xwayland_surface *x11,
+                          bool first);
+/* Where the program's windows lie on the canvas; false before the first buffer. */
+bool place_windows(const struct splashd_host *host, struct window_places *places);
+/* Where a later window's surface lies on the canvas. */
+void place_later(const struct window_places *places, const struct window *later, int64_t *x, int64_t *y);
+/* The surface shown at a point of the canvas, the point in its coordinates; NULL: the background. */
+struct wlr_surface *surface_at(const struct splashd_host *host, double x, double y, double *sx, double *sy);
+/* xdg-shell's new surface: a toplevel is a window (the first the program's), a popup kept on screen. */
+void handle_new_xdg_surface(struct wl_listener *listener, void *data);
+/* xdg-decoration's new toplevel decoration: none is drawn. */
+void handle_new_decoration(struct wl_listener *listener, void *data);
+/* How many windows are mapped (the table's `windows`). */
+int count_windows(struct splashd_host *host);
+
+// xwayland.c
+
+/* Whether `client` is Xwayland's own connection. */
+bool is_xwayland(const struct splashd_host *host, const struct wl_client *client);
+/* Forgets the X11 windows (Xwayland went, or is being destroyed). */
+void drop_x11_windows(struct splashd_host *host);
+/* Starts serving X11 programs (the table's start_xwayland). */
+const char *start_xwayland(struct splashd_host *host, const char *user, char *error, size_t capacity);
+
+// frames.c
+
+/* The compositor's new surface: watched for the commits that make new frames. */
+void handle_new_surface(struct wl_listener *listener, void *data);
+/* The output's frame signal: a screencopy client asked for the screen. */
+void handle_output_frame(struct wl_listener *listener, void *data);
+/* Holds what the program's window shows now (the table's hold_frame). */
+int hold_frame(struct splashd_host *host);
+/* Opens the held frame's pixels for reading (the table's begin_held). */
+int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer);
+/* Ends the read begin_held opened (the table's end_held). */
+void end_held(struct splashd_host *host);
+/* Lets go of the held frame (the table's drop_held). */
+void drop_held(struct splashd_host *host);
+/* Sends frame callbacks and presentation feedback (the table's frame_done). */
+void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
+/* Gives the screencopy clients what the screen shows (the table's show_screen). */
+int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen);
+
+// input.c
+
+/* The virtual-keyboard manager's new keyboard: it types into the focused window. */
+void handle_new_virtual_keyboard(struct wl_listener *listener, void *data);
+/* The virtual-pointer manager's new pointer: it moves and clicks as a mouse does. */
+void handle_new_virtual_pointer(struct wl_listener *listener, void *data);
+/* Takes the machine's input devices (the table's start_input). */
+int start_input(struct splashd_host *host, const struct splashd_host_keymap *names, char *error, size_t capacity);
+/* Lets go of the machine's input devices, libinput, udev and the keymap. */
+void stop_input(struct splashd_host *host);
+/* Keeps input from the windows, or lets it through again (the table's withhold_input). */
+void withhold_input(struct splashd_host *host, int withheld);
+/* Where absolute devices' points lie on the canvas (the table's map_input). */
+void map_input(struct splashd_host *host, const struct splashd_host_input_map *maps, size_t count);

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// Windows (xdg-shell toplevels and X11's) and popups: which is the
+// program's, which has the keyboard, where each lies on the canvas and what
+// lies under a point.
+#define _GNU_SOURCE
+#include "host.h"
+
+#include <stdlib.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
+#include <wlr/util/box.h>
+
+/* The surface a window shows (NULL: an X11 window not associated with
+   its surface yet, or no more). */
+struct wlr_surface *window_surface(const struct window *window) {
+  return window->xdg != NULL ? window->xdg->surface : window->x11->surface;
+}
+
+bool window_mapped(const struct window *window) { return window->mapped && window_surface(window) != NULL; }
+
+/* Each surface of the window (its subsurfaces and popups too), below it first. */
+void window_for_each_surface(struct window *window, wlr_surface_iterator_func_t iterator, void *data) {
+  if (window->xdg != NULL) {
+    wlr_xdg_surface_for_each_surface(window->xdg, iterator, data);
+  } else if (window->x11->surface != NULL) {
+    wlr_surface_for_each_surface(window->x11->surface, iterator, data);
+  }
+}
+
+static struct wlr_surface *window_surface_at(struct window *window, double x, double y, double *sx, double *sy) {
+  if (window->xdg != NULL) return wlr_xdg_surface_surface_at(window->xdg, x, y, sx, sy);
+  return window->x11->surface != NULL ? wlr_surface_surface_at(window->x11->surface, x, y, sx, sy) : NULL;
+}
+
+/* The window's own part of its surface (without the shadows a client
+   draws around it). */
+static void window_geometry(const struct window *window, struct wlr_box *box) {
+  if (window->xdg != NULL) {
+    wlr_xdg_surface_get_geometry(window->xdg, box);
+  } else {
+    *box = (struct wlr_box){.width = window->x11->width, .height = window->x11->height};
+  }
+}
+
+/* Tells a window whether it is the active one, when that changes (for an
+   xdg toplevel each change is a configure; an X11 window is given the X
+   input focus). */
+static void activate(struct window *window, bool active) {
+  if (window->xdg != NULL) {
+    if (window->xdg->toplevel->scheduled.activated != active) wlr_xdg_toplevel_set_activated(window->xdg, active);
+  } else if (!window->x11->override_redirect) {
+    wlr_xwayland_surface_activate(window->x11, active);
+  }
+}
+
+/* Configures `window` full screen at the canvas's size (the program's). */
+void configure_full_screen(struct splashd_host *host, struct window *window) {
+  if (window->xdg != NULL) {
+    wlr_xdg_toplevel_set_size(window->xdg, (uint32_t)host->width, (uint32_t)host->height);
+    wlr_xdg_toplevel_set_fullscreen(window->xdg, true);
+    wlr_xdg_toplevel_set_activated(window->xdg, true);
+  } else {
+    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
+    wlr_xwayland_surface_set_fullscreen(window->x11, true);
+  }
+}
+
+/* The first window is the program's: full screen at the canvas's size. */
+void send_configure(struct splashd_host *host) {
+  if (host->first != NULL) configure_full_screen(host, host->first);
+}
+
+/* Whether a window takes the keyboard: X11's menus and tooltips
+   (override-redirect) do not. */
+static bool takes_focus(const struct window *window) { return window->xdg != NULL || !window->x11->override_redirect; }
+
+/* The keyboard's focus: the newest mapped window (a dialog over the
+   program's window) but `leaving` (one being unmapped), else the first;
+   none when nothing is mapped or keys are withheld. The window that has
+   it is the activated one (drawn as the active window; the others as in
+   the backdrop). */
+static void focus_except(struct splashd_host *host, const struct window *leaving) {
+  struct window *active = NULL;
+  struct window *later;
+  wl_list_for_each_reverse(later, &host->later, link) {
+    if (window_mapped(later) && takes_focus(later) && later != leaving) {
+      active = later;
+      break;
+    }
+  }
+  if (active == NULL && host->first != NULL && host->first != leaving && window_mapped(host->first)) {
+    active = host->first;
+  }
+  wl_list_for_each(later, &host->later, link) {
+    if (later != leaving) activate(later, later == active);
+  }
+  if (host->first != NULL && host->first != leaving) activate(host->first, host->first == active);
+  struct wlr_surface *target = active != NULL ? window_surface(active) : NULL;
+  if (target == NULL || host->input_withheld) {
+    wlr_seat_keyboard_notify_clear_focus(host->seat);
+    return;
+  }
+  if (host->seat->keyboard_state.focused_surface == target) return;
+  struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(host->seat);
+  if (keyboard != NULL) {
+    wlr_seat_keyboard_notify_enter(host->seat, target, keyboard->keycodes, keyboard->num_keycodes,
+                                   &keyboard->modifiers);
+  } else {
+    wlr_seat_keyboard_notify_enter(host->seat, target, NULL, 0, NULL);
+  }
+}
+
+void focus(struct splashd_host *host) { focus_except(host, NULL); }
+
+void handle_window_map(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, map);
+  (void)data;
+  window->mapped = true;
+  note(window->host, SPLASHD_HOST_NEW_BUFFER);
+  focus(window->host);
+}
+
+/* A window hidden: the focus goes back to what is under it. */
+static void handle_window_unmap(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, unmap);
+  (void)data;
+  // What it covered shows again.
+  note(window->host, SPLASHD_HOST_NEW_BUFFER);
+  focus_except(window->host, window);
+  window->mapped = false;
+}
+
+/* Forgets a window: out of the host's, its listeners removed, freed. */
+void drop_window(struct window *window) {
+  struct splashd_host *host = window->host;
+  note(host, SPLASHD_HOST_NEW_BUFFER);
+  if (host->first == window) {
+    host->first = NULL;
+  } else {
+    wl_list_remove(&window->link);
+  }
+  wl_list_remove(&window->destroy.link);
+  wl_list_remove(&window->map.link);
+  wl_list_remove(&window->unmap.link);
+  if (window->x11 != NULL) wl_list_remove(&window->request_configure.link);
+  free(window);
+}
+
+static void handle_window_destroy(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, destroy);
+  (void)data;
+  struct splashd_host *host = window->host;
+  drop_window(window);
+  focus(host);
+}
+
+/* A window watched until it is destroyed: the program's (the first) when
+   `first`, else a later one. */
+struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg, struct wlr_xwayland_surface *x11,
+                          bool first) {
+  struct window *window = calloc(1, sizeof *window);
+  if (window == NULL) return NULL;
+  window->host = host;
+  window->xdg = xdg;
+  window->x11 = x11;
+  window->destroy.notify = handle_window_destroy;
+  window->map.notify = handle_window_map;
+  window->unmap.notify = handle_window_unmap;
+  if (xdg != NULL) {
+    wl_signal_add(&xdg->events.destroy, &window->destroy);
+    wl_signal_add(&xdg->events.map, &window->map);
+    wl_signal_add(&xdg->events.unmap, &window->unmap);
+  } else {
+    wl_signal_add(&x11->events.destroy, &window->destroy);
+    wl_signal_add(&x11->events.map, &window->map);
+    wl_signal_add(&x11->events.unmap, &window->unmap);
+  }
+  if (first) {
+    host->first = window;
+    wl_list_init(&window->link);
+  } else {
+    wl_list_insert(host->later.prev, &window->link);
+  }
+  return window;
+}
+
+/* The first window's current buffer (NULL: none yet). */
+static struct wlr_buffer *first_buffer(const struct splashd_host *host) {
+  if (host->first == NULL) return NULL;
+  struct wlr_surface *surface = window_surface(host->first);
+  return surface != NULL && surface->buffer != NULL ? surface->buffer->source : NULL;
+}
+
+bool place_windows(const struct splashd_host *host, struct window_places *places) {
+  const struct wlr_buffer *main = first_buffer(host);
+  if (main == NULL) return false;
+  places->picture_width = main->width < host->width ? main->width : host->width;
+  places->picture_height = main->height < host->height ? main->height : host->height;
+  places->picture_x = ((int64_t)host->width - places->picture_width) / 2;
+  places->picture_y = ((int64_t)host->height - places->picture_height) / 2;
+  places->first_x = ((int64_t)host->width - main->width) / 2;
+  places->first_y = ((int64_t)host->height - main->height) / 2;
+  return true;
+}
+
+/* Where a later window's surface lies on the canvas: centred on the
+   first's picture; an X11 window where X has it, the first window being at
+   X's origin (menus and tooltips where their program put them, others
+   where they were configured: centred). */
+void place_later(const struct window_places *places, const struct window *later, int64_t *x, int64_t *y) {
+  if (later->x11 != NULL) {
+    *x = places->first_x + later->x11->x;
+    *y = places->first_y + later->x11->y;
+    return;
+  }
+  struct wlr_box box;
+  window_geometry(later, &box);
+  *x = places->picture_x + (places->picture_width - box.width) / 2 - box.x;
+  *y = places->picture_y + (places->picture_height - box.height) / 2 - box.y;
+}
+
+/* The surface shown at a point of the canvas (a popup, a subsurface, a
+   window: the newest window first), with the point in its coordinates;
+   NULL when only the background is there. */
+struct wlr_surface *surface_at(const struct splashd_host *host, double x, double y, double *sx, double *sy) {
+  struct window_places places;
+  if (host->first == NULL || !window_mapped(host->first) || !place_windows(host, &places)) return NULL;
+  struct window *later;
+  wl_list_for_each_reverse(later, &host->later, link) {
+    if (!window_mapped(later)) continue;
+    int64_t left, top;
+    place_later(&places, later, &left, &top);
+    struct wlr_surface *found = window_surface_at(later, x - (double)left, y - (double)top, sx, sy);
+    if (found != NULL) return found;
+  }
+  return window_surface_at(host->first, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
+}
+
+/* A popup (a menu, a select box's list) kept on what is shown of the
+   program (the screen, or a smaller window's picture): moved or flipped as
+   its positioner allows. */
+static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surface *surface) {
+  struct wlr_xdg_surface *root = surface;
+  while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
+         wlr_surface_is_xdg_surface(root->popup->parent)) {
+    root = wlr_xdg_surface_from_wlr_surface(root->popup->parent);
+  }
+  if (root->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
+  int64_t left = 0, top = 0;
+  struct window_places places = {.picture_width = host->width, .picture_height = host->height};
+  if (place_windows(host, &places)) {
+    if (host->first != NULL && root == host->first->xdg) {
+      left = places.first_x;
+      top = places.first_y;
+    } else {
+      struct window *later;
+      wl_list_for_each(later, &host->later, link) {
+        if (later->xdg == root) place_later(&places, later, &left, &top);
+      }
+    }
+  }
+  struct wlr_box screen = {.x = (int)(places.picture_x - left),
+                           .y = (int)(places.picture_y - top),
+                           .width = (int)places.picture_width,
+                           .height = (int)places.picture_height};
+  wlr_xdg_popup_unconstrain_from_box(surface->popup, &screen);
+}
+
+/* The first toplevel is the program's window: configured full screen at
+   the output's size before its first buffer. Later toplevels are shown
+   over it at their own size. */
+void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, new_xdg_surface);
+  struct wlr_xdg_surface *surface = data;
+  if (surface->role == WLR_XDG_SURFACE_ROLE_POPUP) keep_popup_on_screen(host, surface);
+  if (surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
+  // Sized by the program (wlroots configures it), shown over the first.
+  bool first = host->first == NULL;
+  if (add_window(host, surface, NULL, first) != NULL && first) send_configure(host);
+}
+
+/* No decorations are drawn: the program's window is the whole screen. */
+void handle_new_decoration(struct wl_listener *listener, void *data) {
+  (void)listener;
+  wlr_xdg_toplevel_decoration_v1_set_mode(data, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+int count_windows(struct splashd_host *host) {
+  int count = host->first != NULL && window_mapped(host->first) ? 1 : 0;
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (window_mapped(later)) count++;
+  }
+  return count;
+}
