@@ -73,7 +73,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_LIBRARY := libsplashd-wayland-host.so
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -ffunction-sections -fdata-sections -Wall -Wextra \
   -Werror -Wl,-z,defs -Wl,--as-needed -Wl,--gc-sections -Wl,--exclude-libs,ALL \
-  -DWLR_USE_UNSTABLE -Iwayland-host/protocols -ISources/CWaylandHostLoader/include
+  -DWLR_USE_UNSTABLE -Iwayland-host/protocols -Iwayland-host/loader/include
 HOST_SOURCES := $(sort $(wildcard wayland-host/*.c))
 define host_library
 	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) \

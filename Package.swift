@@ -43,11 +43,11 @@ let package = Package(
     .target(name: "CTTF", dependencies: ["CSDL2", "CSDL2TTF"]),
     .target(name: "CSystemdProgress"),
     // Host mode: the table of the Wayland host's functions and its loader
-    // (dlopen). The host itself, wlroots' glue, is a shared object of its
-    // own (wayland-host/, built by make: libsplashd-wayland-host.so beside
-    // the binaries), loaded only in host mode: a plain splash never maps
-    // wlroots.
-    .target(name: "CWaylandHostLoader"),
+    // (dlopen), beside the host in wayland-host/loader. The host itself, a
+    // compositor on wlroots, is a shared object of its own (wayland-host/,
+    // built by make: libsplashd-wayland-host.so beside the binaries), loaded
+    // only in host mode: a plain splash never maps wlroots.
+    .target(name: "CWaylandHostLoader", path: "wayland-host/loader"),
     // Platform calls wrapped once: descriptors, errno, clocks, files, processes.
     .target(name: "SplashSystem", dependencies: ["SplashCore", "CLinux"]),
     // Host mode's compositor as splashd drives it (`WaylandHosting`, over

@@ -5,14 +5,23 @@
 
 /* Host mode's Wayland compositor: wlroots 0.15's headless back end as the
    protocol server of one kiosk program (wl_compositor, wl_subcompositor,
-   wl_shm, xdg-shell, xdg-decoration, xdg-output, viewporter,
-   presentation-time, wlr-screencopy, virtual-keyboard, a seat with the
-   machine's keyboards, pointers and touch screens), whose current buffer splashd paints into its own
-   frames. It lives in its own shared object (libsplashd-wayland-host.so,
-   which links wlroots), loaded with dlopen only in host mode, so that a
-   plain splash never maps wlroots. Every call comes from the thread that
-   made the host. Decisions (when to reveal, what to show, when a frame is
-   done) are splashd's; this is only glue. */
+   wl_shm, data-device, xdg-shell, xdg-decoration, xdg-output, viewporter,
+   presentation-time, wlr-screencopy, virtual-keyboard, virtual-pointer,
+   idle-inhibit, a seat with the machine's keyboards, pointers and touch
+   screens; Xwayland when asked for), whose windows splashd paints into its
+   own frames. It lives in its own shared object (libsplashd-wayland-host.so,
+   built from wayland-host/, which links wlroots), loaded with dlopen only
+   in host mode, so that a plain splash never maps wlroots. Every call comes
+   from the thread that made the host.
+
+   Who decides what. The compositor decides which window is the program's
+   (the first toplevel, or the first X11 window to show that is not a menu
+   or a tooltip), which window has the keyboard, where later windows and
+   popups lie over the program's, which cursor is drawn, and which surface
+   a pointer or a touch reaches, through the maps splashd gives
+   (map_input). splashd decides when to reveal the program, what the screen
+   shows, when a frame is done, how the screens are arranged, and those
+   maps. */
 
 /* The held frame (hold_frame): what the program's first toplevel showed,
    its buffer or, when subsurfaces or popups showed over it, the window
