@@ -26,8 +26,9 @@ SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev
 # and static (tools/build-wlroots.sh, into $(WLROOTS_DIR)): meson and ninja,
 # and the headers of what they and the compositor (wayland-host/) call
 # (libseat's for wlroots' session code, compiled though never linked; the
-# xwayland package for the path wlroots starts Xwayland by).
-WLROOTS_SOURCE_PACKAGES := dpkg-dev meson ninja-build wayland-protocols libwayland-dev libxkbcommon-dev \
+# xwayland package for the path wlroots starts Xwayland by); wayland-scanner
+# (libwayland-bin) for the compositor's protocol header.
+WLROOTS_SOURCE_PACKAGES := dpkg-dev meson ninja-build wayland-protocols libwayland-dev libwayland-bin libxkbcommon-dev \
   libpixman-1-dev libudev-dev libinput-dev libevdev-dev libmtdev-dev libdrm-dev libseat-dev libxcb1-dev libxcb-composite0-dev \
   libxcb-icccm4-dev libxcb-render0-dev libxcb-res0-dev libxcb-xfixes0-dev xwayland
 BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libstdc++-12-dev $(SDL_SOURCE_PACKAGES) \
@@ -71,11 +72,20 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # they call (libwayland-server, pixman, xkbcommon, libudev, libevdev, mtdev,
 # libdrm, xcb and five of its extensions, libm, libc).
 HOST_LIBRARY := libsplashd-wayland-host.so
+# The protocol header wlroots 0.15's headers include (xdg-shell's server
+# side), made at each build from the machine's wayland-protocols, as tinywl's
+# is (written beside and renamed: a build at the same time never reads half
+# of it).
+HOST_PROTOCOLS := .build/wayland-host/protocols
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -ffunction-sections -fdata-sections -Wall -Wextra \
   -Werror -Wl,-z,defs -Wl,--as-needed -Wl,--gc-sections -Wl,--exclude-libs,ALL \
-  -DWLR_USE_UNSTABLE -Iwayland-host/protocols -Iwayland-host/loader/include
+  -DWLR_USE_UNSTABLE -I$(HOST_PROTOCOLS) -Iwayland-host/loader/include
 HOST_SOURCES := $(sort $(wildcard wayland-host/*.c))
 define host_library
+	mkdir -p $(HOST_PROTOCOLS) && wayland-scanner server-header \
+	  "$$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml" \
+	  $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ \
+	  && mv -f $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ $(HOST_PROTOCOLS)/xdg-shell-protocol.h
 	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) \
 	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs splashd-wlroots)
 endef

@@ -9,7 +9,7 @@ import Testing
     #expect(try String(contentsOfFile: root + "/LICENSE", encoding: .utf8).contains("Apache License"))
     var files = ["Package.swift", "Makefile", ".ci/run"]
     let fileManager = FileManager.default
-    for folder in ["Sources", "Tests", "tools", "systemd", "Config"] {
+    for folder in ["Sources", "Tests", "tools", "systemd", "Config", "wayland-host"] {
       guard let walker = fileManager.enumerator(atPath: root + "/" + folder) else { continue }
       for case let path as String in walker where !path.hasPrefix("Fuzz/") {
         let kinds = [".swift", ".c", ".h", ".modulemap", ".py", ".sh", ".service", ".conf"]
