@@ -97,7 +97,8 @@ let package = Package(
     // One test target a module, in process (`make check`).
     .testTarget(name: "SplashCoreTests", dependencies: ["SplashCore"]),
     .testTarget(name: "SplashSettingsTests", dependencies: ["SplashCore", "SplashSettings"]),
-    .testTarget(name: "SplashManualTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual"]),
+    .testTarget(
+      name: "SplashManualTests", dependencies: ["SplashCore", "SplashSettings", "SplashManual", "SplashTestSupport"]),
     .testTarget(
       name: "SplashSystemTests", dependencies: ["CLinux", "SplashCore", "SplashSystem", "SplashTestSupport"]),
     .testTarget(
