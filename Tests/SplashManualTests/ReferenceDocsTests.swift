@@ -7,7 +7,8 @@ import Testing
 /// The references written by hand beside the settings table, which makes
 /// `--help` and the manual pages: docs/usage.md's table of options and the
 /// sample config (Config/splashd.conf) name every setting the table has,
-/// and nothing it does not, or these fail.
+/// and nothing it does not, or these fail; and the README lists every page
+/// of docs/.
 @Suite struct ReferenceDocsTests {
   /// Every `--option` in the first column of usage.md's table of options.
   func documentedOptions() throws -> Set<String> {
@@ -77,5 +78,16 @@ import Testing
     }
     let sections = Set(keys.keys).subtracting(SettingsSection.allCases.map(\.rawValue))
     #expect(sections.allSatisfy { $0.hasPrefix("screen ") }, "unknown sections: \(sections.sorted())")
+  }
+
+  @Test func theReadmeListsEveryPageOfTheDocs() throws {
+    let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+    let pages = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/docs").filter {
+      $0.hasSuffix(".md")
+    }
+    #expect(!pages.isEmpty)
+    for page in pages.sorted() {
+      #expect(readme.contains("](docs/\(page))"), "README.md's Documentation does not list docs/\(page)")
+    }
   }
 }
