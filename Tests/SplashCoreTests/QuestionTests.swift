@@ -35,6 +35,25 @@ import Testing
     #expect(editor.take(Array("a".utf8) + noise + Array("b".utf8) + [0x0D]) == "ab")
   }
 
+  /// A lone Esc (the terminal sends nothing after it) is no sequence: the
+  /// key after it, Enter among them, is taken as it is.
+  @Test func aLoneEscapeDoesNotSwallowTheEnterAfterIt() {
+    var editor = AnswerEditor(Question(.password, prompt: ""))
+    #expect(editor.take(Array("secret".utf8) + [0x1B]) == nil)
+    #expect(editor.take([0x0D]) == "secret")
+    var keystroke = AnswerEditor(Question(.keystroke(keys: nil), prompt: ""))
+    #expect(keystroke.take([0x1B, 0x0D]) == "\n")
+  }
+
+  /// The Linux console's F1–F5 (`ESC [ [ A` …), xterm's (`ESC O P`), a
+  /// modified arrow (`ESC [ 1 ; 5 C`) and Alt with a key leave no piece
+  /// of themselves in the answer.
+  @Test func noPieceOfAnEscapeSequenceIsTyped() {
+    var editor = AnswerEditor(Question(.question, prompt: ""))
+    let keys: [[UInt8]] = [[0x1B, 0x5B, 0x5B, 0x41], [0x1B, 0x4F, 0x50], Array("\u{1B}[1;5C".utf8), [0x1B, 0x78]]
+    #expect(editor.take(Array("a".utf8) + keys.joined() + Array("b".utf8) + [0x0D]) == "ab")
+  }
+
   @Test func anAnswerStopsAtItsLimit() {
     var editor = AnswerEditor(Question(.password, prompt: ""))
     let typed = [UInt8](repeating: UInt8(ascii: "k"), count: AnswerEditor.maxAnswerBytes + 50)

@@ -36,8 +36,20 @@ public struct AnswerEditor: Sendable {
   public let question: Question
   /// The answer's bytes so far (UTF-8 as the terminal sends it).
   private var typed: [UInt8] = []
-  /// Inside an escape sequence: 1 after ESC, 2 inside `ESC [` or `ESC O`.
-  private var escape = 0
+  /// Where in an escape sequence the terminal is.
+  private var escape = Escape.none
+
+  /// An escape sequence's parts, as a terminal sends them for keys that
+  /// are not text (the arrows, function keys, Alt with a key).
+  private enum Escape {
+    case none
+    /// After ESC.
+    case started
+    /// Inside `ESC [` (parameters and intermediates until a final byte).
+    case controlSequence
+    /// After `ESC [ [` (the Linux console's F1–F5) or `ESC O`: one byte ends it.
+    case oneMore
+  }
 
   /// The longest answer, in bytes (cryptsetup takes passphrases of up to
   /// 512 characters); more is not taken.
@@ -67,18 +79,42 @@ public struct AnswerEditor: Sendable {
 
   private mutating func take(_ byte: UInt8) -> String? {
     switch escape {
-    case 1:
-      escape = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? 2 : 0
-      return nil
-    case 2:
+    case .started:
+      switch byte {
+      case UInt8(ascii: "["):
+        escape = .controlSequence
+        return nil
+      case UInt8(ascii: "O"):
+        escape = .oneMore
+        return nil
+      case 0x1B:
+        // ESC ESC: the first was a lone Esc, the second begins again.
+        return nil
+      case 0x20...0x7E:
+        // Alt with a key: nothing.
+        escape = .none
+        return nil
+      default:
+        // A lone Esc (nothing is sent after it): this byte is a key of its
+        // own, Enter among them.
+        escape = .none
+      }
+    case .controlSequence:
+      if byte == UInt8(ascii: "[") {
+        escape = .oneMore
+        return nil
+      }
       // Parameters and intermediates until the final byte (0x40…0x7E).
-      if (0x40...0x7E).contains(byte) { escape = 0 }
+      if (0x40...0x7E).contains(byte) { escape = .none }
       return nil
-    default: break
+    case .oneMore:
+      escape = .none
+      return nil
+    case .none: break
     }
     if case .keystroke(let keys) = question.kind {
       guard byte != 0x1B else {
-        escape = 1
+        escape = .started
         return nil
       }
       let key = String(decoding: [byte], as: UTF8.self)
@@ -96,7 +132,7 @@ public struct AnswerEditor: Sendable {
       // Back over continuation bytes to the character's first byte.
       while let last = typed.popLast(), last & 0xC0 == 0x80 {}
     case 0x15: typed = []
-    case 0x1B: escape = 1
+    case 0x1B: escape = .started
     case 0..<0x20: break
     default:
       if typed.count < Self.maxAnswerBytes { typed.append(byte) }
