@@ -2,6 +2,7 @@
 import Glibc
 import SplashCore
 import SplashSystem
+import SplashTestSupport
 import Testing
 
 @testable import SplashApp
@@ -176,5 +177,55 @@ import Testing
       if case .gateOpened(_, let reason) = event { reason } else { nil }
     }
     #expect(reveals == Array(repeating: "the program's first frame", count: 3), "\(reveals)")
+  }
+
+  /// A question asked after the splash (a later unlock) brings the splash
+  /// back over the program, nothing typed reaching the program, and the
+  /// program back once it is answered: it is answered for real, not
+  /// refused while Plymouth's PID file says a splash asks the questions.
+  @Test func aQuestionAfterTheSplashBringsItBackUntilItIsAnswered() throws {
+    let splash = try harness()
+    let console = try PseudoTerminal()
+    splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
+    var asker: TestClient?
+    var during: (pixel: UInt32?, withheld: Bool?, status: String)?
+    var after: (pixel: UInt32?, withheld: Bool?)?
+    splash.clock.at(3) {
+      asker = TestClient(splash.controlPath)
+      asker?.send("ask-password Unlock backup:\n")
+    }
+    splash.clock.at(5) {
+      during = (
+        centre(of: splash), splash.waylandHost?.inputWithheld, splash.session?.controller.statusLine() ?? ""
+      )
+      console.type("pw\r")
+    }
+    splash.clock.at(8) { after = (centre(of: splash), splash.waylandHost?.inputWithheld) }
+    splash.clock.at(9) { killProgram(of: splash) }
+    #expect(
+      splash.run(arguments(["--control", splash.controlPath, "--prompt-tty", console.terminal]))
+        == .exit(128 + SIGKILL))
+    #expect(during?.pixel != nil && during?.pixel != Self.programColor, "\(splash.lines)")
+    #expect(during?.withheld == true && during?.status.contains("asking=1") == true, "\(String(describing: during))")
+    #expect(asker?.replies == ["ok pw"])
+    #expect(after?.pixel == Self.programColor && after?.withheld == false, "\(String(describing: after))")
+  }
+
+  /// Plymouth's `deactivate` after the splash (a package script, a
+  /// distribution's shutdown) does not freeze the program: no other program
+  /// takes the screen from its compositor.
+  @Test func plymouthsDeactivateAfterTheSplashLeavesTheProgramDrawing() throws {
+    let splash = try harness()
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commit(color: Self.programColor) }
+      splash.clock.at(4) { host.commit(color: 0x00_4080_F0) }
+    }
+    splash.clock.at(3) { _ = splash.session?.controller.execute(.pauseDrawing, because: "plymouth deactivate") }
+    var shown: UInt32?
+    splash.clock.at(5) { shown = centre(of: splash) }
+    splash.clock.at(6) { killProgram(of: splash) }
+    #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
+    #expect(shown == 0x00_4080_F0, "\(splash.lines)")
+    #expect(splash.session?.stage.isPaused == false)
   }
 }

@@ -31,10 +31,22 @@ public final class PseudoTerminal {
     close(master)
   }
 
-  /// Types `text` as a keyboard would.
+  /// Types `text` as a keyboard would, and returns once the terminal
+  /// holds it for its reader (the kernel hands a pseudo-terminal's input
+  /// over on a worker of its own: a test on a clock of its own would
+  /// otherwise move on before the bytes are there); at most a second
+  /// (a terminal that edits lines holds an unfinished one back).
   public func type(_ text: String) {
     let bytes = Array(text.utf8)
+    let before = waitingBytes
     _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    for _ in 0..<1000 where waitingBytes < before + bytes.count { usleep(1000) }
+  }
+
+  /// The bytes typed that the terminal's reader has not read yet.
+  private var waitingBytes: Int {
+    var count: Int32 = 0
+    return ioctl(slave, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
   }
 
   /// What the terminal has echoed back so far.

@@ -37,6 +37,8 @@ final class ControlServer: ControlTransport {
 
   private final class Client {
     let descriptor: FileDescriptor
+    /// Who it is, as the questions it asks know it.
+    let asker: Asker
     var input = LineBuffer()
     var waits: Set<ControlEvent> = []
     /// Replies held behind one that waits for a frame.
@@ -55,6 +57,7 @@ final class ControlServer: ControlTransport {
     var lineBegan: Double?
     init(_ descriptor: FileDescriptor, at time: Double) {
       self.descriptor = descriptor
+      asker = Asker(connection: Asker.connection(), uid: UnixSocket.peerUser(of: descriptor) ?? uid_t.max)
       lastHeard = time
     }
   }
@@ -179,7 +182,7 @@ final class ControlServer: ControlTransport {
       reply(client, "error snapshot: the last one is still being made or sent")
     case .success(let command):
       let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map(String.init) ?? ""
-      switch controller.execute(command, because: "splashctl \(verb)") {
+      switch controller.execute(command, because: "splashctl \(verb)", from: client.asker) {
       case .ok(let text): reply(client, text.map { "ok \($0)" } ?? "ok")
       case .okOnceShown:
         let ticket = client.replies.reserve()
@@ -303,9 +306,11 @@ final class ControlServer: ControlTransport {
     }
   }
 
+  /// Closes `client`'s connection; the questions it asked go with it.
   private func drop(_ client: Client) {
     guard let index = clients.firstIndex(where: { $0 === client }) else { return }
     try? client.descriptor.close()
     clients.remove(at: index)
+    controller.questions?.withdraw(askedOn: client.asker.connection)
   }
 }

@@ -119,8 +119,8 @@ final class Controller {
 
   /// Executes `command`; `cause` says who asked, as the log and the
   /// reveal or stop reason name it ("splashctl reveal", "SIGTERM", "the
-  /// accelerometer").
-  func execute(_ command: ControlCommand, because cause: String) -> ControlReply {
+  /// accelerometer"); `asker`, the client a question's answer goes to.
+  func execute(_ command: ControlCommand, because cause: String, from asker: Asker? = nil) -> ControlReply {
     switch command {
     case .reveal:
       reveal(because: cause)
@@ -138,7 +138,9 @@ final class Controller {
       if stage.isPaused { stop(because: cause) } else { reveal(because: cause) }
       return happened.contains(.didDisappear) ? .ok(nil) : .later(.didDisappear)
     case .pauseDrawing:
-      stage.setPaused(true)
+      // Once what followed the splash has the screen (host mode's program),
+      // no other program takes it from splashd: drawing goes on.
+      if !successorHasScreen { stage.setPaused(true) }
       return .ok(nil)
     case .resumeDrawing:
       stage.setPaused(false)
@@ -159,8 +161,12 @@ final class Controller {
       next.message = text
       return show(next)
     case .ask(let question):
-      guard let questions, phase != .done else { return .error("ask: nobody can answer here") }
-      return .answer(questions.ask(question))
+      // After the splash, only where splashd keeps the screen (host mode:
+      // the splash comes back over the program to ask).
+      guard let questions, let asker, phase != .done || successorHasScreen else {
+        return .error("ask: nobody can answer here")
+      }
+      return .answer(questions.ask(question, by: asker))
     case .handover:
       // A display handed over already stopped the splash too.
       guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }

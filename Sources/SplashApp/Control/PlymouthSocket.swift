@@ -35,6 +35,8 @@ final class PlymouthSocket: ControlTransport {
 
   private final class Client {
     let descriptor: FileDescriptor
+    /// Who it is, as the questions it asks know it (root: others are refused).
+    let asker = Asker(connection: Asker.connection(), uid: 0)
     var input = PlymouthRequestBuffer()
     /// A `quit` waiting for the splash to end: ACK then.
     var awaitsQuit = false
@@ -145,7 +147,7 @@ final class PlymouthSocket: ControlTransport {
     case .answerNone:
       reply(client, PlymouthRequest.noAnswer)
     case .command(let command):
-      switch controller.execute(command, because: request.cause) {
+      switch controller.execute(command, because: request.cause, from: client.asker) {
       case .ok, .png, .handover: reply(client, PlymouthRequest.ack)
       case .okOnceShown:
         let ticket = client.replies.reserve()
@@ -190,10 +192,12 @@ final class PlymouthSocket: ControlTransport {
     }
   }
 
+  /// Closes `client`'s connection; the questions it asked go with it.
   private func drop(_ client: Client) {
     guard let index = clients.firstIndex(where: { $0 === client }) else { return }
     try? client.descriptor.close()
     clients.remove(at: index)
+    controller.questions?.withdraw(askedOn: client.asker.connection)
   }
 
   /// Closes every connection; a `quit` still waiting is answered first:

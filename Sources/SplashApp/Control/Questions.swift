@@ -1,18 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashSystem
 
+/// Who asked a question: the connection it came on (the question dies with
+/// it, and its answer goes there alone) and the asker's user.
+struct Asker: Equatable {
+  /// The connection, unique for the process's life (`Asker.connection()`).
+  let connection: Int
+  /// The asker's user, from its connection's credentials.
+  let uid: uid_t
+
+  /// A number for a new connection.
+  static func connection() -> Int {
+    nextConnection += 1
+    return nextConnection
+  }
+  nonisolated(unsafe) private static var nextConnection = 0
+
+  /// Whether it is root: the system's own questions (cryptsetup's,
+  /// systemd's password agents'), asked as they are. Another user's are
+  /// shown as that user's, after root's.
+  var isRoot: Bool { uid == 0 }
+
+  /// How a question of a user who is not root is shown: "kiosk (uid 1000)
+  /// asks: PROMPT", so that nobody takes it for the system's.
+  func shown(_ question: Question) -> Question {
+    guard !isRoot else { return question }
+    let who = ProgramUser.name(of: uid).map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
+    return Question(question.kind, prompt: "\(who) asks: \(question.prompt)")
+  }
+}
+
 /// The questions asked of the person at the screen (`ControlCommand.ask`:
 /// Plymouth's ask-for-password, ask-question and watch-keystroke,
-/// splashctl's ask-password and ask-question), one at a time in the order
-/// asked. While one is asked, its line (the prompt, then a bullet for each
-/// character of a password) is shown in the message's place on every
-/// screen, and the console's terminal is read key by key (`prompt-tty`:
-/// opened for the questions, given back after them), so the console's
-/// keymap applies. Each answer goes to its asker; when the splash ends,
-/// every question still asked gets no answer.
+/// splashctl's ask-password and ask-question), one at a time: root's (the
+/// system's: a disk's passphrase) first, in the order asked, then other
+/// users', each shown with its asker's name. While one is asked, its line
+/// (the prompt, then a bullet for each character of a password) is shown in
+/// the message's place on every screen, and the console's terminal is read
+/// key by key (`prompt-tty`: opened for the questions, given back after
+/// them), so the console's keymap applies. Each answer goes to its asker
+/// alone; a question dies with its asker's connection; an asker has at
+/// most `maxPerAsker` waiting, all together at most `maxWaiting`; when the
+/// splash ends, every question still asked gets no answer.
 final class Questions: EventSource {
-  private var asked: [(editor: AnswerEditor, answer: PendingAnswer)] = []
+  private struct Asked {
+    let asker: Asker
+    var editor: AnswerEditor
+    let answer: PendingAnswer
+  }
+  private var asked: [Asked] = []
   private var terminal: KeyboardTerminal?
   /// The terminal's path; nil: the console's active virtual terminal.
   private let terminalPath: String?
@@ -23,6 +61,11 @@ final class Questions: EventSource {
   /// keyboards from its program and gives the console back its keyboard.
   var onAsking: ((Bool) -> Void)?
   private var reportedAsking = false
+
+  /// The most questions one connection may have waiting.
+  static let maxPerAsker = 4
+  /// The most questions waiting, all together.
+  static let maxWaiting = 64
 
   init(terminal: String?, stage: Stage, log: Log) {
     terminalPath = terminal
@@ -35,12 +78,42 @@ final class Questions: EventSource {
   /// How many questions wait for their answers (the first is shown).
   var waiting: Int { asked.count }
 
-  /// Asks `question` after those asked before it.
-  func ask(_ question: Question) -> PendingAnswer {
+  /// Asks `question` for `asker`: after root's questions and, for root,
+  /// before every other user's (a user's question shown now waits again,
+  /// what was typed for it dropped). Refused at once (the answer is why)
+  /// when the asker, or everybody, has as many waiting as may.
+  func ask(_ question: Question, by asker: Asker) -> PendingAnswer {
     let answer = PendingAnswer()
-    asked.append((AnswerEditor(question), answer))
-    if asked.count == 1 { begin() }
+    if asked.count >= Self.maxWaiting {
+      answer.finish(.failure(ControlError("\(Self.maxWaiting) questions wait already; ask once they are answered")))
+      return answer
+    }
+    if asked.filter({ $0.asker.connection == asker.connection }).count >= Self.maxPerAsker {
+      answer.finish(
+        .failure(ControlError("this connection has \(Self.maxPerAsker) questions waiting; ask once they are answered")))
+      return answer
+    }
+    let new = Asked(asker: asker, editor: AnswerEditor(asker.shown(question)), answer: answer)
+    let place = asker.isRoot ? asked.firstIndex { !$0.asker.isRoot } ?? asked.count : asked.count
+    if place == 0, let shown = asked.first {
+      // A user's question gives way to root's: nothing typed for it is kept.
+      asked[0].editor = AnswerEditor(shown.editor.question)
+    }
+    asked.insert(new, at: place)
+    if place == 0 { begin() }
     return answer
+  }
+
+  /// The connection `connection` is gone: its questions go with it (the
+  /// one shown gives way to the next).
+  func withdraw(askedOn connection: Int) {
+    let wasShown = asked.first?.asker.connection == connection
+    let gone = asked.filter { $0.asker.connection == connection }
+    guard !gone.isEmpty else { return }
+    asked.removeAll { $0.asker.connection == connection }
+    for question in gone { question.answer.finish(.failure(ControlError("the asker is gone"))) }
+    log.info("ask: \(gone.count) question\(gone.count == 1 ? "" : "s") withdrawn: the asker's connection closed")
+    if wasShown { begin() }
   }
 
   var descriptors: [FileDescriptor] { terminal.map { [$0.descriptor] } ?? [] }
@@ -71,7 +144,7 @@ final class Questions: EventSource {
     }
     let unanswered = asked
     asked = []
-    for (_, answer) in unanswered { answer.finish(.failure(ControlError(reason))) }
+    for question in unanswered { question.answer.finish(.failure(ControlError(reason))) }
     finishAsking()
   }
 
@@ -104,8 +177,8 @@ final class Questions: EventSource {
   }
 
   private func answerFirst(_ text: String) {
-    let (_, answer) = asked.removeFirst()
-    answer.finish(.success(text))
+    let first = asked.removeFirst()
+    first.answer.finish(.success(text))
     begin()
   }
 

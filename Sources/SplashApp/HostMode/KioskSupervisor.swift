@@ -128,7 +128,11 @@ final class KioskSupervisor {
       // on too (unless splashd is stopping, or the program has ended
       // already and may be started again: the splash stays).
       if !stopAsked && (!program.ended || handoff.restart == .no) { stage.showTransitionEnd() }
-      runLoop.run(until: .infinity) { program.ended || stopAsked }
+      runLoop.run(until: .infinity) { program.ended || stopAsked || controller.isAsking }
+      if controller.isAsking && !program.ended && !stopAsked {
+        askOverTheProgram()
+        continue
+      }
       if stopAsked {
         fadeToTheShutdownPicture()
         awaitTheEnd()
@@ -168,6 +172,28 @@ final class KioskSupervisor {
       }
       if let child = program.spawned?.child { passSignals(to: child) }
       playAgain()
+    }
+  }
+
+  /// A question asked after the splash (a later unlock: a volume mounted
+  /// later, a USB key): the splash comes back over the program with the
+  /// prompt in the message's place, nothing typed reaching the program, and
+  /// once every question is answered or withdrawn the doors open onto the
+  /// program again.
+  private func askOverTheProgram() {
+    log.info("host mode: a question is asked; the splash comes back over the program for it")
+    beginAgain()
+    returnToTheSplash(saying: nil)
+    // The program lies behind the splash again, for the doors to open onto.
+    program.frames.showCurrent()
+    runLoop.run(until: .infinity) { !controller.isAsking || program.ended || stopAsked }
+    guard !program.ended, !stopAsked else { return }
+    let player = Player(timeline: transitionWithoutHold) { [controller] in controller.record($0) }
+    defer { stage.playbackEnded() }
+    do {
+      _ = try player.play(on: stage, clock: clock)
+    } catch {
+      log.info("host mode: the transition back to the program ended early: \(error)")
     }
   }
 

@@ -39,6 +39,12 @@ public struct ProgramUser: Equatable, Sendable {
       home: String(cString: user.pw_dir), shell: String(cString: user.pw_shell))
   }
 
+  /// The name the user database gives `uid`; nil when it knows none.
+  public static func name(of uid: uid_t) -> String? {
+    guard let entry = getpwuid(uid) else { return nil }
+    return String(cString: entry.pointee.pw_name)
+  }
+
   /// The user splashd runs as: from the user database, or its bare ids
   /// where the database does not know it (an initramfs has none).
   public static func running() -> ProgramUser {
