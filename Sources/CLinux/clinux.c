@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Mostly header-only; what needs <linux/netlink.h> is here, out of the
    module Swift imports. */
+#define _GNU_SOURCE /* struct ucred, SCM_CREDENTIALS */
 #include "clinux.h"
 
 #include <errno.h>
@@ -80,6 +81,38 @@ long splashd_receive_descriptors(int socket, void *bytes, unsigned long size, in
       if (*count < SPLASHD_MAX_PASSED_DESCRIPTORS) {
         descriptors[(*count)++] = descriptor;
       } else {
+        close(descriptor);
+      }
+    }
+  }
+  return received;
+}
+
+long splashd_receive_from(int socket, void *bytes, unsigned long size, int *pid, unsigned int *uid) {
+  struct iovec part = {.iov_base = bytes, .iov_len = size};
+  union {
+    char space[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * SPLASHD_MAX_PASSED_DESCRIPTORS)];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {
+      .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space};
+  *pid = 0;
+  *uid = (unsigned int)-1;
+  long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+  if (received < 0) return -1;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET) continue;
+    if (header->cmsg_type == SCM_CREDENTIALS && header->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+      struct ucred sender;
+      memcpy(&sender, CMSG_DATA(header), sizeof sender);
+      *pid = sender.pid;
+      *uid = sender.uid;
+    } else if (header->cmsg_type == SCM_RIGHTS) {
+      /* Descriptors nobody asked for are closed at once. */
+      int passed = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+      for (int index = 0; index < passed; index++) {
+        int descriptor;
+        memcpy(&descriptor, CMSG_DATA(header) + sizeof(int) * index, sizeof descriptor);
         close(descriptor);
       }
     }

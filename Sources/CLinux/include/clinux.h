@@ -65,6 +65,13 @@ long splashd_send_descriptors(int socket, const void *bytes, unsigned long lengt
    number in `*count`, close-on-exec), blocking as the socket does: the
    bytes received, or -1 and errno. */
 long splashd_receive_descriptors(int socket, void *bytes, unsigned long size, int *descriptors, int *count);
+
+/* One datagram from `socket` (SO_PASSCRED on), without blocking: its
+   bytes into `bytes` (at most `size`), the sender's process and user IDs
+   (checked by the kernel) into `pid` and `uid`, 0 and -1 when it came
+   without; descriptors sent with it are closed. The bytes received, or -1
+   and errno. */
+long splashd_receive_from(int socket, void *bytes, unsigned long size, int *pid, unsigned int *uid);
 #include <sys/pidfd.h>
 #include <linux/fb.h>
 #include <linux/kd.h>

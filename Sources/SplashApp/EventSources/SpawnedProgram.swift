@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashCore
 import SplashSystem
 
@@ -16,6 +17,14 @@ final class SpawnedProgram: EventSource {
   private let log: Log
   /// The program has ended (as its end watch told).
   private(set) var ended = false
+  /// What is said of its status lines and of refused datagrams: a program,
+  /// or whoever sends to its socket, may send thousands.
+  private var statusLines = LogLimit()
+  private var refusals = LogLimit(burst: 3, interval: 10)
+  /// The clock, for the log's limits.
+  private let now: () -> Double
+  /// The user the program runs as.
+  private let userID: uid_t
 
   /// What its end asks of the splash (a reveal, unless told otherwise;
   /// nil: nothing, the caller saw to it).
@@ -37,6 +46,7 @@ final class SpawnedProgram: EventSource {
     self.path = path
     self.controller = controller
     self.log = log
+    now = controller.now
     self.whenEnded = whenEnded
     do {
       notify = try NotifyListener()
@@ -48,6 +58,7 @@ final class SpawnedProgram: EventSource {
         found = looked
       }
       child = try ChildProcess.spawn(path, program, additions: additions, as: found)
+      userID = found?.uid ?? geteuid()
       exit = try child.endWatch()
     } catch {
       throw Failure(
@@ -68,10 +79,34 @@ final class SpawnedProgram: EventSource {
       if let command = whenEnded() { _ = controller.execute(command, because: "\(path) ended") }
       return
     }
-    for line in notify.received() {
-      if line == "READY=1" { _ = controller.execute(.reveal, because: "\(path) is ready (READY=1)") }
-      if line.hasPrefix("STATUS=") { log.info("program status: \(printable(String(line.dropFirst(7))))") }
+    for datagram in notify.received() {
+      // Only the program and its children may say it is ready: the socket's
+      // name is abstract, and anybody could send to it (systemd takes only
+      // a service's own processes too).
+      guard isTheProgram(datagram) else {
+        if let unsaid = refusals.admit(at: now()) {
+          let who = datagram.sender.map { "pid \($0)" } ?? "a sender the kernel did not name"
+          log.error("\(path): a notification from \(who), not the program's, ignored" + unsaid)
+        }
+        continue
+      }
+      for line in datagram.lines {
+        if line == "READY=1" { _ = controller.execute(.reveal, because: "\(path) is ready (READY=1)") }
+        if line.hasPrefix("STATUS="), let unsaid = statusLines.admit(at: now()) {
+          log.info("program status: \(printable(String(line.dropFirst(7))))" + unsaid)
+        }
+      }
     }
+  }
+
+  /// Whether `datagram` came from the program or one of its processes
+  /// (a child, a grandchild); from one that has ended since (a helper such
+  /// as systemd-notify, gone before its datagram is read), when it ran as
+  /// the program's user.
+  private func isTheProgram(_ datagram: NotifyListener.Datagram) -> Bool {
+    guard let sender = datagram.sender else { return false }
+    if ProcessAncestry.descends(sender, from: child.pid, parent: Processes.parent(of:)) { return true }
+    return !Processes.isRunning(sender) && datagram.user == userID
   }
 
   /// Waits for the program to end, passing on every SIGTERM, SIGINT and

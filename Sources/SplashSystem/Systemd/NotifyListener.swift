@@ -4,7 +4,10 @@ import Glibc
 
 /// The receiving end of systemd's notify protocol, for a program splashd
 /// starts itself: an abstract datagram socket whose name goes into the
-/// program's NOTIFY_SOCKET.
+/// program's NOTIFY_SOCKET. Anybody may send to an abstract name, so each
+/// datagram comes with its sender's process ID as the kernel saw it
+/// (SO_PASSCRED), for the listener's owner to judge, as systemd judges
+/// its own notify socket's.
 public final class NotifyListener {
   public let descriptor: FileDescriptor
   /// The value for NOTIFY_SOCKET (`@splashd/<pid>/notify-<fd>`: the
@@ -17,6 +20,12 @@ public final class NotifyListener {
     guard fd >= 0 else { throw SystemError("socket", code: errno) }
     descriptor = FileDescriptor(rawValue: fd)
     name = "@splashd/\(getpid())/notify-\(fd)"
+    var on: Int32 = 1
+    guard setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+      let error = SystemError("setsockopt SO_PASSCRED \(name)", code: errno)
+      try? descriptor.close()
+      throw error
+    }
     guard let (address, length) = unixAddress(name) else {
       try? descriptor.close()
       throw SystemError("socket \(name)", code: ENAMETOOLONG)
@@ -30,12 +39,32 @@ public final class NotifyListener {
 
   deinit { try? descriptor.close() }
 
-  /// The assignments ("READY=1", "STATUS=…") of every datagram waiting.
-  public func received() -> [String] {
-    var lines: [String] = []
-    while case .bytes(let datagram) = descriptor.readAvailable() {
-      lines += String(decoding: datagram, as: UTF8.self).split(separator: "\n").map(String.init)
+  /// A datagram: its sender's process and user (nil when the kernel gave
+  /// none) and its assignments ("READY=1", "STATUS=…").
+  public struct Datagram: Equatable, Sendable {
+    public let sender: pid_t?
+    public let user: uid_t?
+    public let lines: [String]
+  }
+
+  /// The datagrams waiting, at most `limit` of them (the rest wait for the
+  /// next turn).
+  public func received(limit: Int = 64) -> [Datagram] {
+    var datagrams: [Datagram] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while datagrams.count < limit {
+      var pid: Int32 = 0
+      var uid = uid_t.max
+      let count = buffer.withUnsafeMutableBytes {
+        splashd_receive_from(descriptor.rawValue, $0.baseAddress, 4096, &pid, &uid)
+      }
+      guard count >= 0 else {
+        if errno == EINTR { continue }
+        break
+      }
+      let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+      datagrams.append(Datagram(sender: pid > 0 ? pid : nil, user: uid == uid_t.max ? nil : uid, lines: lines))
     }
-    return lines
+    return datagrams
   }
 }
