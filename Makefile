@@ -15,7 +15,7 @@ DRACUTDIR ?= $(PREFIX)/lib/dracut/modules.d
 # for progress from systemd, is loaded with dlopen and is everywhere systemd is).
 RUNTIME_PACKAGES := fonts-dejavu-core
 # SDL2, SDL2_image, SDL2_ttf and FreeType are built from Debian's source packages, trimmed and
-# static (tools/build-sdl.sh, once per machine, into $(SDL_DIR)): the tools
+# static (tools/build/build-sdl.sh, once per machine, into $(SDL_DIR)): the tools
 # that unpack and configure them, and the headers of what SDL loads when first
 # used (X11, Wayland, libdecor, DRM/GBM, EGL/GLES; JPEG, TIFF, WebP).
 SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev libxrandr-dev libxcursor-dev \
@@ -23,7 +23,7 @@ SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev
   libgbm-dev libjpeg-dev libtiff-dev libwebp-dev
 # wlroots and libinput, for host mode's Wayland compositor (a shared object
 # of its own), are built from Debian's source packages the same way, trimmed
-# and static (tools/build-wlroots.sh, into $(WLROOTS_DIR)): meson and ninja,
+# and static (tools/build/build-wlroots.sh, into $(WLROOTS_DIR)): meson and ninja,
 # and the headers of what they and the compositor (wayland-host/) call
 # (libseat's for wlroots' session code, compiled though never linked; the
 # xwayland package for the path wlroots starts Xwayland by); wayland-scanner
@@ -44,12 +44,12 @@ BUILT_PKG_CONFIG := $(CURDIR)/$(SDL_DIR)/current/lib/pkgconfig:$(CURDIR)/$(WLROO
 export PKG_CONFIG_PATH := $(BUILT_PKG_CONFIG)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # QEMU rig; Mesa's EGL and GL for SDL's KMSDRM driver in the guest (libsdl2
 # loads them at run time without depending on them); Pillow for the hostile
-# pictures of the reliability tests and for reading snapshots (tools/png-to-ppm.py);
-# gdb for the stacks tools/deadline.sh prints of a test run that hangs;
+# pictures of the reliability tests and for reading snapshots (tools/test/png-to-ppm.py);
+# gdb for the stacks tools/test/deadline.sh prints of a test run that hangs;
 # gdk-pixbuf-csource to build psplash, the peer the boot figures compare with
-# (tools/qemu/build-psplash.sh); groff and man to check the manual pages;
+# (tools/test/qemu/build-psplash.sh); groff and man to check the manual pages;
 # fakeroot and lintian for the Debian package; cryptsetup-bin to encrypt the
-# LUKS boot's root image (tools/qemu/debian-root.py --luks); Wayland programs
+# LUKS boot's root image (tools/test/qemu/debian-root.py --luks); Wayland programs
 # for host mode (weston's clients, foot, GTK's widget factory, grim for screencopy, wtype for the
 # virtual keyboard, wev to see a virtual pointer's click, wayvnc for remote control).
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
@@ -66,7 +66,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shared object of its own, which splashd loads with dlopen only in host
 # mode, built with the C compiler beside a build's binaries ($(1)): SwiftPM's
 # linker driver would tie it to the Swift runtime. wlroots and libinput are
-# linked in from tools/build-wlroots.sh's archives (splashd-wlroots.pc), of
+# linked in from tools/build/build-wlroots.sh's archives (splashd-wlroots.pc), of
 # which the link keeps only what the compositor reaches (--gc-sections) and
 # exports nothing (--exclude-libs): the object needs only the small libraries
 # they call (libwayland-server, pixman, xkbcommon, libudev, libevdev, mtdev,
@@ -103,13 +103,13 @@ endef
 
 deps:
 	$(call apt_install,$(BUILD_PACKAGES))
-	tools/build-sdl.sh $(SDL_DIR)
-	tools/build-wlroots.sh $(WLROOTS_DIR)
+	tools/build/build-sdl.sh $(SDL_DIR)
+	tools/build/build-wlroots.sh $(WLROOTS_DIR)
 
 test-deps:
 	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
-	tools/build-sdl.sh $(SDL_DIR)
-	tools/build-wlroots.sh $(WLROOTS_DIR)
+	tools/build/build-sdl.sh $(SDL_DIR)
+	tools/build/build-wlroots.sh $(WLROOTS_DIR)
 
 # The Swift runtime, SDL2, SDL2_image and SDL2_ttf are linked statically: a
 # kiosk image needs only Debian's libpng, inih and libdrm, and start-up maps few
@@ -122,12 +122,12 @@ test-deps:
 # code that reads untrusted input is Swift, and the shared libraries, stack
 # and heap keep their random addresses.
 PIE ?= no
-# Each function in a section of its own, laid out in tools/text-order.txt's
+# Each function in a section of its own, laid out in tools/build/text-order.txt's
 # order: what a splash runs sits together, so that the kernel's fault-around
 # (64 KiB around each page faulted) maps little more than that
-# (tools/text-order.sh, docs/performance.md).
+# (tools/build/text-order.sh, docs/performance.md).
 TEXT_ORDER := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xlinker --section-ordering-file=$(CURDIR)/tools/text-order.txt
+  -Xlinker --section-ordering-file=$(CURDIR)/tools/build/text-order.txt
 # Concrete generic types' metadata (a [String: String], an array of event
 # sources) through the metadata accessors, not looked up by mangled name: by
 # name, the runtime demangled each type the first time it was used, ~20% of
@@ -151,19 +151,19 @@ build: deps
 	  $(TEXT_ORDER) $(METADATA) $(STATIC_CXX) -Xcc -DSPLASHD_GIT_COMMIT='"$(GIT_COMMIT)"'
 	$(call host_library,$(BUILD_DIR))
 
-# Writes tools/text-order.txt again from the functions splashd runs (under
-# valgrind; see tools/text-order.sh). Commit the result.
+# Writes tools/build/text-order.txt again from the functions splashd runs (under
+# valgrind; see tools/build/text-order.sh). Commit the result.
 text-order: build
 	$(call apt_install,valgrind)
-	tools/text-order.sh $(BUILD_DIR)
+	tools/build/text-order.sh $(BUILD_DIR)
 
-# The Debian package, out/splashd_VERSION_ARCH.deb (tools/make-deb.sh: the
+# The Debian package, out/splashd_VERSION_ARCH.deb (tools/release/make-deb.sh: the
 # install layout, Depends from dpkg-shlibdeps, splashd.service enabled by
 # its postinst). Needs dpkg-dev and fakeroot; lintian to check it.
 DEB_DIR ?= out
 deb: build
 	$(call apt_install,fakeroot)
-	tools/make-deb.sh $(BUILD_DIR) $(DEB_DIR)
+	tools/release/make-deb.sh $(BUILD_DIR) $(DEB_DIR)
 
 # The manual pages and bash completions, made from the settings table.
 DOCS_DIR ?= .build/docs
@@ -196,7 +196,7 @@ IN_PROCESS_TESTS := SplashCoreTests|SplashSettingsTests|SplashManualTests|Splash
 BLACK_BOX_TESTS := SplashdTests|SplashWaylandHostTests
 QEMU_TESTS := SplashBootTests
 FIGURE_TESTS := SplashBootTests.BootFigureTests
-# Each test run has a deadline (tools/deadline.sh): a hang fails it with the
+# Each test run has a deadline (tools/test/deadline.sh): a hang fails it with the
 # stacks of what still runs.
 CHECK_DEADLINE ?= 900
 TEST_DEADLINE ?= 1800
@@ -206,27 +206,27 @@ TEST_DEADLINE ?= 1800
 check: deps lint
 	$(SWIFT) build --build-tests
 	$(call host_library,.build/debug)
-	tools/deadline.sh $(CHECK_DEADLINE) $(SWIFT) test --skip-build --filter '$(IN_PROCESS_TESTS)'
+	tools/test/deadline.sh $(CHECK_DEADLINE) $(SWIFT) test --skip-build --filter '$(IN_PROCESS_TESTS)'
 
 # Every test, the fastest first so that a failure shows early: `check`; the
 # black-box tests (the real binaries: signals, clients, windows under Xvfb,
 # hostile inputs, the package of the release build, made first); the QEMU boots (`systest`, on the release
 # build); the fuzzers (briefly), the sanitizer runs and the release build as
-# it ships (tools/check-release.sh); then the figures (`figures`).
+# it ships (tools/release/check-release.sh); then the figures (`figures`).
 test: check
 	$(MAKE) test-deps build
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(BLACK_BOX_TESTS)'
+	tools/test/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(BLACK_BOX_TESTS)'
 	$(MAKE) systest
 	$(MAKE) fuzz FUZZ_SECONDS=10
 	$(MAKE) sanitize
-	tools/check-release.sh
+	tools/release/check-release.sh
 	$(MAKE) figures
 
-# libFuzzer over what splashd reads from outside (tools/fuzz.sh): each
+# libFuzzer over what splashd reads from outside (tools/test/fuzz.sh): each
 # target for FUZZ_SECONDS seconds; fails on any crash, leak or timeout.
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	tools/fuzz.sh $(FUZZ_SECONDS)
+	tools/test/fuzz.sh $(FUZZ_SECONDS)
 
 # The core, render and in-process app tests under AddressSanitizer (with
 # LeakSanitizer), and the tests that use threads (the helper thread that
@@ -237,12 +237,12 @@ THREADED_TESTS := SplashSystemTests|SplashRenderTests|SplashAppTests
 sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
 	$(call host_library,.build/asan/debug)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp ASAN_OPTIONS=detect_leaks=1 \
-	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/test/lsan.supp ASAN_OPTIONS=detect_leaks=1 \
+	  tools/test/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/asan --filter '$(SANITIZED_TESTS)'
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
 	$(call host_library,.build/tsan/debug)
 	TSAN_OPTIONS=halt_on_error=1 \
-	  tools/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
+	  tools/test/deadline.sh 1200 $(SWIFT) test --skip-build --scratch-path .build/tsan --filter '$(THREADED_TESTS)'
 
 # The QEMU system tests (make test runs them too): the fbdev, KMS, systemd,
 # initramfs and dracut boots under a real kernel, on the release build. Their
@@ -250,7 +250,7 @@ sanitize: test-deps
 systest: test-deps build
 	$(SWIFT) build --build-tests
 	$(call host_library,.build/debug)
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)' --skip '$(FIGURE_TESTS)'
+	tools/test/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(QEMU_TESTS)' --skip '$(FIGURE_TESTS)'
 
 # The figures (make test ends with them): the QEMU boots that time each back
 # end and splashd against psplash in one boot, then make bench. Printed as
@@ -258,7 +258,7 @@ systest: test-deps build
 figures: test-deps build
 	$(SWIFT) build --build-tests
 	$(call host_library,.build/debug)
-	tools/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(FIGURE_TESTS)'
+	tools/test/deadline.sh $(TEST_DEADLINE) $(SWIFT) test --skip-build --filter '$(FIGURE_TESTS)'
 	$(MAKE) bench
 
 bench: build
@@ -288,7 +288,7 @@ install-built:
 	install -D -s -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
 	install -D -s -m 644 $(BUILD_DIR)/$(HOST_LIBRARY) $(DESTDIR)$(PREFIX)/lib/splashd/$(HOST_LIBRARY)
 	@# The device quirks of the libinput linked into the compositor, where it
-	@# looks for them (/usr/lib/splashd/libinput: tools/build-wlroots.sh);
+	@# looks for them (/usr/lib/splashd/libinput: tools/build/build-wlroots.sh);
 	@# none when it links Debian's libinput, which reads Debian's.
 	if [ -d $(QUIRKS_DIR) ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/splashd/libinput \

@@ -13,7 +13,7 @@ let package = Package(
   ],
   targets: [
     // C libraries from Debian's -dev packages. SDL2, SDL2_image and SDL2_ttf
-    // (with FreeType) are the trimmed static builds of tools/build-sdl.sh,
+    // (with FreeType) are the trimmed static builds of tools/build/build-sdl.sh,
     // found through the pkg-config files it writes (make points
     // PKG_CONFIG_PATH at them).
     .systemLibrary(name: "CSDL2", pkgConfig: "splashd-sdl2"),

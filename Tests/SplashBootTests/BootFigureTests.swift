@@ -40,10 +40,10 @@ import Testing
   }
 
   /// splashd against psplash, Yocto's splash (built from its source with
-  /// the same picture: tools/qemu/build-psplash.sh), in one boot, with the
+  /// the same picture: tools/test/qemu/build-psplash.sh), in one boot, with the
   /// programs, their libraries and the picture in a tmpfs: from exec to
   /// the first pixel and to the complete picture on the buffer the CRTC
-  /// scans out (tools/qemu/scanout-watch.c, sampled every millisecond), on
+  /// scans out (tools/test/qemu/scanout-watch.c, sampled every millisecond), on
   /// fbdev and on KMS (psplash `--drm`, splashd's native `kms`), splashd
   /// cold (no cache) and warm (its cache filled by `--prepare`);
   /// interleaved, medians of 5 (of 15 for host mode's first pixel against
@@ -78,7 +78,7 @@ import Testing
       "/usr/bin/gcc",
       [
         "-O2", "-Wall", "-I/usr/include/libdrm", "-o", dir.path + "/scanout-watch",
-        packageRoot + "/tools/qemu/scanout-watch.c", "-ldrm",
+        packageRoot + "/tools/test/qemu/scanout-watch.c", "-ldrm",
       ])
     #expect(watcher.status == 0, "\(watcher.stderr)")
     let sources = [
@@ -88,7 +88,7 @@ import Testing
     var peer = false
     if let source = sources.first(where: { FileManager.default.fileExists(atPath: $0) }) {
       let built = try run(
-        packageRoot + "/tools/qemu/build-psplash.sh", [source, dir.path + "/photo.png", dir.path + "/peer"],
+        packageRoot + "/tools/test/qemu/build-psplash.sh", [source, dir.path + "/photo.png", dir.path + "/peer"],
         timeout: 600)
       #expect(built.status == 0, "\(built.stderr)")
       peer = built.status == 0

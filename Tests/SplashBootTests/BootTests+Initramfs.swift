@@ -101,7 +101,7 @@ extension BootTests {
       "/usr/bin/gcc",
       [
         "-O2", "-Wall", "-I/usr/include/libdrm", "-o", tree + "/usr/local/bin/kiosk-colour",
-        packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
+        packageRoot + "/tools/test/qemu/kiosk-colour.c", "-ldrm",
       ])
     try #require(compile.status == 0, "\(compile.stderr)")
     // The program the shipped kiosk unit starts, and the script whose steps the test's units run.
@@ -156,7 +156,8 @@ extension BootTests {
     let booted = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--kernel", folder + "/vmlinuz",
+        "python3", packageRoot + "/tools/test/qemu/rig.py", "--work", work, "--root", image, "--kernel",
+        folder + "/vmlinuz",
         "--initrd", folder + "/" + initrd, "--size", "800x480", "--watch-screen", "0.1", "--append", words,
       ] + rig, environment: ProcessInfo.processInfo.environment, timeout: 400)
     let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
@@ -205,7 +206,7 @@ extension BootTests {
     let made = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "python3", packageRoot + "/tools/test/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--boot", boot, "--libraries-of", tree + "/usr/bin/splashd",
         "--libraries-of", tree + "/usr/bin/splashctl", "--run", "useradd --create-home kiosk",
       ], timeout: 1500)

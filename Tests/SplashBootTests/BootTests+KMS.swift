@@ -153,7 +153,7 @@ extension BootTests {
   @Test func hostModeShowsTheProgramOnTheScreensAfterOneIsUnpluggedAndPluggedIn() throws {
     try requireRig(["/usr/bin/foot", "/usr/bin/gcc", "/usr/bin/wayland-scanner", "/lib/systemd/systemd-udevd"])
     let dir = try TemporaryDirectory()
-    try buildWaylandClient("tools/qemu/input-probe.c", in: dir.path, to: dir.path + "/input-probe")
+    try buildWaylandClient("tools/test/qemu/input-probe.c", in: dir.path, to: dir.path + "/input-probe")
     try buildRigTool("fake-pointer-and-touch", to: dir.path + "/fake-pointer-and-touch")
     let (outcome, console) = try runScenario(
       "host-mode-hotplug", in: dir, environment: ["LEAVES": doorLeaves(in: dir)], size: "800x600", gpu: "vga+virtio")
@@ -215,7 +215,7 @@ extension BootTests {
       "/usr/bin/gcc",
       [
         "-O2", "-Wall", "-I/usr/include/libdrm", "-o", dir.path + "/kiosk-colour",
-        packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
+        packageRoot + "/tools/test/qemu/kiosk-colour.c", "-ldrm",
       ])
     try #require(compile.status == 0, "\(compile.stderr)")
     let (outcome, console) = try runScenario(

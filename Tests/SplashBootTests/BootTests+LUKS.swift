@@ -33,7 +33,7 @@ extension BootTests {
     let made = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "python3", packageRoot + "/tools/test/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--boot", boot, "--libraries-of", tree + "/usr/bin/splashd",
         "--libraries-of", tree + "/usr/bin/splashctl", "--run", "useradd --create-home kiosk", "--luks", passphrase,
         "--with", "cryptsetup-initramfs",

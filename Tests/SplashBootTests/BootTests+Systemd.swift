@@ -56,7 +56,8 @@ extension BootTests {
       """)
     // The package, installed in the image by dpkg -i (debian-root.py --deb); its files unpacked here
     // for the example units and the libraries the binaries need.
-    let packaged = try run(packageRoot + "/tools/make-deb.sh", [installedBuildDirectory, dir.path], timeout: 300)
+    let packaged = try run(
+      packageRoot + "/tools/release/make-deb.sh", [installedBuildDirectory, dir.path], timeout: 300)
     try #require(packaged.status == 0, "\(packaged.stderr)")
     let deb = packaged.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let unpacked = dir.path + "/unpacked"
@@ -65,7 +66,7 @@ extension BootTests {
       "/usr/bin/gcc",
       [
         "-O2", "-Wall", "-I/usr/include/libdrm", "-o", tree + "/usr/local/bin/kiosk-colour",
-        packageRoot + "/tools/qemu/kiosk-colour.c", "-ldrm",
+        packageRoot + "/tools/test/qemu/kiosk-colour.c", "-ldrm",
       ])
     #expect(compile.status == 0, "\(compile.stderr)")
     // The program the shipped kiosk unit starts, and the script whose steps the test's units run.
@@ -98,12 +99,12 @@ extension BootTests {
     // A boot script's calls: with splashd.service, a message through
     // psplash's FIFO, written as psplash-write writes it (non-blocking, the
     // text and its NUL); with the one unit, Debian's own plymouth client
-    // (unpacked by tools/plymouth-client.sh, copied in as /usr/bin/plymouth).
+    // (unpacked by tools/test/plymouth-client.sh, copied in as /usr/bin/plymouth).
     let clientRoot = packageRoot + "/.build/plymouth-client"
     let fetched = try run(
-      packageRoot + "/tools/plymouth-client.sh", [clientRoot], environment: ProcessInfo.processInfo.environment,
+      packageRoot + "/tools/test/plymouth-client.sh", [clientRoot], environment: ProcessInfo.processInfo.environment,
       timeout: 300)
-    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    try #require(fetched.status == 0, "tools/test/plymouth-client.sh: \(fetched.stderr)")
     try fileManager.createDirectory(atPath: tree + "/usr/lib/x86_64-linux-gnu", withIntermediateDirectories: true)
     for file in ["usr/bin/plymouth", "usr/lib/x86_64-linux-gnu/libply.so.5"] {
       // libply.so.5 is a link to the versioned file: the file itself goes in under its name.
@@ -184,7 +185,7 @@ extension BootTests {
     let made = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "python3", packageRoot + "/tools/test/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--libraries-of", unpacked + "/usr/bin/splashd", "--libraries-of",
         unpacked + "/usr/bin/splashctl", "--deb", deb, "--deb-report", report,
         "--run", "useradd --create-home kiosk",
@@ -213,7 +214,7 @@ extension BootTests {
     let work = dir.path + "/work"
     let booted = try run(
       "/usr/bin/env",
-      ["python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--size", "800x480"],
+      ["python3", packageRoot + "/tools/test/qemu/rig.py", "--work", work, "--root", image, "--size", "800x480"],
       environment: ProcessInfo.processInfo.environment, timeout: 300)
     let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
     let journal = (try? String(contentsOfFile: work + "/splashd-journal.txt", encoding: .utf8)) ?? ""

@@ -121,7 +121,7 @@ extension BootTests {
       try buildRigTool(tool, to: tree + "/usr/local/bin/" + tool)
     }
     for client in ["input-probe", "frame-counter"] {
-      try buildWaylandClient("tools/qemu/\(client).c", in: dir.path, to: tree + "/usr/local/bin/" + client)
+      try buildWaylandClient("tools/test/qemu/\(client).c", in: dir.path, to: tree + "/usr/local/bin/" + client)
     }
     // An accelerometer, reporting upright, there before splashd starts (the
     // angle it follows: rotate = auto); the script tilts it.
@@ -158,7 +158,7 @@ extension BootTests {
     let made = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
+        "python3", packageRoot + "/tools/test/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--libraries-of", tree + "/usr/bin/splashd",
         "--run", "useradd --create-home --groups video kiosk",
       ] + packages.flatMap { ["--with", $0] }, timeout: 1500)
@@ -168,7 +168,7 @@ extension BootTests {
     let booted = try run(
       "/usr/bin/env",
       [
-        "python3", packageRoot + "/tools/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
+        "python3", packageRoot + "/tools/test/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
         "800x480", "--watch-screen", "0.1", "--timeout", "300", "--type",
         "RIG-KIOSK-KEYS=touch /home/kiosk/typed",
       ], environment: ProcessInfo.processInfo.environment, timeout: 400)

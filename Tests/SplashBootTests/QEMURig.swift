@@ -10,7 +10,7 @@ import Testing
 /// held-snapshot.png, is pixel for pixel the QMP screendump `held`.
 func expectSnapshot(in dir: TemporaryDirectory, equals held: Screendump, _ log: String) {
   let ppm = dir.path + "/held-snapshot.ppm"
-  _ = try? run(packageRoot + "/tools/png-to-ppm.py", [dir.path + "/held-snapshot.png", ppm], environment: [:])
+  _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [dir.path + "/held-snapshot.png", ppm], environment: [:])
   guard let snapshot = Screendump(path: ppm) else {
     Issue.record("no snapshot of the held splash: \(log)")
     return
@@ -76,7 +76,7 @@ func expectFilled(
 /// The guest sides of the QEMU boots, one shell script a scenario, and
 /// what they share (lib.sh). The rig's guest mounts the host's / read-only,
 /// so they are at the same path there.
-let scenarioFolder = packageRoot + "/tools/qemu/scenarios"
+let scenarioFolder = packageRoot + "/tools/test/qemu/scenarios"
 
 /// Runs the scenario `name` (scenarioFolder/NAME.sh) under the QEMU rig,
 /// with the rig's work directory, `dir`, as the guest's /run/rig and
@@ -91,7 +91,7 @@ func runScenario(
   let outcome = try run(
     "/usr/bin/env",
     [
-      "python3", packageRoot + "/tools/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
+      "python3", packageRoot + "/tools/test/qemu/rig.py", "--work", dir.path, "--size", size, "--timeout", "240",
       "--append", kernelParameters, "--gpu", gpu,
     ] + variables.sorted { $0.key < $1.key }.flatMap { ["--env", "\($0.key)=\($0.value)"] } + [
       "--", scenarioFolder + "/" + name + ".sh",
@@ -144,5 +144,5 @@ func requireRig(_ tools: [String] = []) throws {
   }
 }
 
-/// The kiosk path on a real Linux kernel under QEMU (tools/qemu/rig.py):
+/// The kiosk path on a real Linux kernel under QEMU (tools/test/qemu/rig.py):
 /// bochs-drm's /dev/fb0, screens read back with QMP screendump.

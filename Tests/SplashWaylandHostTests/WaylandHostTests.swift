@@ -103,12 +103,12 @@ import Testing
   }
 
   /// The output's mode says the screen's refresh, not the headless back
-  /// end's 60 Hz: tools/qemu/frame-counter (built here with wayland-scanner's
+  /// end's 60 Hz: tools/test/qemu/frame-counter (built here with wayland-scanner's
   /// xdg-shell code), presented at 50 Hz, reads 50000 mHz from wl_output.
   @Test func theOutputSaysTheScreensRefresh() throws {
     let dir = try TemporaryDirectory()
     let counter = dir.path + "/frame-counter"
-    try buildWaylandClient("tools/qemu/frame-counter.c", in: dir.path, to: counter)
+    try buildWaylandClient("tools/test/qemu/frame-counter.c", in: dir.path, to: counter)
     let figures = dir.path + "/figures"
     let hosted = try Hosted(size: PixelSize(width: 320, height: 240), program: [counter, "0", "0.2", figures])
     let start = hosted.clock.now()

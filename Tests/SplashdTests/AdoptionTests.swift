@@ -226,7 +226,7 @@ import Testing
       })
     #expect(snapshot?.status == 0, "\(String(describing: snapshot))")
     _ = try run(
-      packageRoot + "/tools/png-to-ppm.py", [dir.path + "/shown.png", dir.path + "/shown.ppm"], environment: [:])
+      packageRoot + "/tools/test/png-to-ppm.py", [dir.path + "/shown.png", dir.path + "/shown.ppm"], environment: [:])
     let shown = try #require(Screendump(path: dir.path + "/shown.ppm"))
     #expect(shown.at(32, 24) == 0xFF00FF)
     #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -3,7 +3,7 @@ import Foundation
 import SplashTestSupport
 import Testing
 
-/// The Debian package tools/make-deb.sh makes of the release binaries (make
+/// The Debian package tools/release/make-deb.sh makes of the release binaries (make
 /// test builds them first): exactly the install layout, with the man pages
 /// compressed, the config a conffile, Depends only on Debian libraries (the
 /// Swift runtime and SDL are linked in), splashd.service enabled by its
@@ -17,7 +17,7 @@ import Testing
       return
     }
     let dir = try TemporaryDirectory()
-    let made = try run(packageRoot + "/tools/make-deb.sh", [release, dir.path], timeout: 300)
+    let made = try run(packageRoot + "/tools/release/make-deb.sh", [release, dir.path], timeout: 300)
     #expect(made.status == 0, "\(made.stderr)")
     let deb = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     try #require(deb.hasPrefix(dir.path + "/splashd_") && deb.hasSuffix(".deb"), "\(made.stdout)")
@@ -58,7 +58,7 @@ import Testing
     }
     #expect(!depends.contains("sdl") && !depends.contains("swift"), "\(depends)")
     // Host mode's libraries are recommended, not required: a plain splash installs without them. wlroots is
-    // linked into its compositor (tools/build-wlroots.sh), never a package.
+    // linked into its compositor (tools/build/build-wlroots.sh), never a package.
     let recommends = control.split(separator: "\n").first { $0.hasPrefix("Recommends: ") } ?? ""
     for library in ["libwayland-server0", "libpixman-1-0", "libinput-bin"] {
       #expect(!depends.contains(library) && recommends.contains(library), "\(control)")

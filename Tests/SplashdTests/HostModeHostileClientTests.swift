@@ -84,7 +84,7 @@ import Testing
   /// with `restart = on-failure`: the splash comes back cross-faded from
   /// that frame, read after the client has gone, when wl_shm guards its
   /// memory no more: from the copy made as the buffer went (a patch of the
-  /// wlroots tools/build-wlroots.sh builds), so splashd lives on, starts the
+  /// wlroots tools/build/build-wlroots.sh builds), so splashd lives on, starts the
   /// client again, and at the limit exits with its status, never crashed.
   @Test func aClientThatCutsItsMemoryAndLeavesIsReturnedFromWithoutACrash() throws {
     let client = try hostileBufferClient()

@@ -66,7 +66,7 @@ import Testing
   /// offers a pointer while it lasts, its absolute position is a fraction
   /// of the screen as a screenshot shows it, turned with the screen as a
   /// touch is. wev (the program) reports where the pointer entered it and
-  /// the left button's press and release. (tools/wayland/virtual-pointer.py
+  /// the left button's press and release. (tools/test/wayland/virtual-pointer.py
   /// clicks once wev has taken the new pointer.)
   @Test(arguments: [0, 180])
   func aVirtualPointerClicksWhereTheScreenShows(rotation: Int) throws {
@@ -144,7 +144,7 @@ import Testing
   }
 
   /// A client's idle inhibitor (a video player's, a browser's) is taken
-  /// (tools/wayland/idle-inhibit.py), and the program runs on.
+  /// (tools/test/wayland/idle-inhibit.py), and the program runs on.
   @Test func anIdleInhibitorIsTaken() throws {
     var asked: Outcome?
     var status: String?
@@ -153,7 +153,7 @@ import Testing
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram() else { return }
-        asked = try? run(packageRoot + "/tools/wayland/idle-inhibit.py", [], environment: displayEnvironment)
+        asked = try? run(packageRoot + "/tools/test/wayland/idle-inhibit.py", [], environment: displayEnvironment)
         status = splashctl(["status"])?.stdout
       })
     let inhibited = try #require(asked, "the client did not run: \(outcome.stderr)")
@@ -162,7 +162,7 @@ import Testing
   }
 
   /// Remote control through wayvnc (Debian's, a client of the display's
-  /// socket): a VNC viewer (tools/wayland/vnc-click.py) sees the screen
+  /// socket): a VNC viewer (tools/test/wayland/vnc-click.py) sees the screen
   /// as `splashctl snapshot` shows it (wayvnc reads it through
   /// screencopy), and its click reaches the program (wev) through the
   /// virtual pointer wayvnc makes.
@@ -189,7 +189,7 @@ import Testing
         }
         guard waitUntil(20, { FileManager.default.fileExists(atPath: vnc) }) else { return }
         screen = snapshot("program")?.screen
-        viewer = try? run(packageRoot + "/tools/wayland/vnc-click.py", [vnc, "0.25", "0.5"], environment: [:])
+        viewer = try? run(packageRoot + "/tools/test/wayland/vnc-click.py", [vnc, "0.25", "0.5"], environment: [:])
         clicked = waitUntil(20) { said().contains("state: 0 (released)") }
       })
     let seen = try #require(viewer, "no VNC viewer ran: \(outcome.stderr)")

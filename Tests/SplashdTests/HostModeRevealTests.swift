@@ -115,7 +115,7 @@ import Testing
   /// slow machine can only lower.
   @Test func anAnimatingProgramIsPacedByTheOffscreenDisplaysRefresh() throws {
     let counter = dir.path + "/frame-counter"
-    try buildWaylandClient("tools/qemu/frame-counter.c", in: dir.path, to: counter)
+    try buildWaylandClient("tools/test/qemu/frame-counter.c", in: dir.path, to: counter)
     let figures = dir.path + "/figures"
     let (_, outcome) = try spawnSplashd(
       splash + ["--fps", "50", "--duration", "0.1", "--", counter, "0.5", "1", figures], in: dir,

@@ -44,7 +44,7 @@ extension HostModeSuite {
     let phase = splashctl(["status"])?.stdout.split(separator: " ").first.map(String.init) ?? ""
     let png = dir.path + "/\(name).png"
     guard splashctl(["snapshot", png])?.status == 0,
-      (try? run(packageRoot + "/tools/png-to-ppm.py", [png, dir.path + "/\(name).ppm"], environment: [:]))?.status
+      (try? run(packageRoot + "/tools/test/png-to-ppm.py", [png, dir.path + "/\(name).ppm"], environment: [:]))?.status
         == 0,
       let screen = Screendump(path: dir.path + "/\(name).ppm")
     else { return nil }
@@ -75,14 +75,14 @@ extension HostModeSuite {
   }
 
   /// Once the program shows alone (the transition done), a client's virtual
-  /// pointer (tools/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
+  /// pointer (tools/test/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
   /// the screen once "go" is said into the FIFO `go`; nil when the program
   /// never shows alone or the client cannot be started.
   func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
     guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
     else { return nil }
     return try? StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/wayland/virtual-pointer.py \(u) \(v) 0<> \(go)"],
+      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(u) \(v) 0<> \(go)"],
       environment: displayEnvironment)
   }
 
@@ -200,18 +200,18 @@ extension HostModeSuite {
     }
   }
 
-  /// tools/wayland/hostile-buffer-client.c, built here with wayland-scanner's
+  /// tools/test/wayland/hostile-buffer-client.c, built here with wayland-scanner's
   /// xdg-shell code: its path.
   func hostileBufferClient() throws -> String {
     let client = dir.path + "/hostile-buffer-client"
-    try buildWaylandClient("tools/wayland/hostile-buffer-client.c", in: dir.path, to: client)
+    try buildWaylandClient("tools/test/wayland/hostile-buffer-client.c", in: dir.path, to: client)
     return client
   }
 
   /// Frame `index` of the recording in `frames`.
   func recordedFrame(_ frames: String, _ index: Int) -> Screendump? {
     let name = "\(frames)/frame-" + String(format: "%05d", index)
-    _ = try? run(packageRoot + "/tools/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
+    _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [name + ".png", name + ".ppm"], environment: [:])
     return Screendump(path: name + ".ppm")
   }
 

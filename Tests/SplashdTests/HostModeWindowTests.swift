@@ -43,7 +43,7 @@ import Testing
   }
 
   /// A screencopy client that asks again the moment each copy is done
-  /// (tools/wayland/screencopy-flood.py) gets one copy a refresh of the
+  /// (tools/test/wayland/screencopy-flood.py) gets one copy a refresh of the
   /// screen, not as many as it can take: 30 copies at 20 frames a second
   /// take at least 29 refreshes (without the pacing, a few milliseconds),
   /// and the splash answers on.
@@ -57,7 +57,7 @@ import Testing
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram() else { return }
         flood = try? run(
-          packageRoot + "/tools/wayland/screencopy-flood.py", ["30"], environment: displayEnvironment, timeout: 60)
+          packageRoot + "/tools/test/wayland/screencopy-flood.py", ["30"], environment: displayEnvironment, timeout: 60)
         status = splashctl(["status"])?.stdout
       })
     let copied = try #require(flood, "the client did not run: \(outcome.stderr)")

@@ -176,14 +176,14 @@ import Testing
       "\(outcome.stderr)")
     // The redraw after the cut (the bar's area): the bar at 70%; where
     // the bar is not, the picture's lost pixels, no longer blue.
-    _ = try run(packageRoot + "/tools/png-to-ppm.py", [shot, dir.path + "/shot.ppm"], environment: [:])
+    _ = try run(packageRoot + "/tools/test/png-to-ppm.py", [shot, dir.path + "/shot.ppm"], environment: [:])
     let frame = try #require(Screendump(path: dir.path + "/shot.ppm"))
     #expect((0..<200).filter { frame.at($0, 50) == 0xFF0000 }.count == 140)
     #expect(frame.at(170, 50) != 0x0000FF && frame.at(100, 30) == 0x0000FF)
   }
 
   /// SIGBUS's chain with a second guard installed after splashd's (as
-  /// libwayland's wl_shm guard is in host mode; tools/sigbus-chain-probe.c,
+  /// libwayland's wl_shm guard is in host mode; tools/test/sigbus-chain-probe.c,
   /// built here with the guard's source): each guard takes its own faults,
   /// and a fault neither guards ends the process at once through the crash
   /// action, rather than being handed back and forth between them forever.
@@ -193,7 +193,7 @@ import Testing
       "/usr/bin/gcc",
       [
         "-O1", "-Wall", "-Wextra", "-Werror", "-I", packageRoot + "/Sources/CLinux/include", "-o", probe,
-        packageRoot + "/tools/sigbus-chain-probe.c", packageRoot + "/Sources/CLinux/mapping_guard.c",
+        packageRoot + "/tools/test/sigbus-chain-probe.c", packageRoot + "/Sources/CLinux/mapping_guard.c",
       ])
     try #require(built.status == 0, "\(built.stderr)")
     let outcome = try run(probe, [dir.path], timeout: 10)

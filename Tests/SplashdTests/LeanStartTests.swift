@@ -4,7 +4,7 @@ import SplashTestSupport
 import Testing
 
 /// What a plain start loads: splashd links a trimmed SDL, SDL2_ttf and
-/// FreeType statically (tools/build-sdl.sh) and loads X11, Wayland, KMSDRM
+/// FreeType statically (tools/build/build-sdl.sh) and loads X11, Wayland, KMSDRM
 /// and GL only when they are used (WindowTests opens the window under Xvfb,
 /// BootPathTests SDL's KMSDRM under QEMU).
 @Suite struct LeanStartTests {
@@ -33,14 +33,14 @@ import Testing
     #expect(!libraries.isEmpty, "\(outcome.stderr)")
     #expect(libraries.filter(isUnusedOnAPlainStart).isEmpty, "\(libraries)")
     // The build under test maps the Swift runtime from the toolchain; the
-    // release build links it statically (tools/check-release.sh counts that one).
+    // release build links it statically (tools/release/check-release.sh counts that one).
     let own = libraries.filter { !$0.hasPrefix(swiftRuntimeFolder) }
     #expect(own.count <= 12, "\(own)")
     print("plain_start_mapped_libraries: \(own.count) (besides the Swift runtime)")
   }
 
   /// A message maps no library more: SDL2_ttf and FreeType are linked into
-  /// splashd (tools/build-sdl.sh), not loaded from Debian's shared SDL2_ttf
+  /// splashd (tools/build/build-sdl.sh), not loaded from Debian's shared SDL2_ttf
   /// with its shared SDL2 and their ~60 libraries. The message is drawn
   /// (the reply comes once the frame that shows it is on the screen).
   @Test func aMessageMapsNoLibraryMore() throws {

@@ -4,7 +4,7 @@ import SplashTestSupport
 import Testing
 
 /// `--compat plymouth` against Debian's own `plymouth` client program
-/// (unpacked by tools/plymouth-client.sh, not installed). splashd runs in a
+/// (unpacked by tools/test/plymouth-client.sh, not installed). splashd runs in a
 /// network namespace of its own (`unshare --net`: the abstract socket's name
 /// is Plymouth's real one, private to the test) and the clients join it
 /// (`nsenter --net`).
@@ -18,9 +18,10 @@ import Testing
   /// Debian's client, unpacked once into `clientRoot`.
   func fetchTheClient() throws {
     let fetched = try run(
-      packageRoot + "/tools/plymouth-client.sh", [Self.clientRoot], environment: ProcessInfo.processInfo.environment,
+      packageRoot + "/tools/test/plymouth-client.sh", [Self.clientRoot],
+      environment: ProcessInfo.processInfo.environment,
       timeout: 300)
-    try #require(fetched.status == 0, "tools/plymouth-client.sh: \(fetched.stderr)")
+    try #require(fetched.status == 0, "tools/test/plymouth-client.sh: \(fetched.stderr)")
   }
 
   /// Waits for the control socket, then for the splash's first frame.
@@ -52,7 +53,7 @@ import Testing
     guard (try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:]))?.status == 0 else {
       return nil
     }
-    _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/prompt.ppm"], environment: [:])
+    _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [file, dir.path + "/prompt.ppm"], environment: [:])
     guard let shot = Screendump(path: dir.path + "/prompt.ppm") else { return nil }
     func isLight(_ pixel: UInt32) -> Bool { pixel >> 16 > 0x80 && (pixel >> 8) & 0xFF > 0x80 && pixel & 0xFF > 0x80 }
     return (0..<shot.height).reduce(0) { sum, y in sum + (0..<shot.width).filter { isLight(shot.at($0, y)) }.count }
@@ -239,7 +240,7 @@ import Testing
           environment: [:])
         let file = dir.path + "/shot.png"
         _ = try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:])
-        _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
+        _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
         shot = Screendump(path: dir.path + "/shot.ppm")
         outcomes["quit"] = try? plymouth(["quit", "--retain-splash"], in: splash.pid)
         endedWhenQuitReturned = splash.log.contains("splashd: did-disappear")

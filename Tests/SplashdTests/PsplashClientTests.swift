@@ -39,7 +39,7 @@ import Testing
     func filled() -> Int {
       let file = dir.path + "/shot.png"
       _ = try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:])
-      _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
+      _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
       guard let shot = Screendump(path: dir.path + "/shot.ppm") else { return -1 }
       return (0..<100).filter { shot.at($0, 50) == 0xFF0000 }.count
     }
@@ -87,7 +87,7 @@ import Testing
         writes.append((try? psplashWrite(["MSG Hello", "PROGRESS 50"])) ?? -1)
         let file = dir.path + "/shot.png"
         _ = try? run(splashctlPath, ["--control", socketPath, "snapshot", file], environment: [:])
-        _ = try? run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
+        _ = try? run(packageRoot + "/tools/test/png-to-ppm.py", [file, dir.path + "/shot.ppm"], environment: [:])
         shot = Screendump(path: dir.path + "/shot.ppm")
         writes.append((try? psplashWrite(["QUIT"])) ?? -1)
       })

@@ -4,7 +4,7 @@ import SplashTestSupport
 import Testing
 
 /// The real binary against what an attacker or a careless integrator would
-/// give it: hostile pictures (tools/make-hostile-pictures.py), mutated
+/// give it: hostile pictures (tools/test/make-hostile-pictures.py), mutated
 /// config files, hostile control clients. Whatever it is given, splashd
 /// never crashes, never runs past its bound, always runs its program, and
 /// stays within the picture budget (128 MiB) plus 40 MB. Prints its
@@ -32,7 +32,7 @@ import Testing
   }
 
   func splashd(_ arguments: [String], timeout: Double = 30) throws -> Measured {
-    try runMeasured(splashdPath, arguments, timeout: timeout, tools: packageRoot + "/tools")
+    try runMeasured(splashdPath, arguments, timeout: timeout, tools: packageRoot + "/tools/test")
   }
 
   @Test func hostileInputsNeverStandBetweenTheMachineAndItsProgram() throws {
@@ -49,7 +49,8 @@ import Testing
     // Pictures: --check refuses with one line (2) or accepts (0); what it
     // accepts must show; the program always runs.
     let pictures = dir.path + "/pictures"
-    let made = try run("/usr/bin/python3", [packageRoot + "/tools/make-hostile-pictures.py", pictures], timeout: 120)
+    let made = try run(
+      "/usr/bin/python3", [packageRoot + "/tools/test/make-hostile-pictures.py", pictures], timeout: 120)
     try #require(made.status == 0, "make-hostile-pictures.py: \(made.stderr)")
     for line in made.stdout.split(separator: "\n") {
       let fields = line.split(separator: "\t").map(String.init)
@@ -135,9 +136,9 @@ import Testing
       [
         "--config", "/dev/null", "--display", "offscreen", "--size", "32x32", "--duration", "0", "--until-reveal",
         "--timeout", "0", "--control", control,
-      ] + Self.program, timeout: 120, tools: packageRoot + "/tools")
+      ] + Self.program, timeout: 120, tools: packageRoot + "/tools/test")
     guard let pid = splash.pid else {
-      Issue.record("tools/measure.py did not start splashd in 30 s")
+      Issue.record("tools/test/measure.py did not start splashd in 30 s")
       _ = try? splash.finish()  // measure.py ends it at its 120 s
       return
     }
@@ -218,7 +219,7 @@ import Testing
       [
         "-c", script, "sh", "--config", "/dev/null", "--display", "offscreen", "--size", "1920x1080", "--duration",
         "0.1", "--image", picture,
-      ] + Self.program, timeout: 120, tools: packageRoot + "/tools")
+      ] + Self.program, timeout: 120, tools: packageRoot + "/tools/test")
     #expect(shown.outcome.stderr.contains("splashd: appeared"), "\(shown.outcome.stderr)")
     #expect(shown.outcome.stdout == "RAN\n" && shown.outcome.status == 0, "status \(shown.outcome.status)")
     print("cgroup_peak_mb: \(formatted(Double(group.peakBytes) / 1_048_576))")

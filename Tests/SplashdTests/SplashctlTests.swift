@@ -176,7 +176,7 @@ import Testing
     #expect(outcomes["progress"]?.status == 0 && outcomes["message"]?.status == 0)
     #expect(outcomes["file"]?.status == 0, "\(String(describing: outcomes["file"]))")
     let ppm = dir.path + "/shot.ppm"
-    _ = try run(packageRoot + "/tools/png-to-ppm.py", [file, ppm], environment: [:])
+    _ = try run(packageRoot + "/tools/test/png-to-ppm.py", [file, ppm], environment: [:])
     let shot = try #require(Screendump(path: ppm))
     #expect(shot.width == 200 && shot.height == 100)
     #expect((0..<200).filter { shot.at($0, 50) == 0xFF0000 }.count == 140)

@@ -59,12 +59,12 @@ func spawnSplashd(
   return (started.pid, try started.finish())
 }
 
-/// tools/without-pidfd.c, built in `dir`: runs a command as on a kernel
+/// tools/test/without-pidfd.c, built in `dir`: runs a command as on a kernel
 /// without pidfd_open (before Linux 5.3).
 func withoutPidfd(in dir: TemporaryDirectory) throws -> String {
   let launcher = dir.path + "/without-pidfd"
   let built = try run(
-    "/usr/bin/gcc", ["-O1", "-Wall", "-Wextra", "-Werror", "-o", launcher, packageRoot + "/tools/without-pidfd.c"])
+    "/usr/bin/gcc", ["-O1", "-Wall", "-Wextra", "-Werror", "-o", launcher, packageRoot + "/tools/test/without-pidfd.c"])
   try #require(built.status == 0, "\(built.stderr)")
   return launcher
 }

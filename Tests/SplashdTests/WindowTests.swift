@@ -289,7 +289,7 @@ extension DisplayTests {
       let file = dir.path + "/window.png"
       let snapshot = try run(splashctlPath, ["--control", control, "snapshot", file], environment: environment)
       #expect(snapshot.status == 0, "\(snapshot.stderr)")
-      _ = try run(packageRoot + "/tools/png-to-ppm.py", [file, dir.path + "/window.ppm"], environment: [:])
+      _ = try run(packageRoot + "/tools/test/png-to-ppm.py", [file, dir.path + "/window.ppm"], environment: [:])
       let shot = try #require(Screendump(path: dir.path + "/window.ppm"))
       if let shown {
         #expect(shot.width == 320 && shot.height == 240)

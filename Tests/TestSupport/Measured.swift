@@ -11,7 +11,7 @@ public struct Measured: Sendable {
   public var timedOut: Bool
 }
 
-/// A program run through tools/measure.py, which forks it from a small
+/// A program run through tools/test/measure.py, which forks it from a small
 /// process (a child of the test process would count the test's size as its
 /// own) and reports its peak memory and CPU time.
 public final class MeasuredProcess {

@@ -5,19 +5,19 @@ import Foundation
 public let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().path
 
-/// Builds one of the QEMU rig's plain C tools (tools/qemu/`name`.c: fake
+/// Builds one of the QEMU rig's plain C tools (tools/test/qemu/`name`.c: fake
 /// devices and helpers, no libraries) into `output`, warnings as errors;
 /// throws what gcc said when it fails.
 public func buildRigTool(_ name: String, to output: String) throws {
   let built = try run(
-    "/usr/bin/gcc", ["-O2", "-Wall", "-Wextra", "-Werror", "-o", output, packageRoot + "/tools/qemu/\(name).c"])
+    "/usr/bin/gcc", ["-O2", "-Wall", "-Wextra", "-Werror", "-o", output, packageRoot + "/tools/test/qemu/\(name).c"])
   guard built.status == 0 else { throw TestFailure("gcc \(name).c: \(built.stderr)") }
 }
 
 /// Builds one of the package's Wayland test clients (`source`, a C file
-/// under the package: tools/qemu/input-probe.c, say) into `output`, with
+/// under the package: tools/test/qemu/input-probe.c, say) into `output`, with
 /// the xdg-shell glue wayland-scanner makes in `folder` (made once there)
-/// and tools/wayland/xdg-client.h, warnings as errors; throws what the tools said when either fails.
+/// and tools/test/wayland/xdg-client.h, warnings as errors; throws what the tools said when either fails.
 public func buildWaylandClient(_ source: String, in folder: String, to output: String) throws {
   let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
   let glue = folder + "/xdg-shell-protocol.c"
@@ -29,7 +29,7 @@ public func buildWaylandClient(_ source: String, in folder: String, to output: S
   let built = try run(
     "/usr/bin/gcc",
     [
-      "-O2", "-Wall", "-Wextra", "-Werror", "-I", folder, "-I", packageRoot + "/tools/wayland", "-o", output,
+      "-O2", "-Wall", "-Wextra", "-Werror", "-I", folder, "-I", packageRoot + "/tools/test/wayland", "-o", output,
       packageRoot + "/" + source, glue,
       "-lwayland-client", "-lm",
     ])

@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 /* SDL2_ttf, on splashd's own static SDL and a trimmed static FreeType
-   (tools/build-sdl.sh), behind a lock: SDL2_ttf and FreeType's one library
+   (tools/build/build-sdl.sh), behind a lock: SDL2_ttf and FreeType's one library
    object are not safe to use from two threads at once, and every call here
    may come from any thread (splashd draws from one; its tests do not).
    Fonts are TTF_Font pointers, opaque here. */

@@ -6,7 +6,7 @@ import SplashSystem
 
 /// A TrueType or OpenType font at one height, through SDL2_ttf and FreeType
 /// (anti-aliased, kerned; no HarfBuzz shaping), linked into splashd
-/// (tools/build-sdl.sh) and initialised the first time a font is opened.
+/// (tools/build/build-sdl.sh) and initialised the first time a font is opened.
 public final class Font {
   private let font: UnsafeMutableRawPointer
   /// The line height in pixels.

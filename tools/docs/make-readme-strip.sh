@@ -6,7 +6,7 @@
 # install imagemagick), Pillow (python3-pil) for the spinner's frames, foot
 # for host mode's, and a built splashd (make build: its Wayland host beside it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 splashd=${1:-.build/release/splashd}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

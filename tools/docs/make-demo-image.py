@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Draws Config/splashd-demo.png, the bundled demo splash: a pair of panelled
 doors with an emblem split down the middle. Standard library only, so the
-picture can be remade anywhere: python3 tools/make-demo-image.py OUT.png"""
+picture can be remade anywhere: python3 tools/docs/make-demo-image.py OUT.png"""
 import math
 import struct
 import sys

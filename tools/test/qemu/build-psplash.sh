@@ -4,7 +4,7 @@
 # measure splashd against (psplash is GPL: it is built and run by the tests,
 # never part of splashd). PICTURE replaces its logo and is shown full screen,
 # without its progress bar or message, as splashd shows a picture.
-#   tools/qemu/build-psplash.sh TARBALL PICTURE OUT   ->  OUT/psplash
+#   tools/test/qemu/build-psplash.sh TARBALL PICTURE OUT   ->  OUT/psplash
 # Needs autoconf, automake, gcc, libdrm-dev and gdk-pixbuf-csource
 # (libgdk-pixbuf2.0-bin). Logs go to OUT/build.log.
 set -eu

@@ -6,7 +6,7 @@
 # with a configuration of their own (build-sdl.sh's source packages,
 # debian-root.py's debootstrap). No archive's host is written in the project.
 #
-#   tools/apt-archive.sh [SUITE]     (default bookworm)
+#   tools/build/apt-archive.sh [SUITE]     (default bookworm)
 set -eu
 suite=${1:-bookworm}
 uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT) $(TARGET_OF)' \

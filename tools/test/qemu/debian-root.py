@@ -95,8 +95,8 @@ def cpio_paths(path):
 
 
 def machine_archive():
-    """The archive this machine's own apt takes SUITE from (tools/apt-archive.sh)."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apt-archive.sh")
+    """The archive this machine's own apt takes SUITE from (tools/build/apt-archive.sh)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "apt-archive.sh")
     found = subprocess.run([script, SUITE], capture_output=True, text=True)
     if found.returncode != 0:
         sys.exit("debian-root: " + found.stderr.strip())

@@ -16,7 +16,7 @@
 //   frame-counter SKIP COUNT OUT
 //
 // Built by the tests (buildWaylandClient) with the xdg-shell glue
-// wayland-scanner makes and tools/wayland/xdg-client.h:
+// wayland-scanner makes and tools/test/wayland/xdg-client.h:
 //   frame-counter.c xdg-shell-protocol.c -lwayland-client
 #define _GNU_SOURCE
 #include <stdio.h>

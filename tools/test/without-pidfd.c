@@ -2,7 +2,7 @@
 // Runs a command as on a kernel older than Linux 5.3, which has no
 // pidfd_open: a seccomp filter makes that call fail with ENOSYS for the
 // command and everything it starts; every other call goes through. Built by
-// the tests (and tools/text-order.sh, since valgrind 3.19 has no pidfd_open
+// the tests (and tools/build/text-order.sh, since valgrind 3.19 has no pidfd_open
 // either):
 //
 //     without-pidfd COMMAND [ARGUMENT...]

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # What the QEMU boot scenarios share, sourced by each:
 #     . "$(dirname "$0")/lib.sh"
-# A scenario runs in the guest of tools/qemu/rig.py, which mounts the host's /
+# A scenario runs in the guest of tools/test/qemu/rig.py, which mounts the host's /
 # read-only (so this folder is where it is on the host) and the work folder
 # at /run/rig; the test gives it its variables (rig.py --env). Also sets
-# $guest, the folder of the fake devices and helpers (tools/qemu/guest).
+# $guest, the folder of the fake devices and helpers (tools/test/qemu/guest).
 
 guest=$(cd "$(dirname "$0")/../guest" && pwd)
 

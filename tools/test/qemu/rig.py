@@ -24,12 +24,12 @@ host path) in /run/rig, which is DIR, shared read-write. (The host's /tmp
 stays visible, read-only like the rest: a checkout there still runs.)
 
 With --root, the systemd tier: the initramfs mounts IMAGE (an ext4 file
-system, the guest's /dev/vda, made by tools/qemu/debian-root.py) as the root,
+system, the guest's /dev/vda, made by tools/test/qemu/debian-root.py) as the root,
 a tmpfs on its /run with DIR at /run/rig, and hands over to the image's own
 /sbin/init (systemd), as a real initramfs does. Something in the image then
 prints "RIG-STATUS N" on /dev/ttyS0 and powers the guest off. With --kernel
 and --initrd, the guest boots those instead (the image's own kernel and the
-initramfs update-initramfs made in it: tools/qemu/debian-root.py --boot),
+initramfs update-initramfs made in it: tools/test/qemu/debian-root.py --boot),
 with root=/dev/vda; the image then mounts the work directory itself (9p tag
 rig0).
 

@@ -16,7 +16,7 @@
 //                              screen: a frame callback asked then came)
 //
 // Built by the tests (buildWaylandClient) with the xdg-shell glue
-// wayland-scanner makes and tools/wayland/xdg-client.h:
+// wayland-scanner makes and tools/test/wayland/xdg-client.h:
 //   input-probe.c xdg-shell-protocol.c -lwayland-client
 #define _GNU_SOURCE
 #include <math.h>

@@ -4,7 +4,7 @@
 # and the picture (/run/rig/photo.png) in a tmpfs: splashd's cache filled
 # for fbdev and kms (--prepare: /run/rig/prepared, prepare.log), then 5
 # interleaved rounds, each run watched by scanout-watch (built by the test
-# from tools/qemu/scanout-watch.c into /run/rig): psplash on fbdev and with
+# from tools/test/qemu/scanout-watch.c into /run/rig): psplash on fbdev and with
 # --drm, splashd on fbdev and kms, cold (no cache) and warm (the cache),
 # and warm on kms in host mode (--host wayland, a program that never draws:
 # the compositor loads behind the first frame; HOSTLIB is its shared object,

@@ -8,10 +8,10 @@
 # seeds, as a regression test, once it is fixed). Prints the figures
 # fuzz_execs_total and fuzz_crashes.
 #
-#   tools/fuzz.sh [SECONDS]
+#   tools/test/fuzz.sh [SECONDS]
 set -euo pipefail
 seconds=${1:-60}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 toolchain=$(dirname "$(dirname "$(command -v swiftc)")")
 runtime=$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1)
 if [ -z "$runtime" ]; then

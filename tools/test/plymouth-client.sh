@@ -6,7 +6,7 @@
 # the client's path; run it as LD_LIBRARY_PATH=DIR/usr/lib/x86_64-linux-gnu.
 # Kept once made (the tests pass .build/plymouth-client).
 #
-#   tools/plymouth-client.sh DIR
+#   tools/test/plymouth-client.sh DIR
 set -eu
 dir=$1
 client="$dir/usr/bin/plymouth"

@@ -3,8 +3,8 @@
 # Builds splashd_VERSION_ARCH.deb from binaries already built in BUILD_DIR
 # (make build), with Debian's own tools: the tree staged by make install-built
 # (PREFIX=/usr), Depends computed by dpkg-shlibdeps, the maintainer scripts
-# and copyright of tools/deb/, packed by dpkg-deb with root as owner.
-#   tools/make-deb.sh BUILD_DIR OUT_DIR   ->  OUT_DIR/splashd_VERSION_ARCH.deb
+# and copyright of packaging/debian/, packed by dpkg-deb with root as owner.
+#   tools/release/make-deb.sh BUILD_DIR OUT_DIR   ->  OUT_DIR/splashd_VERSION_ARCH.deb
 set -eu
 # The package's modes must not depend on the caller's umask (dpkg-deb refuses
 # a control folder that is not 0755; a test process's umask can be 0777 for a
@@ -12,7 +12,7 @@ set -eu
 umask 022
 build=$(realpath "$1")
 out=$(realpath -m "$2")
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 work="$here/.build/deb-staging"
 root="$work/root"
 rm -rf "$work"
@@ -24,13 +24,13 @@ make -s -C "$here" install-built BUILD_DIR="$build" DESTDIR="$root" PREFIX=/usr 
   UNITDIR=/usr/lib/systemd/system DOCS_DIR="$work/docs" >/dev/null
 doc="$root/usr/share/doc/splashd"
 gzip -9n "$root"/usr/share/man/man*/*
-install -m 644 "$here/tools/deb/copyright" "$doc/copyright"
-install -D -m 644 "$here/tools/deb/lintian-overrides" "$root/usr/share/lintian/overrides/splashd"
+install -m 644 "$here/packaging/debian/copyright" "$doc/copyright"
+install -D -m 644 "$here/packaging/debian/lintian-overrides" "$root/usr/share/lintian/overrides/splashd"
 # A native package's changelog: this build.
 date=$(git -C "$here" log -1 --format=%aD 2>/dev/null || date -R)
 printf 'splashd (%s) unstable; urgency=medium\n\n  * Built from git %s.\n\n -- splashd developers <dev@splashd.invalid>  %s\n' \
   "$version" "$commit" "$date" | gzip -9n >"$doc/changelog.gz"
-install -m 755 "$here/tools/deb/postinst" "$here/tools/deb/postrm" "$root/DEBIAN/"
+install -m 755 "$here/packaging/debian/postinst" "$here/packaging/debian/postrm" "$root/DEBIAN/"
 echo /etc/splashd/splashd.conf >"$root/DEBIAN/conffiles"
 # The initramfs is made again with splashd in it (or without, on removal):
 # initramfs-tools and dracut both take the update-initramfs trigger.
@@ -39,7 +39,7 @@ echo "activate-noawait update-initramfs" >"$root/DEBIAN/triggers"
 printf 'Source: splashd\n\nPackage: splashd\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin/splashctl" | sed -n 's/^shlibs:Depends=//p')
 # Host mode's compositor (loaded only in host mode), with wlroots and
-# libinput linked in (tools/build-wlroots.sh), needs libwayland-server,
+# libinput linked in (tools/build/build-wlroots.sh), needs libwayland-server,
 # pixman, xkbcommon, libudev, libevdev, mtdev, libdrm, xcb and five of its
 # extensions, and libinput-bin: the udev rules its libinput reads (its device
 # quirks are the package's own, /usr/lib/splashd/libinput). Recommended, not required, so that a plain

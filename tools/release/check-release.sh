@@ -3,13 +3,13 @@
 # Checks the release build (make build) as it ships: it starts, neither
 # binary carries a RUNPATH (the loader would look beside the binary for every
 # library at every start; nothing is installed there), SDL is linked in
-# (tools/build-sdl.sh), host mode's compositor is a shared object of its own
+# (tools/build/build-sdl.sh), host mode's compositor is a shared object of its own
 # (the trimmed wlroots and libinput linked in: none of the libraries
 # Debian's bring, no Swift runtime), a running splash maps only what it
 # draws with (no Wayland library), and splashd's code is laid out in the
-# order of tools/text-order.txt.
+# order of tools/build/text-order.txt.
 #
-#     tools/check-release.sh [BUILD_DIR]
+#     tools/release/check-release.sh [BUILD_DIR]
 set -eu
 dir=${1:-.build/release}
 for binary in splashd splashctl; do
@@ -20,7 +20,7 @@ for binary in splashd splashctl; do
   "$dir/$binary" --version > /dev/null
 done
 if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libSDL2'; then
-  echo "check-release: $dir/splashd links a shared SDL (build it with make: tools/build-sdl.sh)" >&2
+  echo "check-release: $dir/splashd links a shared SDL (build it with make: tools/build/build-sdl.sh)" >&2
   exit 1
 fi
 if readelf -d "$dir/splashd" | grep -q 'NEEDED.*libstdc++'; then
@@ -30,7 +30,7 @@ fi
 echo "release_needed_libraries: $(readelf -d "$dir/splashd" | grep -c NEEDED)"
 # Host mode's compositor: its own shared object, loaded only in host mode,
 # with the trimmed static wlroots and libinput linked in
-# (tools/build-wlroots.sh): neither it nor what it loads is a shared wlroots
+# (tools/build/build-wlroots.sh): neither it nor what it loads is a shared wlroots
 # or what Debian's brings (EGL, GL, GBM, libseat, libsystemd, wayland-client,
 # xcb-xinput), or Swift's; no RUNPATH. libwacom and GLib come only with
 # Debian's shared libinput, which it links only when the script could not
@@ -55,7 +55,7 @@ fi
 unwanted=$(printf '%s\n' "$host_libraries" | grep -E "$unwanted" || true)
 if [ -n "$unwanted" ] || readelf -d "$host" | grep -q -E 'RUNPATH|RPATH'; then
   echo "check-release: $host loads what host mode's trimmed wlroots leaves out, or has a RUNPATH (build it with" \
-    "make: tools/build-wlroots.sh):" $unwanted "$(readelf -d "$host" | grep -E 'RUNPATH|RPATH')" >&2
+    "make: tools/build/build-wlroots.sh):" $unwanted "$(readelf -d "$host" | grep -E 'RUNPATH|RPATH')" >&2
   exit 1
 fi
 echo "release_host_needed_libraries: $(readelf -d "$host" | grep -c NEEDED)"
@@ -94,11 +94,11 @@ if [ -n "$unused" ] || [ "$count" -gt 12 ] || [ "$count" -eq 0 ]; then
   exit 1
 fi
 
-# The code is laid out in tools/text-order.txt's order (make build's
+# The code is laid out in tools/build/text-order.txt's order (make build's
 # TEXT_ORDER): the functions of splashd's own modules that the file names
 # lie together, within twice their size, not across the ~1 MB of those
 # modules.
-python3 - "$dir/splashd" "$(dirname "$0")/text-order.txt" << 'END'
+python3 - "$dir/splashd" "$(dirname "$0")/../build/text-order.txt" << 'END'
 import subprocess, sys
 binary, order = sys.argv[1], sys.argv[2]
 own = ("$s9SplashApp", "$s10SplashCore", "$s14SplashSettings")
@@ -110,14 +110,14 @@ for line in subprocess.run(["nm", "-S", "--defined-only", binary], capture_outpu
     if len(fields) == 4 and fields[3] in named:
         placed.append((int(fields[0], 16), int(fields[1], 16)))
 if len(placed) < 50:
-    sys.exit("check-release: only %d of tools/text-order.txt's functions are in %s" % (len(placed), binary))
+    sys.exit("check-release: only %d of tools/build/text-order.txt's functions are in %s" % (len(placed), binary))
 span = max(a + n for a, n in placed) - min(a for a, _ in placed)
 size = sum(n for _, n in placed)
 print("release_ordered_code_span_kib: %d (%d functions, %d KiB)" % (span // 1024, len(placed), size // 1024))
 if span > 2 * size:
-    sys.exit("check-release: %s is not laid out in tools/text-order.txt's order: %d of its functions across %d KiB"
+    sys.exit("check-release: %s is not laid out in tools/build/text-order.txt's order: %d of its functions across %d KiB"
              % (binary, len(placed), span // 1024))
 END
 echo "check-release: $dir/splashd and splashctl start, have no RUNPATH, link SDL statically, map $count libraries;" \
-  "splashd's code is laid out in tools/text-order.txt's order; host mode's compositor loads" \
+  "splashd's code is laid out in tools/build/text-order.txt's order; host mode's compositor loads" \
   "$(printf '%s\n' "$host_libraries" | grep -c .) libraries, none of Debian's wlroots'"

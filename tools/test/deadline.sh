@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs a command with a deadline, for the test runs of `make test`:
 #
-#     tools/deadline.sh SECONDS COMMAND [ARGS...]
+#     tools/test/deadline.sh SECONDS COMMAND [ARGS...]
 #
 # COMMAND runs in a session of its own, its output line by line (through a
 # pseudo-terminal, so that a test runner's last lines are not lost in a
@@ -13,7 +13,7 @@
 # Otherwise the exit status is COMMAND's.
 set -u
 if [ $# -lt 2 ]; then
-  echo "usage: tools/deadline.sh SECONDS COMMAND [ARGS...]" >&2
+  echo "usage: tools/test/deadline.sh SECONDS COMMAND [ARGS...]" >&2
   exit 2
 fi
 limit=$1

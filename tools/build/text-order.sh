@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Writes tools/text-order.txt, the order in which make build lays out
+# Writes tools/build/text-order.txt, the order in which make build lays out
 # splashd's code (gold's --section-ordering-file): the functions a splash
 # runs, found by running the release build's splashd under valgrind's
 # callgrind, first; then SplashRender, SplashSystem, SplashDevices and
 # SplashWaylandHost whole (the screens' code, which cannot run offscreen here).
 #
-#     tools/text-order.sh [BUILD_DIR]      (make text-order)
+#     tools/build/text-order.sh [BUILD_DIR]      (make text-order)
 #
 # Why: the kernel maps a binary's code 64 KiB at a time around each page
 # that faults (fault-around), so code that runs, scattered across ~9 MB,
@@ -35,7 +35,7 @@ objcopy --strip-debug "$dir/splashd" "$work/splashd"
 if [ -f "$dir/libsplashd-wayland-host.so" ]; then
   objcopy --strip-debug "$dir/libsplashd-wayland-host.so" "$work/libsplashd-wayland-host.so"
 fi
-picture=$(dirname "$0")/../Config/splashd-demo.png
+picture=$(dirname "$0")/../../Config/splashd-demo.png
 mkdir -p "$work/runtime" "$work/cache"
 export XDG_RUNTIME_DIR="$work/runtime"
 # profile NAME OPTION...: one run, its profile in $work/NAME.out.
