@@ -60,7 +60,7 @@ BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build deb docs run check test systest figures bench fuzz sanitize format lint install install-built uninstall \
-  clean deps test-deps text-order
+  clean deps test-deps text-order FORCE
 
 # Host mode's Wayland compositor (wayland-host/*.c): wlroots' glue as a
 # shared object of its own, which splashd loads with dlopen only in host
@@ -101,15 +101,36 @@ define apt_install
 	fi
 endef
 
-deps:
+# What a build needs (BUILD_PACKAGES, then SDL and wlroots built by their
+# scripts) is put in place once: a stamp under .build/deps/, named by a hash
+# of the package list and of the scripts' text, is made when the installs
+# and builds succeeded, and `build` depends on it, so a later build goes
+# straight to swift build. A changed list or script is another stamp, which
+# does it all again; so is a missing SDL or wlroots build. The test tools
+# (TEST_PACKAGES) have a stamp of their own on top of it. `make deps` and
+# `make test-deps` named on the command line check everything again (after
+# packages were removed by hand, say).
+DEPS_STAMPS := .build/deps
+SOURCE_BUILD_SCRIPTS := $(addprefix tools/build/,build-sdl.sh build-wlroots.sh debian-source-build.sh apt-archive.sh)
+stamp_hash = $(shell { printf '%s\n' '$(1)'; cat $(SOURCE_BUILD_SCRIPTS); } | sha256sum | cut -c1-12)
+BUILD_DEPS_STAMP := $(DEPS_STAMPS)/build-$(call stamp_hash,$(sort $(BUILD_PACKAGES)) $(SDL_DIR) $(WLROOTS_DIR))
+TEST_DEPS_STAMP := $(DEPS_STAMPS)/test-$(call stamp_hash,$(sort $(TEST_PACKAGES)))
+BUILT_LIBRARIES := $(and $(wildcard $(SDL_DIR)/current/lib/pkgconfig),$(wildcard $(WLROOTS_DIR)/current/lib/pkgconfig))
+
+deps: $(BUILD_DEPS_STAMP)
+test-deps: $(TEST_DEPS_STAMP)
+
+$(BUILD_DEPS_STAMP): $(if $(BUILT_LIBRARIES),,FORCE) $(if $(filter deps test-deps,$(MAKECMDGOALS)),FORCE)
 	$(call apt_install,$(BUILD_PACKAGES))
 	tools/build/build-sdl.sh $(SDL_DIR)
 	tools/build/build-wlroots.sh $(WLROOTS_DIR)
+	@mkdir -p $(DEPS_STAMPS) && rm -f $(DEPS_STAMPS)/build-* && touch $@
 
-test-deps:
-	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
-	tools/build/build-sdl.sh $(SDL_DIR)
-	tools/build/build-wlroots.sh $(WLROOTS_DIR)
+$(TEST_DEPS_STAMP): $(BUILD_DEPS_STAMP) $(if $(filter test-deps,$(MAKECMDGOALS)),FORCE)
+	$(call apt_install,$(TEST_PACKAGES))
+	@mkdir -p $(DEPS_STAMPS) && rm -f $(DEPS_STAMPS)/test-* && touch $@
+
+FORCE:
 
 # The Swift runtime, SDL2, SDL2_image and SDL2_ttf are linked statically: a
 # kiosk image needs only Debian's libpng, inih and libdrm, and start-up maps few
@@ -143,7 +164,7 @@ STATIC_CXX_DIR := .build/static-libstdc++
 STATIC_CXX := -Xlinker -L$(CURDIR)/$(STATIC_CXX_DIR)
 # --version names the git commit (with -dirty for uncommitted changes).
 GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
-build: deps
+build: $(BUILD_DEPS_STAMP)
 	archive=$$($(CC) -print-file-name=libstdc++.a) \
 	  && { test -f "$$archive" || { echo "no libstdc++.a for $(CC) (apt install libstdc++-12-dev)" >&2; exit 1; }; } \
 	  && mkdir -p $(STATIC_CXX_DIR) && ln -sfn "$$archive" $(STATIC_CXX_DIR)/libstdc++.a
