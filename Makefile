@@ -289,72 +289,22 @@ bench: build
 # existing one) and the units, their paths rewritten for PREFIX and SYSCONFDIR.
 install: build install-built
 
-# The install step alone, from binaries already built in BUILD_DIR (the QEMU
-# systemd test installs the test build into its Debian image this way).
-# What make install puts where; make uninstall removes exactly these (and
-# the config file only while it is still the sample's copy). The kiosk units
-# are examples to adapt (docs: which lines), not live units.
-INSTALLED := $(PREFIX)/bin/splashd $(PREFIX)/bin/splashctl $(PREFIX)/lib/splashd/$(HOST_LIBRARY) \
-  $(PREFIX)/share/splashd/splashd-demo.png \
-  $(PREFIX)/share/splashd/splashd.conf.sample $(UNITDIR)/splashd.service $(UNITDIR)/splashd-shutdown.service \
-  $(UNITDIR)/splashd-ask-password.path $(UNITDIR)/splashd-ask-password.service \
-  $(INITRAMFSDIR)/hooks/splashd $(INITRAMFSDIR)/scripts/init-premount/splashd $(INITRAMFSDIR)/scripts/panic/splashd \
-  $(UNITDIR)/splashd-initrd.service $(DRACUTDIR)/90splashd/module-setup.sh \
-  $(PREFIX)/share/doc/splashd/examples/kiosk-with-splash.service \
-  $(PREFIX)/share/doc/splashd/examples/kiosk-revealed-by-splashctl.service \
-  $(PREFIX)/share/man/man8/splashd.8 $(PREFIX)/share/man/man5/splashd.conf.5 $(PREFIX)/share/man/man1/splashctl.1 \
-  $(PREFIX)/share/bash-completion/completions/splashd $(PREFIX)/share/bash-completion/completions/splashctl
+# What make install puts where, and what make uninstall takes back: one
+# list, packaging/install-manifest (each file's destination, mode, source and
+# how it is made), which tools/build/install.sh reads for both, with these
+# variables (docs/install.md). make uninstall removes exactly what it lists
+# (the config file only while it is still the sample's copy).
+INSTALL_VARIABLES = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' SYSCONFDIR='$(SYSCONFDIR)' UNITDIR='$(UNITDIR)' \
+  INITRAMFSDIR='$(INITRAMFSDIR)' DRACUTDIR='$(DRACUTDIR)' BUILD_DIR='$(BUILD_DIR)' DOCS_DIR='$(DOCS_DIR)' \
+  QUIRKS_DIR='$(QUIRKS_DIR)' $(if $(findstring s,$(firstword -$(MAKEFLAGS))),INSTALL_QUIET=1)
+
+# The install step alone, from binaries already built in BUILD_DIR (make deb
+# and the QEMU systemd test install a build into a tree this way).
 install-built:
-	install -D -s -m 755 $(BUILD_DIR)/splashd $(DESTDIR)$(PREFIX)/bin/splashd
-	install -D -s -m 755 $(BUILD_DIR)/splashctl $(DESTDIR)$(PREFIX)/bin/splashctl
-	install -D -s -m 644 $(BUILD_DIR)/$(HOST_LIBRARY) $(DESTDIR)$(PREFIX)/lib/splashd/$(HOST_LIBRARY)
-	@# The device quirks of the libinput linked into the compositor, where it
-	@# looks for them (/usr/lib/splashd/libinput: tools/build/build-wlroots.sh);
-	@# none when it links Debian's libinput, which reads Debian's.
-	if [ -d $(QUIRKS_DIR) ]; then \
-	  install -d $(DESTDIR)$(PREFIX)/lib/splashd/libinput \
-	  && install -m 644 $(QUIRKS_DIR)/*.quirks $(DESTDIR)$(PREFIX)/lib/splashd/libinput/; \
-	fi
-	install -D -m 644 Config/splashd-demo.png $(DESTDIR)$(PREFIX)/share/splashd/splashd-demo.png
-	install -D -m 644 Config/splashd.conf $(DESTDIR)$(PREFIX)/share/splashd/splashd.conf.sample
-	@if [ -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ]; then \
-	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf"; \
-	else \
-	  install -D -m 644 Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
-	fi
-	for unit in systemd/*.service systemd/*.path; do \
-	  case $$unit in */splashd*) to=$(UNITDIR);; *) to=$(PREFIX)/share/doc/splashd/examples;; esac; \
-	  sed -e 's#/usr/bin/splash\(d\|ctl\) #$(PREFIX)/bin/splash\1 #g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' $$unit \
-	    | install -D -m 644 /dev/stdin $(DESTDIR)$$to/$$(basename $$unit); \
-	done
-	for part in hooks/splashd scripts/init-premount/splashd scripts/panic/splashd; do \
-	  sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
-	    initramfs/initramfs-tools/$$part | install -D -m 755 /dev/stdin $(DESTDIR)$(INITRAMFSDIR)/$$part; \
-	done
-	sed -e 's#/usr/bin/splashd#$(PREFIX)/bin/splashd#g' -e 's#/etc/splashd/#$(SYSCONFDIR)/splashd/#g' \
-	  initramfs/dracut/90splashd/module-setup.sh | install -D -m 755 /dev/stdin $(DESTDIR)$(DRACUTDIR)/90splashd/module-setup.sh
-	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
-	install -D -m 644 $(DOCS_DIR)/man/splashd.8 $(DESTDIR)$(PREFIX)/share/man/man8/splashd.8
-	install -D -m 644 $(DOCS_DIR)/man/splashd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/splashd.conf.5
-	install -D -m 644 $(DOCS_DIR)/man/splashctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/splashctl.1
-	install -D -m 644 $(DOCS_DIR)/completions/splashd $(DESTDIR)$(PREFIX)/share/bash-completion/completions/splashd
-	install -D -m 644 $(DOCS_DIR)/completions/splashctl $(DESTDIR)$(PREFIX)/share/bash-completion/completions/splashctl
+	$(INSTALL_VARIABLES) tools/build/install.sh install
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(PREFIX)/lib/splashd/libinput/*.quirks
-	-rmdir $(DESTDIR)$(PREFIX)/lib/splashd/libinput 2>/dev/null
-	@if cmp -s Config/splashd.conf $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; then \
-	  rm -f $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf; \
-	else \
-	  [ ! -e $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf ] || echo "keeping $(DESTDIR)$(SYSCONFDIR)/splashd/splashd.conf (changed)"; \
-	fi
-	-rmdir $(DESTDIR)$(SYSCONFDIR)/splashd $(DESTDIR)$(PREFIX)/lib/splashd $(DESTDIR)$(PREFIX)/share/splashd \
-	  $(DESTDIR)$(PREFIX)/share/doc/splashd/examples \
-	  $(DESTDIR)$(PREFIX)/share/doc/splashd 2>/dev/null
-	-rmdir $(DESTDIR)$(INITRAMFSDIR)/hooks $(DESTDIR)$(INITRAMFSDIR)/scripts/init-premount \
-	  $(DESTDIR)$(INITRAMFSDIR)/scripts/panic $(DESTDIR)$(INITRAMFSDIR)/scripts \
-	  $(DESTDIR)$(INITRAMFSDIR) 2>/dev/null
-	-rmdir $(DESTDIR)$(DRACUTDIR)/90splashd $(DESTDIR)$(DRACUTDIR) $(DESTDIR)$(PREFIX)/lib/dracut 2>/dev/null
+	$(INSTALL_VARIABLES) tools/build/install.sh uninstall
 
 clean:
 	rm -rf .build out
