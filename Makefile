@@ -191,13 +191,33 @@ DOCS_DIR ?= .build/docs
 docs: build
 	$(BUILD_DIR)/splashd-docs $(DOCS_DIR)
 
-# Plays the demo in a window when a desktop is there, else records it.
-run: build
+# The kiosk program the demo reveals (tools/demo/kiosk-demo.c): a small
+# Wayland client of splashd in host mode, drawn with wl_shm, built with the
+# xdg-shell glue wayland-scanner makes from the machine's wayland-protocols
+# and the test clients' xdg-client.h.
+DEMO_CLIENT := .build/kiosk-demo
+DEMO_PROTOCOLS := .build/kiosk-demo-protocols
+$(DEMO_CLIENT): tools/demo/kiosk-demo.c tools/test/wayland/xdg-client.h | $(BUILD_DEPS_STAMP)
+	mkdir -p $(DEMO_PROTOCOLS)
+	xml="$$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml" \
+	  && wayland-scanner client-header "$$xml" $(DEMO_PROTOCOLS)/xdg-shell-client-protocol.h \
+	  && wayland-scanner private-code "$$xml" $(DEMO_PROTOCOLS)/xdg-shell-protocol.c
+	$(CC) -O2 -Wall -Wextra -Werror -I$(DEMO_PROTOCOLS) -Itools/test/wayland -o $@ tools/demo/kiosk-demo.c \
+	  $(DEMO_PROTOCOLS)/xdg-shell-protocol.c -lwayland-client -lm
+
+# The demo: the splash holds, then its doors open onto a kiosk program that
+# is already running, live behind them (host mode: splashd is its Wayland
+# compositor). In a window when a desktop is there (the program ends after
+# DEMO_SECONDS, and splashd with it); else recorded offscreen, the program
+# ended with the recording.
+DEMO_SECONDS ?= 6
+run: build $(DEMO_CLIENT)
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
-	  .build/release/splashd --display window --hold 1; \
+	  .build/release/splashd --display window --host wayland --hold 1 -- $(DEMO_CLIENT) $(DEMO_SECONDS); \
 	else \
-	  rm -rf $(DEMO_DIR) && .build/release/splashd --record $(DEMO_DIR) --hold 0.5 && \
-	  echo "No desktop here: the demo was recorded offscreen; its frames are in $(DEMO_DIR)/ (frame-00000.png …, frames.csv)."; \
+	  rm -rf $(DEMO_DIR) && .build/release/splashd --record $(DEMO_DIR) --host wayland --hold 0.5 -- $(DEMO_CLIENT) && \
+	  echo "No desktop here: the demo was recorded offscreen; its frames are in $(DEMO_DIR)/ (frame-00000.png …, frames.csv):" \
+	    "the doors closed, then opening onto the kiosk program, then the program alone."; \
 	fi
 
 lint:

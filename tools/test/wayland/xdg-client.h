@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What every Wayland test client of the project's needs alike, included
+// What every Wayland client of the project's (the test clients, and the
+// demo's kiosk program, tools/demo/kiosk-demo.c) needs alike, included
 // once by each: the compositor, shared memory and xdg_wm_base bound from
 // the registry (`bind_common`), xdg_wm_base's pings answered, an
 // xdg_surface's configure acknowledged (`configured` set), and a
