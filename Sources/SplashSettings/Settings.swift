@@ -170,6 +170,9 @@ public struct HandoffSettings: Equatable, Sendable {
   public var user: String?
   /// The group it runs as instead of the user's own; nil: the user's.
   public var group: String?
+  /// The names of splashd's environment variables the program gets
+  /// besides those it always gets (`ProgramEnvironment.kept`).
+  public var passEnvironment: [String] = []
   /// The peers' client protocols answered too.
   public var compat: [CompatClient] = []
   /// The abstract socket name Plymouth's clients connect to.

@@ -228,6 +228,27 @@ enum SplashSettingsTable {
       help: "The group the program runs as, instead of its user's own (with --user).", unset: "the user's",
       \.handoff.group, read: { try $0.word("a group name or number") }, print: { $0.map(quotedForFile) }),
     SettingSpec(
+      "pass-environment", .handoff, .option(placeholder: "NAMES|none"), .reveal,
+      help: "Names of splashd's environment variables the program gets too, separated by spaces. Whichever way it "
+        + "starts, the program gets only what systemd gives a service (PATH, LANG and LC_*, TERM, INVOCATION_ID, "
+        + "JOURNAL_STREAM), what its user has (HOME, USER, LOGNAME, SHELL, XDG_RUNTIME_DIR, TZ), a desktop "
+        + "session's display and bus (DISPLAY, WAYLAND_DISPLAY, XAUTHORITY, DBUS_SESSION_BUS_ADDRESS, XDG_*), "
+        + "SPLASHD_CONTROL, these, and what splashd adds (SPLASHD_ROTATION; its own NOTIFY_SOCKET with ready = "
+        + "notify; host mode's display): never splashd's unit's credentials, directories or systemd's "
+        + "NOTIFY_SOCKET. none: no more.",
+      field: \.handoff.passEnvironment,
+      parse: { settings, value in
+        let names = value.text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        if names == ["none"] {
+          settings.handoff.passEnvironment = []
+          return
+        }
+        guard !names.isEmpty, names.allSatisfy(ProgramEnvironment.isName) else {
+          throw value.fail("environment variables' names separated by spaces (letters, digits, _), or none")
+        }
+        settings.handoff.passEnvironment = names
+      }, show: { $0.handoff.passEnvironment.isEmpty ? "none" : $0.handoff.passEnvironment.joined(separator: " ") }),
+    SettingSpec(
       "ready", .handoff, .option(placeholder: "exec|notify|first-frame"), .reveal,
       help: "exec: become the program after the transition (in host mode: as first-frame). notify: start the "
         + "PROGRAM first, as splashd's child, with NOTIFY_SOCKET set, and reveal when it sends READY=1 (or ends; in "

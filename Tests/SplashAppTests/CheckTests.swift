@@ -38,7 +38,8 @@ import Testing
     let handoff = lines.drop { $0 != "[handoff]" }.dropFirst().prefix { !$0.isEmpty }
     #expect(
       Array(handoff) == [
-        "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "ready = notify", "host = none",
+        "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "pass-environment = none", "ready = notify",
+        "host = none",
         "xwayland = no", "screens = mirror", "; until-file: not set",
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "timeout = 30",

@@ -61,7 +61,7 @@ import Testing
     #expect(
       ending
         == .handOff(
-          HandOff(program: ["sh", "-c", "echo \"from the file\""], searchPath: "/usr/bin:/bin")!,
+          HandOff(program: ["sh", "-c", "echo \"from the file\""], environment: splash.environment)!,
           environment: ["SPLASHD_ROTATION": "0"]))
     // The command line's program wins over the file's.
     let overridden = try Harness()

@@ -20,7 +20,9 @@ import Testing
       "[splash]\ncache = \(splash.dir.cache)\n[handoff]\nexec = /bin/true\n[orientation]\ncmdline = \(cmdline)\n")
     let ending = splash.run(["--config", config, "--display", "screen", "--boot", "root"])
     #expect(
-      ending == .handOff(HandOff(program: ["/bin/true"], searchPath: nil)!, environment: ["SPLASHD_ROTATION": "0"]))
+      ending
+        == .handOff(
+          HandOff(program: ["/bin/true"], environment: splash.environment)!, environment: ["SPLASHD_ROTATION": "0"]))
     #expect(splash.screens.opened.isEmpty)
   }
 }

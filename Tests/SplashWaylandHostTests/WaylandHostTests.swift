@@ -26,7 +26,8 @@ import Testing
       let connection = try host.connectClient()
       defer { try? connection.close() }
       let path = try #require(Executables.locate(program[0], searchPath: "/usr/bin:/bin"), "\(program[0]) is missing")
-      child = try ChildProcess.spawn(path, program, additions: ["WAYLAND_SOCKET": "\(connection.rawValue)"])
+      child = try ChildProcess.spawn(
+        path, program, environment: Environment.all().merging(["WAYLAND_SOCKET": "\(connection.rawValue)"]) { $1 })
     }
 
     deinit {
@@ -144,7 +145,7 @@ import Testing
     let copy = dir.path + "/screen.ppm"
     let grim = try ChildProcess.spawn(
       "/usr/bin/grim", ["grim", "-t", "ppm", copy],
-      additions: ["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": socket.name])
+      environment: Environment.all().merging(["XDG_RUNTIME_DIR": dir.path, "WAYLAND_DISPLAY": socket.name]) { $1 })
     let ended = try grim.endWatch()
     var asked = 0
     let deadline = hosted.clock.now() + 10

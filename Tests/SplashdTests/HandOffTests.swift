@@ -73,6 +73,35 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: control))
   }
 
+  /// The program gets a clean environment however it starts: in
+  /// splashd's place, spawned first, after a crash. What systemd gives a
+  /// service and the names `pass-environment` lists go on; splashd's unit's
+  /// credentials, systemd's NOTIFY_SOCKET and anything else do not.
+  @Test(arguments: ["exec", "notify", "crash"])
+  func theProgramGetsACleanEnvironment(start: String) throws {
+    let environment = [
+      "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_TIME": "C", "CREDENTIALS_DIRECTORY": "/run/credentials/x",
+      "NOTIFY_SOCKET": "@not-for-the-program", "SECRET_TOKEN": "s3cret", "KEEP_ME": "yes",
+    ]
+    var arguments = ["--config", dir.testConfig, "--pass-environment", "KEEP_ME"] + quick
+    if start == "notify" { arguments += ["--ready", "notify"] }
+    if start == "crash" { arguments += ["--hold", "20"] }
+    let splash = try StartedProcess(splashdPath, arguments + ["--", "/usr/bin/env"], environment: environment)
+    if start == "crash" {
+      RunningSplashd(pid: splash.pid, stderrPath: splash.stderrPath).waitForLog("splashd: appeared")
+      kill(splash.pid, SIGSEGV)
+    }
+    let outcome = try splash.finish()
+    let variables = Set(outcome.stdout.split(separator: "\n").map { String($0.prefix { $0 != "=" }) })
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(variables.isSuperset(of: ["PATH", "LANG", "LC_TIME", "KEEP_ME", "SPLASHD_ROTATION"]), "\(variables)")
+    let leaked = variables.intersection(["CREDENTIALS_DIRECTORY", "SECRET_TOKEN"])
+    #expect(leaked.isEmpty, "\(leaked)")
+    // Spawned first, it has splashd's own notify socket, never systemd's.
+    #expect(!outcome.stdout.contains("NOTIFY_SOCKET=@not-for-the-program"), "\(outcome.stdout)")
+    #expect(variables.contains("NOTIFY_SOCKET") == (start == "notify"))
+  }
+
   @Test func theConfigFileCanNameTheProgram() throws {
     let script = dir.file("kiosk.sh", "#!/bin/sh\necho kiosk \"$@\"\n")
     chmod(script, 0o755)

@@ -30,18 +30,17 @@ final class SpawnedProgram: EventSource {
   /// nil: nothing, the caller saw to it).
   private let whenEnded: () -> ControlCommand?
 
-  /// Starts `program` (PATH lookup like a shell, in `searchPath`), as
-  /// `user` (and `group`) when given, with `additions` to the environment:
-  /// a user that cannot be had means the program does not run. Its end asks
-  /// the splash for `whenEnded()`; `revealsWhen` says what else reveals it.
+  /// Starts `program` (found, its user and environment, as `HandOff`
+  /// says: a user that cannot be had means the program does not run), with
+  /// `additions` to its environment and NOTIFY_SOCKET, a socket of
+  /// splashd's own. Its end asks the splash for `whenEnded()`;
+  /// `revealsWhen` says what else reveals it.
   init(
-    program: [String], searchPath: String?, user: String? = nil, group: String? = nil,
-    additions extra: [String: String] = [:], controller: Controller, log: Log,
+    _ program: HandOff, additions: [String: String] = [:], controller: Controller, log: Log,
     whenEnded: @escaping () -> ControlCommand? = { .reveal }, revealsWhen: String = "it sends READY=1"
   ) throws(Failure) {
-    guard let path = Executables.locate(program[0], searchPath: searchPath) else {
-      throw Failure(
-        status: ExitStatus.cannotRun, message: "cannot run \(printable(program[0])): not found (looked in PATH)")
+    guard let path = program.path else {
+      throw Failure(status: ExitStatus.cannotRun, message: program.problem ?? "cannot run \(program.arguments[0])")
     }
     self.path = path
     self.controller = controller
@@ -50,17 +49,13 @@ final class SpawnedProgram: EventSource {
     self.whenEnded = whenEnded
     do {
       notify = try NotifyListener()
-      var additions = extra.merging(["NOTIFY_SOCKET": notify.name]) { _, ours in ours }
-      var found: ProgramUser?
-      if let user {
-        let looked = try ProgramUser.lookUp(user, group: group)
-        additions.merge(looked.environment(runtimeDirectory: try looked.runtimeDirectory())) { _, user in user }
-        found = looked
-      }
-      child = try ChildProcess.spawn(path, program, additions: additions, as: found)
-      userID = found?.uid ?? geteuid()
+      let ours = ["NOTIFY_SOCKET": notify.name, HandOff.rotationVariable: String(controller.rotation.rawValue)]
+      let (user, environment) = try program.resolved(additions: additions.merging(ours) { _, ours in ours })
+      child = try ChildProcess.spawn(path, program.arguments, environment: environment, as: user)
+      userID = user?.uid ?? geteuid()
       exit = try child.endWatch()
     } catch {
+      let user = program.user
       throw Failure(
         status: ExitStatus.cannotRun,
         message:

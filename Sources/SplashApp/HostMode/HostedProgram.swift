@@ -20,9 +20,11 @@ import SplashWaylandHost
 final class HostedProgram: EventSource {
   private let program: [String]
   private let settings: Settings
-  private let searchPath: String?
+  /// splashd's environment, of which the program gets what
+  /// `ProgramEnvironment` says.
+  private let environment: [String: String]
   /// splashd's own XDG_RUNTIME_DIR, which the program inherits.
-  private let runtimeDirectory: String?
+  private var runtimeDirectory: String? { environment["XDG_RUNTIME_DIR"] }
   private let controller: Controller
   private let stage: Stage
   private let log: Log
@@ -55,8 +57,7 @@ final class HostedProgram: EventSource {
   ) {
     self.program = program
     self.settings = settings
-    searchPath = environment["PATH"]
-    runtimeDirectory = environment["XDG_RUNTIME_DIR"]
+    self.environment = environment
     self.controller = controller
     self.stage = stage
     self.makeHost = makeHost
@@ -136,10 +137,12 @@ final class HostedProgram: EventSource {
       throw Failure.runtime("\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase)")
     }
     defer { try? connection.close() }
+    guard let toRun = HandOff(program: program, settings: settings.handoff, environment: environment) else {
+      throw Failure.runtime("host mode: no program")
+    }
     spawned = try SpawnedProgram(
-      program: program, searchPath: searchPath, user: settings.handoff.user, group: settings.handoff.group,
-      additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 }, controller: controller,
-      log: log,
+      toRun, additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 },
+      controller: controller, log: log,
       whenEnded: { [weak self] in
         guard let self, !frames.showedAFrame else { return .reveal }
         // No doors onto nothing: the splash ends now (or its player, for a restart, stops).
@@ -330,7 +333,7 @@ final class HostedProgram: EventSource {
   /// installed or cannot be set up (the program starts without it).
   private func startXwayland(on host: any WaylandHosting) -> String? {
     let origin = settings.origin(of: \.handoff.xwayland)
-    guard Executables.locate("Xwayland", searchPath: searchPath) != nil else {
+    guard Executables.locate("Xwayland", searchPath: environment["PATH"]) != nil else {
       log.error("\(origin): Xwayland is not installed (the xwayland package); the program gets no DISPLAY")
       return nil
     }

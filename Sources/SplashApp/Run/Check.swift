@@ -20,7 +20,7 @@ enum Check {
       lines.append("; config file: none (\(dependencies.defaultConfig) does not exist)")
     }
     if let program = plan.program {
-      guard let handOff = HandOff(program: program, searchPath: dependencies.environment["PATH"]),
+      guard let handOff = HandOff(program: program, environment: dependencies.environment),
         let path = handOff.path
       else {
         throw Failure.badInput(
@@ -41,6 +41,12 @@ enum Check {
       case .execInPlace, .nothing: mode = "run after the splash"
       }
       lines.append("; program: \(path), \(mode) (\(plan.programOrigin))")
+      let withheld = ProgramEnvironment.withheld(
+        from: dependencies.environment, passing: settings.handoff.passEnvironment)
+      if !withheld.isEmpty {
+        lines.append(
+          "; program's environment: not passed from splashd's: \(withheld.map(printable).joined(separator: ", "))")
+      }
       if let name = settings.handoff.user {
         // Looked up as the hand-off will, the runtime directory left alone.
         do {

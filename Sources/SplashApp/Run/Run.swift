@@ -46,8 +46,7 @@ final class Run {
   /// Hands off to `program` at the end (and on a crash from now on), as
   /// the user `handoff`'s settings name, if any.
   private func take(_ program: [String], _ handoff: HandoffSettings? = nil) {
-    handOff = HandOff(
-      program: program, searchPath: dependencies.environment["PATH"], user: handoff?.user, group: handoff?.group)
+    handOff = HandOff(program: program, settings: handoff, environment: dependencies.environment)
     if dependencies.handlesCrashes { handOff?.runOnCrash() }
   }
 
@@ -95,7 +94,10 @@ final class Run {
       }
       // The program runs whatever happens from here on (no splash included),
       // as its user when the settings name one.
-      if let program = handOff?.arguments ?? plan.program { take(program, plan.settings.handoff) }
+      if let program = handOff?.arguments ?? plan.program {
+        take(program, plan.settings.handoff)
+        sayWhatTheProgramDoesNotGet(plan.settings.handoff)
+      }
       if let stage = commandLine.bootStage {
         let words = (try? Files.readText(plan.settings.orientation.cmdline)) ?? ""
         if let refusal = KernelCommandLineSplash.refusal(
@@ -126,6 +128,18 @@ final class Run {
         if dependencies.handlesCrashes { CrashHandOff.stopRunningProgram() }
       }
     }
+  }
+
+  /// Names, once, what of splashd's environment the program does not get
+  /// (`ProgramEnvironment`): a variable an integrator meant for the program
+  /// (a unit's `Environment=`) is then found at once, and named in
+  /// `pass-environment`.
+  private func sayWhatTheProgramDoesNotGet(_ handoff: HandoffSettings) {
+    let withheld = ProgramEnvironment.withheld(from: dependencies.environment, passing: handoff.passEnvironment)
+    guard !withheld.isEmpty else { return }
+    log.info(
+      "program: not passed from splashd's environment: \(withheld.map(printable).joined(separator: ", ")) "
+        + "(pass-environment names those it should get)")
   }
 
   /// Whether this start comes within `restart-window` of the last hand-off
@@ -204,7 +218,7 @@ final class Run {
       guard let handOff else { break }
       if let path = handOff.path { dependencies.handOffRecord?.handingOff(to: path, now: dependencies.clock.now()) }
       let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
-      return .handOff(handOff, environment: ["SPLASHD_ROTATION": String(rotation.rawValue)])
+      return .handOff(handOff, environment: [HandOff.rotationVariable: String(rotation.rawValue)])
     case .nothing, .hosted:  // (a hosted program's supervision ended the run above)
       if let session, session.plan.settings.handoff.keepLastFrame {
         let timeout = session.plan.settings.handoff.timeout

@@ -111,10 +111,13 @@ public enum Splashd {
   public static func main(_ arguments: [String]) -> Int32 {
     let environment = Environment.all()
     let log = Log.standardError(environment: environment)
-    Environment.set("SPLASHD_ROTATION", "0")
+    Environment.set(HandOff.rotationVariable, "0")
     var dependencies = Dependencies(
       clock: MonotonicClock(), environment: environment, log: log,
-      onRotation: { Environment.set("SPLASHD_ROTATION", String($0.rawValue)) }, handlesCrashes: true,
+      onRotation: {
+        Environment.set(HandOff.rotationVariable, String($0.rawValue))
+        CrashHandOff.setVariable(HandOff.rotationVariable, String($0.rawValue))
+      }, handlesCrashes: true,
       print: printOut)
     // systemd names each start of a unit (INVOCATION_ID): only there can a
     // program's restarts loop.

@@ -70,10 +70,10 @@ final class Session {
       kiosk = KioskSupervisor(
         program: program, settings: settings, controller: controller, stage: stage, runLoop: runLoop, clock: clock,
         lifecycle: lifecycle, signals: signals, dependencies: dependencies)
-    case (.spawned, let program?):
-      let spawned = try SpawnedProgram(
-        program: program, searchPath: dependencies.environment["PATH"], user: settings.handoff.user,
-        group: settings.handoff.group, controller: controller, log: log)
+    case (.spawned, let arguments?):
+      guard let program = HandOff(program: arguments, settings: settings.handoff, environment: dependencies.environment)
+      else { break }
+      let spawned = try SpawnedProgram(program, controller: controller, log: log)
       runLoop.add(spawned)
       signals?.passOn = { spawned.child.send($0) }
       self.spawned = spawned

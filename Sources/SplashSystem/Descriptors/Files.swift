@@ -298,8 +298,14 @@ public enum Environment {
     return variables
   }
 
-  /// Sets `name` to `value` in the environment the next program inherits.
+  /// Sets `name` to `value` in this process's environment.
   public static func set(_ name: String, _ value: String) {
     setenv(name, value, 1)
+  }
+
+  /// `variables` as execve takes them: "NAME=VALUE" strings (malloc'd: the
+  /// caller frees them), in order by name, then a NULL.
+  public static func cStrings(_ variables: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+    variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
   }
 }

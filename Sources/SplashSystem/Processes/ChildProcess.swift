@@ -16,18 +16,18 @@ public struct ChildExit: Sendable {
 public struct ChildProcess: Sendable {
   public let pid: pid_t
 
-  /// Starts `path` with `arguments` (argv[0] included) and the current
-  /// environment with `additions`, as `user` (its ids and groups) when
-  /// given; standard output and error go to the files given, if any. The
+  /// Starts `path` with `arguments` (argv[0] included) and `environment`
+  /// (nil: this process's), as `user` (its ids and groups) when given; standard output and error go to the files given, if any. The
   /// child starts with the signal mask splashd started with
   /// (`ThisProcess.signalMaskForChildren`).
   public static func spawn(
-    _ path: String, _ arguments: [String], additions: [String: String] = [:], stdoutPath: String? = nil,
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdoutPath: String? = nil,
     stderrPath: String? = nil, as user: ProgramUser? = nil
   ) throws(SystemError) -> ChildProcess {
+    let variables = environment ?? Environment.all()
     if let user {
       precondition(stdoutPath == nil && stderrPath == nil, "a user's program keeps splashd's streams")
-      return try spawn(path, arguments, additions: additions, as: user)
+      return try spawn(path, arguments, environment: variables, as: user)
     }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -46,11 +46,7 @@ public struct ChildProcess: Sendable {
     }
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    var variables = Environment.all()
-    for (name, value) in additions { variables[name] = value }
-    var envp: [UnsafeMutablePointer<CChar>?] =
-      variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-      + [nil]
+    var envp = Environment.cStrings(variables)
     defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
@@ -60,15 +56,12 @@ public struct ChildProcess: Sendable {
 
   /// Starts `path` as `user`: forked, the child given the user's ids and
   /// groups, then exec'd.
-  private static func spawn(_ path: String, _ arguments: [String], additions: [String: String], as user: ProgramUser)
-    throws(SystemError) -> ChildProcess
-  {
+  private static func spawn(
+    _ path: String, _ arguments: [String], environment variables: [String: String], as user: ProgramUser
+  ) throws(SystemError) -> ChildProcess {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    var variables = Environment.all()
-    for (name, value) in additions { variables[name] = value }
-    var envp: [UnsafeMutablePointer<CChar>?] =
-      variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    var envp = Environment.cStrings(variables)
     defer { for pointer in envp { free(pointer) } }
     var mask = ThisProcess.signalMaskForChildren
     let pid = user.groups.withUnsafeBufferPointer { groups in

@@ -7,25 +7,41 @@ import Glibc
 /// broken splash never keeps the machine from its program.
 public enum CrashHandOff {
   /// From now on, a fatal signal (a crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE,
-  /// SIGABRT, SIGTRAP) replaces the process with the program at `path`
+  /// SIGABRT, SIGTRAP) replaces the process with the program at `path`,
+  /// with `environment` as its whole environment (as `user` when given),
   /// instead of ending it, so that a broken splash never keeps the machine
-  /// from its program. The arguments are prepared now, since only execve
-  /// may be called from the signal handler.
+  /// from its program. Everything is prepared now, since only execve may be
+  /// called from the signal handler.
   public static func runProgram(
-    path: String, arguments: [String], as user: (user: ProgramUser, environment: [String: String])? = nil
+    path: String, arguments: [String], environment: [String: String], as user: ProgramUser? = nil
   ) {
     crashPath = strdup(path)
     crashArguments = ThisProcess.cStrings(arguments)
+    preparedEnvironment = environment
+    crashEnvironment = prepare(environment)
     crashUser = user.map { found in
-      let groups = UnsafeMutablePointer<gid_t>.allocate(capacity: max(1, found.user.groups.count))
-      groups.initialize(from: found.user.groups, count: found.user.groups.count)
-      var variables = Environment.all()
-      variables.merge(found.environment) { _, user in user }
-      return CrashUser(
-        uid: found.user.uid, gid: found.user.gid, groupCount: Int32(found.user.groups.count), groups: groups,
-        environment: ThisProcess.cStrings(variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }))
+      let groups = UnsafeMutablePointer<gid_t>.allocate(capacity: max(1, found.groups.count))
+      groups.initialize(from: found.groups, count: found.groups.count)
+      return CrashUser(uid: found.uid, gid: found.gid, groupCount: Int32(found.groups.count), groups: groups)
     }
     installCrashHandler()
+  }
+
+  /// Sets `name` to `value` in the environment a crash runs the program
+  /// with (a new angle: SPLASHD_ROTATION), when one would be run.
+  public static func setVariable(_ name: String, _ value: String) {
+    guard crashPath != nil else { return }
+    preparedEnvironment[name] = value
+    // The table before stays allocated: a crash may be reading it now.
+    crashEnvironment = prepare(preparedEnvironment)
+  }
+
+  /// `environment` as execve takes it, in memory of its own.
+  private static func prepare(_ environment: [String: String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
+    let strings = Environment.cStrings(environment)
+    let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count)
+    table.initialize(from: strings, count: strings.count)
+    return table
   }
 
   /// Undoes `runProgram`: a crash ends the process again (for a
@@ -33,6 +49,7 @@ public enum CrashHandOff {
   public static func stopRunningProgram() {
     crashPath = nil
     crashArguments = nil
+    crashEnvironment = nil
     crashUser = nil
   }
 
@@ -72,23 +89,21 @@ public enum CrashHandOff {
   /// there is one, else lets the signal end the process as it would have.
   private static func installCrashHandler() {
     // The globals the handler reads are initialised here, never there.
-    _ = (crashKeyboard, crashPath, crashArguments, crashUser, crashFiles)
+    _ = (crashKeyboard, crashPath, crashArguments, crashEnvironment, crashUser, crashFiles)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
       // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), execve(2), raise(3).
       if let keyboard = crashKeyboard { _ = splashd_ioctl_value(keyboard.descriptor, UInt(KDSKBMODE), keyboard.mode) }
       for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
-      if let path = crashPath, let arguments = crashArguments {
+      if let path = crashPath, let arguments = crashArguments, let environment = crashEnvironment {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
         _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
         restoreSignalMask()
         if let user = crashUser {
           // As its user, or not at all.
           if splashd_become(user.uid, user.gid, user.groupCount, user.groups) != 0 { _exit(127) }
-          execve(path, arguments, user.environment)
-        } else {
-          execve(path, arguments, environ)
         }
+        execve(path, arguments, environment)
         _exit(127)
       }
       // SA_RESETHAND has put the default action back.
@@ -117,18 +132,20 @@ nonisolated(unsafe) private let crashFiles: UnsafeMutablePointer<UnsafeMutablePo
   return table
 }()
 nonisolated(unsafe) private var crashArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+/// The program's whole environment, for the handler, and as it was given.
+nonisolated(unsafe) private var crashEnvironment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+nonisolated(unsafe) private var preparedEnvironment: [String: String] = [:]
 /// The user the crash hand-off becomes, prepared for the handler (no
 /// allocation there).
 nonisolated(unsafe) private var crashUser: CrashUser?
 
-/// A program's user as the crash handler needs it: ids, groups and its
-/// whole environment, all ready for the system calls.
+/// A program's user as the crash handler needs it: ids and groups, ready
+/// for the system calls.
 private struct CrashUser {
   let uid: uid_t
   let gid: gid_t
   let groupCount: Int32
   let groups: UnsafeMutablePointer<gid_t>
-  let environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 }
 /// The console keyboard the crash handler turns back on.
 nonisolated(unsafe) private var crashKeyboard: CrashKeyboard?

@@ -24,18 +24,19 @@ public enum ThisProcess {
   }
 
   /// Replaces this process with the program at `path` (execve): same PID,
-  /// same open standard streams, the current environment with `additions`.
+  /// same open standard streams, `environment` as its whole environment.
   /// Returns only when that fails, with the reason.
-  public static func replace(withProgramAt path: String, arguments: [String], additions: [String: String] = [:])
-    -> SystemError
-  {
-    for (name, value) in additions { Environment.set(name, value) }
+  public static func replace(
+    withProgramAt path: String, arguments: [String], environment: [String: String]
+  ) -> SystemError {
     let argv = cStrings(arguments)
+    var envp = Environment.cStrings(environment)
     restoreSignalMask()
-    execve(path, argv, environ)
+    execve(path, argv, &envp)
     let error = SystemError("execve \(path)", code: errno)
     for index in arguments.indices { free(argv[index]) }
     argv.deallocate()
+    for pointer in envp { free(pointer) }
     return error
   }
 
