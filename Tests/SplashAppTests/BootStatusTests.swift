@@ -233,6 +233,25 @@ import Testing
           + "accepted (a smaller animation-rect, or fewer frames)"), "\(splash.lines)")
   }
 
+  /// `--check` judges the animation as the run does: one the run would
+  /// refuse (by what it takes prepared for the canvas) is refused there
+  /// too, exit status 2, with the run's line.
+  @Test func checkRefusesTheAnimationTheRunWouldRefuse() throws {
+    let splash = try Harness()
+    let frames = splash.dir.path + "/frames"
+    try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
+    let tiny = makePNG(width: 16, height: 9) { _, _ in (10, 20, 30) }
+    for n in 1...600 { writeFile(atPath: frames + "/\(n).png", contents: tiny) }
+    let ending = splash.run([
+      "--check", "--size", "1920x1080", "--animation", frames, "--animation-rect", "0,0,1,1", "--", "/bin/true",
+    ])
+    #expect(ending == .exit(2))
+    #expect(
+      splash.lines.contains(
+        "splashd: --animation \(frames): 600 frames shown at 1920x1080 take 4746.1 MiB prepared; at most 128 MiB are "
+          + "accepted (a smaller animation-rect, or fewer frames)"), "\(splash.lines)")
+  }
+
   @Test func aRecordingShowsTheAnimationsFramesByItsClock() throws {
     let splash = try Harness()
     let frames = try TemporaryDirectory()

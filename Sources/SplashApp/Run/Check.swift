@@ -122,6 +122,7 @@ enum Check {
   private static func statusLines(_ settings: Settings, canvas: PixelSize) throws(Failure) -> [String] {
     let layout = StatusLayout(settings, canvas: canvas)
     var lines: [String] = []
+    var refused: String?
     let bar = layout.bar
     let shown =
       settings.progress.show ? "shown from \(formatNumber(settings.progress.value))%" : "hidden until a value comes"
@@ -141,6 +142,10 @@ enum Check {
         let animation = try DecodedAnimation(
           path: path, what: settings.origin(of: \.animation.file), fps: settings.animation.fps)
         let rect = layout.animationRect(frameSize: animation.size)
+        // Judged as the run judges it: prepared for this canvas.
+        if let problem = animation.preparedSizeProblem(shownAt: rect.size) {
+          refused = "\(settings.origin(of: \.animation.file)) \(printable(path)): \(problem)"
+        }
         let bytes = animation.frames.count * animation.size.width * animation.size.height * 4
         lines.append(
           "; animation \(animation.frames.count) frames of \(animation.size.description) (\(mebibytes(bytes)) decoded), "
@@ -150,6 +155,7 @@ enum Check {
     } catch {
       throw Failure.badInput(error.description)
     }
+    if let refused { throw Failure.badInput(refused) }
     return lines
   }
 }

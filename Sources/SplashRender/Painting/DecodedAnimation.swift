@@ -39,6 +39,17 @@ public final class DecodedAnimation {
     timeline = AnimationTimeline(delays: delays)
   }
 
+  /// Why the frames, shown at `size` (prepared: scaled to its rectangle,
+  /// as they are kept while the splash holds), would take more memory than
+  /// may be taken; nil when they fit. The run refuses such an animation, and
+  /// `--check` as the run would.
+  public func preparedSizeProblem(shownAt size: PixelSize) -> String? {
+    let prepared = frames.count * size.width * size.height * 4
+    guard prepared > AnimationSettings.maxPreparedBytes else { return nil }
+    return "\(frames.count) frames shown at \(size.width)x\(size.height) take \(mebibytes(prepared)) prepared; at most "
+      + "\(mebibytes(AnimationSettings.maxPreparedBytes)) are accepted (a smaller animation-rect, or fewer frames)"
+  }
+
   /// Checks `count` frames of `width`×`height` against the limits.
   private static func checkSize(_ count: Int, _ width: Int, _ height: Int, _ fail: (String) -> RenderError)
     throws(RenderError)

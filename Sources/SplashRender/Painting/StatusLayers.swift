@@ -32,14 +32,9 @@ public final class StatusLayers {
     openFont = font
     if let decoded {
       let rect = layout.animationRect(frameSize: decoded.size)
-      // Budgeted as prepared (scaled to the rectangle), not as decoded.
-      let prepared = decoded.frames.count * rect.width * rect.height * 4
-      guard prepared <= AnimationSettings.maxPreparedBytes else {
+      if let problem = decoded.preparedSizeProblem(shownAt: rect.size) {
         throw RenderError(
-          call: "\(settings.origin(of: \.animation.file)) \(printable(settings.animation.file ?? ""))",
-          reason: "\(decoded.frames.count) frames shown at \(rect.width)x\(rect.height) take "
-            + "\(mebibytes(prepared)) prepared; at most \(mebibytes(AnimationSettings.maxPreparedBytes)) are accepted "
-            + "(a smaller animation-rect, or fewer frames)")
+          call: "\(settings.origin(of: \.animation.file)) \(printable(settings.animation.file ?? ""))", reason: problem)
       }
       for (index, frame) in decoded.frames.enumerated() {
         try renderer.adopt(frame, as: .animationFrame(index), size: rect.size, opaque: false)
