@@ -15,19 +15,40 @@
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_seat.h>
 
+/* Takes note of what a commit of `surface` changed in the program's
+   window: its buffer's damage when it is the first window's surface shown
+   as it is (unscaled, unturned, no subsurface moved), else all of it. */
+static void note_damage(struct splashd_host *host, struct wlr_surface *surface) {
+  if (host->pending_whole) return;
+  struct wlr_surface *main = host->first != NULL ? window_surface(host->first) : NULL;
+  if (surface != main || surface->current.scale != 1 || surface->current.transform != WL_OUTPUT_TRANSFORM_NORMAL ||
+      pixman_region32_not_empty(&surface->external_damage)) {
+    host->pending_whole = true;
+    return;
+  }
+  pixman_box32_t *extents = pixman_region32_extents(&surface->buffer_damage);
+  if (extents->x2 > extents->x1 && extents->y2 > extents->y1) {
+    pixman_region32_union_rect(&host->pending_damage, &host->pending_damage, extents->x1, extents->y1,
+                               (unsigned)(extents->x2 - extents->x1), (unsigned)(extents->y2 - extents->y1));
+  }
+}
+
 /* A commit anywhere in the program's windows is a new frame of them (a
    commit without a buffer unmaps a surface: what it covered shows again);
    one elsewhere costs a composition that shows the same. */
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, commit);
   (void)data;
-  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+  if (watched->host->first == NULL) return;
+  note_damage(watched->host, watched->surface);
+  note(watched->host, SPLASHD_HOST_NEW_BUFFER);
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, destroy);
   (void)data;
   // A closed popup or subsurface: what it covered shows again.
+  watched->host->pending_whole = true;
   if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
   wl_list_remove(&watched->commit.link);
   wl_list_remove(&watched->destroy.link);
@@ -40,6 +61,7 @@ void handle_new_surface(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = calloc(1, sizeof *watched);
   if (watched == NULL) return;
   watched->host = host;
+  watched->surface = surface;
   watched->commit.notify = handle_surface_commit;
   wl_signal_add(&surface->events.commit, &watched->commit);
   watched->destroy.notify = handle_surface_destroy;
@@ -203,23 +225,43 @@ int hold_frame(struct splashd_host *host) {
   wl_list_for_each(later, &host->later, link) {
     if (window_mapped(later)) shown++;
   }
+  // What changed since the frame held before: the surface's damage, when
+  // this frame is its buffer as it is and the one before was one of the
+  // same size.
+  bool whole = host->pending_whole || host->holds_composed || host->held == NULL ||
+               host->held->width != source->width || host->held->height != source->height;
   if (shown > 1 || drawn_cursor(host) != NO_CURSOR) {
     // Composed first: should that fail, what was held stays held.
     if (!compose(host, source)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
     host->held = NULL;
     host->holds_composed = true;
+    whole = true;
   } else {
     struct wlr_buffer *locked = wlr_buffer_lock(source);
     drop_held(host);
     host->held = locked;
   }
+  host->held_whole = whole;
+  pixman_region32_copy(&host->held_damage, &host->pending_damage);
+  pixman_region32_clear(&host->pending_damage);
+  host->pending_whole = false;
   // What is held now is what the next frame shows: its feedback then.
   struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
   if (feedback != NULL) {
     if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
     host->feedback = feedback;
   }
+  return 1;
+}
+
+int held_damage(struct splashd_host *host, int32_t box[4]) {
+  if (host->held_whole) return 0;
+  pixman_box32_t *extents = pixman_region32_extents(&host->held_damage);
+  box[0] = extents->x1;
+  box[1] = extents->y1;
+  box[2] = extents->x2 - extents->x1;
+  box[3] = extents->y2 - extents->y1;
   return 1;
 }
 

@@ -87,6 +87,10 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   host->pointer_x = width / 2;
   host->pointer_y = height / 2;
   wl_list_init(&host->later);
+  pixman_region32_init(&host->pending_damage);
+  pixman_region32_init(&host->held_damage);
+  host->pending_whole = true;
+  host->held_whole = true;
   wl_list_init(&host->keyboards);
   wl_list_init(&host->machine_keyboards);
   const char *failed = NULL;
@@ -248,6 +252,8 @@ static void destroy(struct splashd_host *host) {
   end_held(host);
   drop_held(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
+  pixman_region32_fini(&host->pending_damage);
+  pixman_region32_fini(&host->held_damage);
   if (host->feedback != NULL) wlr_presentation_feedback_destroy(host->feedback);
   if (host->xwayland != NULL) {
     drop_x11_windows(host);
@@ -279,6 +285,7 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .connect_client = connect_client,
     .hold_frame = hold_frame,
     .begin_held = begin_held,
+    .held_damage = held_damage,
     .end_held = end_held,
     .drop_held = drop_held,
     .frame_done = frame_done,

@@ -82,6 +82,13 @@ struct splashd_host {
      NULL with `holds_composed` for the window composed below. */
   struct wlr_buffer *held;
   bool holds_composed;
+  /* What changed in the program's window since the frame held before
+     (hold_frame), in its coordinates: the damage of its surface's commits
+     since (`pending_damage`), handed over at each hold (`held_damage`);
+     `*_whole` when it cannot be told (another surface committed, a buffer
+     of another size, a composed window), and at first. */
+  pixman_region32_t pending_damage, held_damage;
+  bool pending_whole, held_whole;
   /* Whether the held frame is being read (begin_held to end_held). */
   bool reading;
   /* The window composed from its surfaces (the toplevel's, its
@@ -197,6 +204,7 @@ struct machine_keyboard {
    program's window shows (its toplevel's, a subsurface's or a popup's). */
 struct watched_surface {
   struct splashd_host *host;
+  struct wlr_surface *surface;
   struct wl_listener commit, destroy;
 };
 
@@ -298,6 +306,9 @@ void handle_output_frame(struct wl_listener *listener, void *data);
 int hold_frame(struct splashd_host *host);
 /* Opens the held frame's pixels for reading (the table's begin_held). */
 int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer);
+/* The bounding box (x, y, width, height) of what changed in the held frame
+   since the one held before: 1, or 0 when all of it may have. */
+int held_damage(struct splashd_host *host, int32_t box[4]);
 /* Ends the read begin_held opened (the table's end_held). */
 void end_held(struct splashd_host *host);
 /* Lets go of the held frame (the table's drop_held). */

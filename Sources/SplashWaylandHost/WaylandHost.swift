@@ -130,6 +130,15 @@ public final class WaylandHost: WaylandHosting {
         stride: Int(buffer.stride), hasAlpha: buffer.has_alpha != 0))
   }
 
+  public var heldFrameDamage: PixelRect? {
+    var box: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+    let known = withUnsafeMutableBytes(of: &box) {
+      api.held_damage(host, $0.baseAddress!.assumingMemoryBound(to: Int32.self))
+    }
+    guard known == 1 else { return nil }
+    return PixelRect(x: Int(box.0), y: Int(box.1), width: Int(box.2), height: Int(box.3))
+  }
+
   /// Lets go of the held frame (the client has its buffer back).
   public func dropHeldFrame() { api.drop_held(host) }
 

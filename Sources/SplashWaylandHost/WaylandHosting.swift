@@ -30,6 +30,10 @@ public protocol WaylandHosting: AnyObject {
   /// is held.
   func withHeldFrame<Result, Failure: Error>(_ body: (HostedBuffer) throws(Failure) -> Result) throws(Failure)
     -> Result?
+  /// What changed in the held frame since the frame held before it (its
+  /// client's damage), in its pixels; nil when all of it may have (the
+  /// first frame, another size, a window of several surfaces).
+  var heldFrameDamage: PixelRect? { get }
   /// Lets go of the held frame.
   func dropHeldFrame()
   /// What the screen shows now, for the screencopy clients that asked;

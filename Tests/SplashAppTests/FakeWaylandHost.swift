@@ -27,6 +27,10 @@ final class FakeWaylandHost: WaylandHosting {
   private var current: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
   /// The frame splashd holds (drawn from where it lies).
   private var held: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
+  /// What changed since the frame held last: nil when all of it may have.
+  private var pendingDamage: PixelRect? = nil
+  private var pendingWhole = true
+  private(set) var heldFrameDamage: PixelRect?
   /// The connected clients' processes; nil stands for the program's own
   /// connection.
   var clients: [pid_t?] = []
@@ -61,10 +65,23 @@ final class FakeWaylandHost: WaylandHosting {
   // MARK: What the test makes happen
 
   /// The program commits a frame of `color` (XRGB; with `hasAlpha`, ARGB:
-  /// 0 is nothing at all) at `size` (the window's when not given).
-  func commit(color: UInt32, size: PixelSize? = nil, hasAlpha: Bool = false) {
+  /// 0 is nothing at all) at `size` (the window's when not given); with
+  /// `damage`, only that part of its frame before changes to `color`, and
+  /// it says so.
+  func commit(color: UInt32, size: PixelSize? = nil, hasAlpha: Bool = false, damage: PixelRect? = nil) {
     let size = size ?? window
-    current = ([UInt32](repeating: color, count: size.width * size.height), size, hasAlpha)
+    if let damage, var frame = current, frame.size == size {
+      for y in max(damage.y, 0)..<min(damage.y + damage.height, size.height) {
+        for x in max(damage.x, 0)..<min(damage.x + damage.width, size.width) {
+          frame.pixels[y * size.width + x] = color
+        }
+      }
+      current = frame
+      pendingDamage = pendingDamage.map { $0.union(damage) } ?? damage
+    } else {
+      current = ([UInt32](repeating: color, count: size.width * size.height), size, hasAlpha)
+      pendingWhole = true
+    }
     note(.newBuffer)
   }
 
@@ -111,6 +128,10 @@ final class FakeWaylandHost: WaylandHosting {
 
   func holdCurrentFrame() -> Bool {
     guard let current else { return false }
+    heldFrameDamage =
+      pendingWhole || held?.size != current.size ? nil : pendingDamage ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+    pendingDamage = nil
+    pendingWhole = false
     held = current
     return true
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashCore
+import SplashRender
 import SplashSystem
 import SplashTestSupport
 import Testing
@@ -227,5 +228,114 @@ import Testing
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     #expect(shown == 0x00_4080_F0, "\(splash.lines)")
     #expect(splash.session?.stage.isPaused == false)
+  }
+
+  /// A pixel of `page` (what it holds, as painted: XRGB).
+  func pixel(_ page: OffscreenOutput, _ x: Int, _ y: Int) -> UInt32 {
+    page.pixels()[y * page.size.width + x] & 0xFF_FFFF
+  }
+
+  /// Writes a pixel into `page` behind the stage's back: a frame drawn
+  /// whole paints over it, one drawn only where something changed does not.
+  func mark(_ page: OffscreenOutput, _ x: Int, _ y: Int) {
+    let surface = page.frame.surface.pointee
+    (surface.pixels! + y * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)[x] = Self.marker
+  }
+  static let marker: UInt32 = 0x12_3456
+
+  /// Every pixel of `page` as a whole repaint would draw it: `base`, but
+  /// the rectangles given their colours (and the marked pixel, which only
+  /// a partial repaint keeps); where it differs, the first such pixel.
+  func differences(
+    _ page: OffscreenOutput, base: UInt32, _ rects: [(PixelRect, UInt32)], marked: (Int, Int)?
+  ) -> String? {
+    let size = page.size
+    let pixels = page.pixels()
+    for y in 0..<size.height {
+      for x in 0..<size.width {
+        var expected = base
+        for (rect, color) in rects
+        where x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height {
+          expected = color
+        }
+        if let marked, marked == (x, y) { expected = Self.marker }
+        if pixels[y * size.width + x] & 0xFF_FFFF != expected {
+          return
+            "(\(x),\(y)) is \(String(pixels[y * size.width + x] & 0xFF_FFFF, radix: 16)), not \(String(expected, radix: 16))"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// A frame of which part changed is drawn only there (a pixel written
+  /// outside it behind the stage's back survives), and the screen shows
+  /// what a whole repaint would.
+  @Test func aFrameOfWhichPartChangedIsDrawnOnlyThere() throws {
+    let splash = try harness()
+    splash.screens.retainFrames = true
+    let part = PixelRect(x: 40, y: 30, width: 20, height: 20)
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commit(color: Self.programColor) }
+      splash.clock.at(4) { host.commit(color: 0x00_FF00_00, damage: part) }
+    }
+    splash.clock.at(3.5) { if let page = splash.screens.opened.last?.canvas { mark(page, 0, 0) } }
+    var seen: String??
+    splash.clock.at(5) {
+      guard let page = splash.screens.opened.last?.canvas else { return }
+      seen = differences(page, base: Self.programColor, [(part, 0xFF_0000)], marked: (0, 0))
+    }
+    splash.clock.at(6) { killProgram(of: splash) }
+    #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
+    #expect(seen == .some(nil), "\(String(describing: seen))")
+  }
+
+  /// On a screen of two pages flipped in turn, the page painted holds the
+  /// frame before last: a frame draws what changed in it and in the frame
+  /// before, and the screen shows what a whole repaint would.
+  @Test func onFlippedPagesAFrameDrawsWhatChangedSinceThePageWasPainted() throws {
+    let splash = try harness()
+    let first = PixelRect(x: 40, y: 30, width: 20, height: 20)
+    let second = PixelRect(x: 100, y: 80, width: 10, height: 10)
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commit(color: Self.programColor) }
+      splash.clock.at(4) { host.commit(color: 0xFF_0000, damage: first) }
+      splash.clock.at(4.5) { host.commit(color: 0x00_00FF, damage: second) }
+    }
+    splash.clock.at(3.5) { for page in splash.screens.flipping.last?.pages ?? [] { mark(page, 0, 0) } }
+    var seen: String??
+    splash.clock.at(5) {
+      guard let screen = splash.screens.flipping.last else { return }
+      seen = differences(
+        screen.pages[screen.shown], base: Self.programColor, [(first, 0xFF_0000), (second, 0x00_00FF)],
+        marked: (0, 0))
+    }
+    splash.clock.at(6) { killProgram(of: splash) }
+    let options = arguments().map { $0 == "screen" ? "flipping" : $0 }
+    #expect(splash.run(options) == .exit(128 + SIGKILL))
+    #expect(seen == .some(nil), "\(String(describing: seen))")
+  }
+
+  /// A window smaller than the screen, centred on it: only what changed is
+  /// copied into its picture and drawn.
+  @Test func aSmallWindowsChangedPartIsAllThatIsCopiedAndDrawn() throws {
+    let splash = try harness()
+    splash.screens.retainFrames = true
+    let window = PixelSize(width: 80, height: 60)
+    let part = PixelRect(x: 10, y: 10, width: 20, height: 20)
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commit(color: Self.programColor, size: window) }
+      splash.clock.at(4) { host.commit(color: 0xFF_0000, size: window, damage: part) }
+    }
+    splash.clock.at(3.5) { if let page = splash.screens.opened.last?.canvas { mark(page, 0, 0) } }
+    var seen: [UInt32] = []
+    splash.clock.at(5) {
+      guard let page = splash.screens.opened.last?.canvas else { return }
+      // The window lies at (40, 30); its changed part at (50, 40).
+      seen = [pixel(page, 0, 0), pixel(page, 55, 45), pixel(page, 45, 35), pixel(page, 10, 100)]
+    }
+    splash.clock.at(6) { killProgram(of: splash) }
+    #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
+    #expect(seen == [Self.marker, 0xFF_0000, Self.programColor, 0x10_2030], "\(seen.map { String($0, radix: 16) })")
   }
 }

@@ -34,7 +34,7 @@ final class TwoScreenStub: Output, HotPluggableOutput {
     let all = canvases.enumerated().map { index, canvas in
       OutputScreen(
         name: "Virtual-\(index + 1)", size: canvas.size, painter: canvas.painter, mode: canvas.size.description,
-        retainsFrame: false)
+        frameAge: nil)
     }
     return plugged ? all : [all[0]]
   }

@@ -13,7 +13,7 @@ import Testing
     OutputScreen(
       name: name, size: PixelSize(width: 8, height: 8),
       painter: try OffscreenOutput(size: PixelSize(width: 8, height: 8)).painter,
-      panelRotation: panel, mode: "8x8@60", retainsFrame: false)
+      panelRotation: panel, mode: "8x8@60", frameAge: nil)
   }
 
   @Test func aSectionThenAnExplicitRotateThenThePanelThenTheSplashsTurn() throws {

@@ -192,7 +192,7 @@ class ScreenStub: Output {
   let clock: TestClock
   let cost: (Int) -> Double
   /// Whether it keeps what was painted between frames (as offscreen and an
-  /// unflipped framebuffer do).
+  /// unflipped framebuffer do: `frameAge` 1).
   let retainsFrame: Bool
   private(set) var presents = 0
   /// How it was released: nil while it holds the screen.
@@ -219,7 +219,7 @@ class ScreenStub: Output {
     [
       OutputScreen(
         name: name, size: canvas.size, painter: canvas.painter, mode: canvas.size.description,
-        retainsFrame: retainsFrame)
+        frameAge: retainsFrame ? 1 : nil)
     ]
   }
   var refreshPeriod: Double { 1.0 / 60 }
@@ -242,6 +242,60 @@ class ScreenStub: Output {
   }
 
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
+}
+
+/// A screen of two pages flipped in turn, as a KMS card's dumb buffers:
+/// each frame is painted into the page not shown, which holds the frame
+/// before last (`frameAge` 2 once both were painted), then shown. Frames
+/// come at the test clock's 60 Hz.
+final class FlippingScreenStub: Output {
+  let pages: [OffscreenOutput]
+  let clock: TestClock
+  /// One painter, turned to the page painted next before each frame (as a
+  /// KMS screen's).
+  let painter: SurfacePainter
+  /// The page on the screen.
+  private(set) var shown = 1
+  /// The frame number each page holds, and the frames painted.
+  private var painted: [Int?] = [nil, nil]
+  private var frames = 0
+
+  init(size: PixelSize, clock: TestClock) throws {
+    pages = [try OffscreenOutput(size: size), try OffscreenOutput(size: size)]
+    self.clock = clock
+    painter = SurfacePainter(target: pages[0].frame.surface)
+  }
+
+  var back: Int { 1 - shown }
+  let name = "screen"
+  let traits: OutputTraits = .framebuffer
+  var description: String { "two flipped pages" }
+  var screens: [OutputScreen] {
+    [
+      OutputScreen(
+        name: name, size: pages[0].size, painter: painter, mode: pages[0].size.description,
+        frameAge: painted[back].map { frames - $0 })
+    ]
+  }
+  var refreshPeriod: Double { 1.0 / 60 }
+  var eventDescriptors: [FileDescriptor] { [] }
+  func handleEvents() -> OutputEvents { [] }
+
+  func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    painter.target = pages[back].frame.surface
+    draw(0)
+    painted[back] = frames
+    frames += 1
+    shown = back
+    clock.advance(by: 0.004)
+    let vsync = (clock.time / refreshPeriod - 1e-9).rounded(.up) * refreshPeriod
+    clock.advance(by: vsync - clock.time)
+    return vsync
+  }
+
+  /// What the screen shows.
+  func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels { try .copy(of: pages[shown].frame.surface) }
+  func release(keepingLastFrame: Bool, repaintLast: () -> Void) {}
 }
 
 /// A `ScreenStub` on a DRM card: its screens follow the card's device.
@@ -287,6 +341,24 @@ final class Screens: @unchecked Sendable {
         }
       })
   }
+
+  /// A back end named "flipping" that opens a `FlippingScreenStub`.
+  var flippingBackEnd: BackEnd {
+    BackEnd(
+      name: "flipping", traits: .framebuffer, help: "Two flipped pages.", probe: { _ in .tried("a stand-in") },
+      open: { [self] request throws(RenderError) in
+        guard let clock = request.clock as? TestClock else { throw RenderError("not on a test clock") }
+        do {
+          let screen = try FlippingScreenStub(size: size, clock: clock)
+          flipping.append(screen)
+          return screen
+        } catch {
+          throw RenderError("\(error)")
+        }
+      })
+  }
+  /// The flipping screens opened.
+  var flipping: [FlippingScreenStub] = []
 
   /// A back end named "screen" that opens a `ScreenStub`.
   var backEnd: BackEnd {
@@ -341,6 +413,7 @@ final class Harness {
     dir = try TemporaryDirectory()
     backEnds = Outputs.registry
     backEnds.append(screens.backEnd)
+    backEnds.append(screens.flippingBackEnd)
     backEnds.append(brokenBackEnd)
     clock.stopper = signals
   }

@@ -217,7 +217,7 @@ final class HostedProgram: EventSource {
       return
     }
     let happened = host.dispatch()
-    if happened.contains(.newBuffer) { frames.showCurrent() }
+    if happened.contains(.newBuffer) { frames.showCurrent(wholly: false) }
     if happened.contains(.screenWanted) { frames.screenWanted() }
     if !happened.isDisjoint(with: [.clientGone, .clientCame]), !frames.showedAFrame { followConnections(of: host) }
   }

@@ -33,6 +33,11 @@ final class ProgramFrames: ProgramFrameLender {
   /// Whether it was said that the program's frames so far have nothing in
   /// them (fully transparent), for this start.
   private var saidNothingShows = false
+  /// The picture made for each screen that shows the window centred on a
+  /// larger canvas, kept so that a frame of which part changed is copied
+  /// into it only there; none while a frame may have been held and not
+  /// shown into them.
+  private var centred: [Int: (pixels: Pixels, window: PixelSize, canvas: PixelSize)] = [:]
   /// Screencopy clients get the screen at most once a refresh of the
   /// screen the program is on (it has nothing newer, and each copy is
   /// whole frames of copying).
@@ -63,9 +68,14 @@ final class ProgramFrames: ProgramFrameLender {
   /// window over the background colour, and each screen's part of that
   /// (`arrangement`) on its canvas; a screen with no part is left as it is.
   /// The buffer is held (`holdCurrentFrame`) and lent as it is to a screen
-  /// it fills, so that it is not copied.
-  func showCurrent() {
+  /// it fills, so that it is not copied. A new frame of the program's
+  /// (not `wholly`) is drawn only where its client said it changed.
+  func showCurrent(wholly: Bool = true) {
     guard let host, stage.takesProgramFrames, host.holdCurrentFrame() else { return }
+    // What changed since the frame held before, when that one was shown
+    // (a frame held and not shown leaves the kept pictures behind it).
+    let changed = wholly ? nil : host.heldFrameDamage
+    if wholly { centred = [:] }
     let shown: Bool? = host.withHeldFrame { buffer in
       // A frame with nothing in it (a browser's before its first paint)
       // is not the program's first: the doors would open onto black.
@@ -74,12 +84,14 @@ final class ProgramFrames: ProgramFrameLender {
           saidNothingShows = true
           log.info("host mode: the program's frame has nothing in it (fully transparent); waiting for one that has")
         }
+        centred = [:]
         stage.presentUnchanged()
         return false
       }
-      show(buffer)
+      show(buffer, changed: changed)
       return true
     }
+    if shown == nil { centred = [:] }
     guard shown == true else { return }
     buffersShown += 1
     guard !showedAFrame else { return }
@@ -92,33 +104,50 @@ final class ProgramFrames: ProgramFrameLender {
     onFirstFrame()
   }
 
-  /// `buffer` behind the splash on each screen.
-  private func show(_ buffer: HostedBuffer) {
+  /// `buffer` behind the splash on each screen, of which `changed` (in
+  /// the window's pixels; nil: all of it may have) changed since the frame
+  /// shown before: a screen that shows it as it is draws only that again,
+  /// and a screen that shows it centred on its canvas has only that copied
+  /// into its picture (kept from the frame before).
+  private func show(_ buffer: HostedBuffer, changed: PixelRect?) {
     let window = arrangement?.window ?? buffer.size
     /// The buffer itself (readable only now), when it is `canvas`'s size;
-    /// else centred on it.
-    func picture(on canvas: PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool) {
-      guard buffer.size == canvas else {
-        let centred = try Pixels.centred(
-          buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
-        return (centred, false)
+    /// else centred on it, in the picture kept for `screen` where it is
+    /// still the one of this size: only what changed copied into it.
+    func picture(on canvas: PixelSize, for screen: Int?) throws(RenderError) -> Stage.ShownFrame {
+      guard buffer.size != canvas else {
+        let lent = try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride)
+        return Stage.ShownFrame(pixels: lent, lent: true, changed: changed)
       }
-      return (try Pixels(lending: buffer.pixels, size: buffer.size, stride: buffer.stride), true)
+      if let screen, let changed, let kept = centred[screen], kept.window == buffer.size, kept.canvas == canvas {
+        kept.pixels.placeCentred(buffer.pixels, size: buffer.size, stride: buffer.stride, part: changed)
+        let (x, y) = kept.pixels.centringOffset(of: buffer.size)
+        let moved = PixelRect(x: changed.x + x, y: changed.y + y, width: changed.width, height: changed.height)
+        return Stage.ShownFrame(pixels: kept.pixels, lent: false, changed: moved)
+      }
+      let made = try Pixels.centred(buffer.pixels, size: buffer.size, stride: buffer.stride, on: canvas, fill: fill)
+      if let screen { centred[screen] = (made, buffer.size, canvas) }
+      return Stage.ShownFrame(pixels: made, lent: false, changed: nil)
     }
-    var windowPicture: (pixels: Pixels, lent: Bool)?
-    func picture() throws(RenderError) -> (pixels: Pixels, lent: Bool) {
+    var windowPicture: Stage.ShownFrame?
+    func picture() throws(RenderError) -> Stage.ShownFrame {
       if let windowPicture { return windowPicture }
-      let made = try picture(on: window)
+      let made = try picture(on: window, for: nil)
       windowPicture = made
       return made
     }
     stage.showBehind { index, canvas throws(RenderError) in
-      guard let arrangement, arrangement.views.indices.contains(index) else { return try picture(on: canvas) }
+      guard let arrangement, arrangement.views.indices.contains(index) else {
+        return try picture(on: canvas, for: index)
+      }
       guard let view = arrangement.views[index] else { return nil }
       let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
       // The whole window on a screen its size: the window's picture itself.
-      if canvas == window, view.destination == whole, view.source == whole.rect { return try picture() }
-      return (try Pixels.showing(picture().pixels, placed: view, on: canvas, fill: fill), false)
+      if canvas == window, view.destination == whole, view.source == whole.rect {
+        return try picture(on: canvas, for: index)
+      }
+      let shown = try Pixels.showing(picture().pixels, placed: view, on: canvas, fill: fill)
+      return Stage.ShownFrame(pixels: shown, lent: false, changed: nil)
     }
   }
 

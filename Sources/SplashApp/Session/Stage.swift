@@ -56,6 +56,10 @@ final class Stage: EventSource, FrameSink {
   /// What must be drawn again, and since when.
   private var damage: Damage = .none
   private var damagedAt = 0.0
+  /// What each of the last frames on the first screen drew, the newest
+  /// last: a frame drawn into a target that holds an older frame (a page
+  /// flipped in turn) draws what changed since that one.
+  private var drawnBefore: [Damage] = []
   /// On a display that does not pace frames (offscreen, a window: its
   /// present gives no vsync), no frame of the stage's own before this: one
   /// refresh after the last, so that a hosted program drawing at each frame
@@ -90,6 +94,7 @@ final class Stage: EventSource, FrameSink {
     scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
     self.output = output
     display = output.name
+    drawnBefore = []
   }
 
   /// Moves the splash to `output`: each of its screens gets its scene, the
@@ -108,6 +113,7 @@ final class Stage: EventSource, FrameSink {
     }
     output = next
     display = next.name
+    drawnBefore = []
     // The old device's screen is no longer looked at: let go of it as for a
     // program that follows (the VT stays in graphics mode).
     current.release(keepingLastFrame: true) {}
@@ -260,6 +266,7 @@ final class Stage: EventSource, FrameSink {
         scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
       }
     }
+    noteDrawn(.whole)
     drawn()
     onPresented(vsync ?? clock.now())
     return vsync
@@ -339,8 +346,7 @@ final class Stage: EventSource, FrameSink {
     guard let output, let appearedAt, damage != .none else { return }
     let time = holding ? clock.now() - appearedAt : lastTime
     lastTime = time
-    var clip: Rect?
-    if case .area(let area) = damage, output.screens.count == 1, output.screens[0].retainsFrame { clip = area.rect }
+    let clip = clipOfNextFrame(on: output)
     var vsync: Double?
     do {
       vsync = try lendingProgramFrame {
@@ -351,6 +357,7 @@ final class Stage: EventSource, FrameSink {
     } catch {
       log.error("\(output.name): cannot redraw: \(error)")
     }
+    noteDrawn(damage)
     drawn()
     let now = clock.now()
     nextUnpacedFrame = vsync == nil ? now + refreshPeriod : -Double.infinity
@@ -364,19 +371,42 @@ final class Stage: EventSource, FrameSink {
 
   /// Host mode: the program's new frame lies behind the splash on the
   /// screens from now on (`frame` makes it for a screen, by its index and
-  /// canvas, and says whether it is lent: readable only now, see
-  /// `SceneRenderer.showBehind`; nil leaves that screen as it is), drawn
-  /// at the next frame.
-  func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> (pixels: Pixels, lent: Bool)?) {
+  /// canvas, says whether it is lent: readable only now, see
+  /// `SceneRenderer.showBehind`, and what changed in it since the frame
+  /// before, on that canvas: nil for all of it; nil leaves that screen as
+  /// it is), drawn at the next frame: only where it changed, where the
+  /// screen's target allows.
+  func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> ShownFrame?) {
     guard takesProgramFrames else { return }
+    var changed: Damage = .none
     for (index, scene) in scenes.enumerated() {
       do {
-        if let made = try frame(index, scene.layout.canvas) { try scene.showBehind(made.pixels, lent: made.lent) }
+        guard let made = try frame(index, scene.layout.canvas) else { continue }
+        try scene.showBehind(made.pixels, lent: made.lent)
+        // What changed on the first screen; anywhere else, all of it.
+        guard index == 0, let area = made.changed else {
+          changed = .whole
+          continue
+        }
+        // A frame that changed nothing is still drawn (its callback is owed).
+        let drawn = area.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : area
+        if changed != .whole { changed = changed == .none ? .area(drawn) : .whole }
       } catch {
         log.error("host mode: the program's frame cannot be shown: \(error)")
+        changed = .whole
       }
     }
-    damage(.whole)
+    damage(changed == .none ? .whole : changed)
+  }
+
+  /// A program's frame as one screen shows it (`showBehind`).
+  struct ShownFrame {
+    let pixels: Pixels
+    /// Whether `pixels` are the program's own, readable only now.
+    let lent: Bool
+    /// What changed since the frame before, on the screen's canvas; nil:
+    /// all of it may have.
+    let changed: PixelRect?
   }
 
   /// Host mode: a frame of the program's that is not shown (it has nothing
@@ -441,6 +471,31 @@ final class Stage: EventSource, FrameSink {
   /// A player's playback is over, played to its end or stopped: the stage
   /// draws what changes on its own again.
   func playbackEnded() { inTransition = false }
+
+  /// Where the next frame of the stage's own, drawing `damage`, is drawn
+  /// on an output of one screen: only there when its target holds a frame
+  /// at most a few frames old (`OutputScreen.frameAge`), with what changed
+  /// since that frame; everywhere (nil) otherwise.
+  private func clipOfNextFrame(on output: Output) -> Rect? {
+    guard case .area(var area) = damage, output.screens.count == 1, let age = output.screens[0].frameAge,
+      age >= 1, age - 1 <= drawnBefore.count
+    else { return nil }
+    for earlier in drawnBefore.suffix(age - 1) {
+      guard case .area(let other) = earlier else { return nil }
+      area = area.union(other)
+    }
+    return area.rect
+  }
+
+  /// Notes what changed on the first screen in a frame drawn (`.whole` for
+  /// the player's frames), whether it was drawn whole or not.
+  private func noteDrawn(_ drew: Damage) {
+    drawnBefore.append(drew)
+    if drawnBefore.count > Self.framesRemembered { drawnBefore.removeFirst() }
+  }
+
+  /// How many frames' damage is remembered: more than any target's age.
+  private static let framesRemembered = 3
 
   /// The frame on the screen shows every change: the replies waiting for it go.
   private func drawn() {

@@ -116,8 +116,9 @@ public final class FramebufferDisplay {
   /// A copy of what the shown page holds.
   public func shownPage() throws(RenderError) -> Pixels { try .copy(of: pages[shown]) }
 
-  /// Whether frames are painted on the shown page, so that what was painted stays.
-  public var retainsFrame: Bool { !flipping }
+  /// What the page painted next holds: the last frame when frames are
+  /// painted on the shown page; nothing known when pages flip.
+  public var frameAge: Int? { flipping ? nil : 1 }
 
   /// Shows the frame just painted: flushes it to the screen, waits for
   /// vsync; returns the vsync time when there was one.

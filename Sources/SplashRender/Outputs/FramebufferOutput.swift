@@ -60,7 +60,7 @@ public final class FramebufferOutput: Output, PausableOutput, AdoptableOutput {
     [
       OutputScreen(
         name: name, size: display.size, painter: display.painter, mode: display.size.description,
-        retainsFrame: display.retainsFrame)
+        frameAge: display.frameAge)
     ]
   }
   public var refreshPeriod: Double { display.refreshPeriod }

@@ -186,7 +186,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
     lit.map {
       OutputScreen(
         name: $0.name, size: $0.size, painter: $0.painter, panelRotation: $0.panelRotation,
-        mode: $0.pipe.mode.description, retainsFrame: false)
+        mode: $0.pipe.mode.description, frameAge: $0.backFrameAge)
     }
   }
 
@@ -285,6 +285,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
     for (index, screen) in lit.enumerated() {
       screen.painter.target = screen.surfaces[screen.back]
       draw(index)
+      screen.paintedBack()
     }
     guard shown else { return try light() }
     if !vblank {

@@ -19,6 +19,10 @@ final class KMSScreen {
   let panelRotation: Rotation?
   /// The buffer on the screen; the other is painted.
   var front = 1
+  /// The frames painted so far, and the one each buffer holds (its number
+  /// among them; nil before it is first painted).
+  private var framesPainted = 0
+  private var paintedFrame: [Int?] = [nil, nil]
   /// Whether a flip was queued and its event has not come.
   var flipPending = false
   /// Whether its mode is still to be set (a screen plugged in later, or
@@ -44,6 +48,17 @@ final class KMSScreen {
 
   var size: PixelSize { pipe.mode.size }
   var back: Int { 1 - front }
+
+  /// How many frames ago the buffer painted next was painted (2 once both
+  /// have been and flips alternate them; 1 when the last one was not shown);
+  /// nil before it was first painted.
+  var backFrameAge: Int? { paintedFrame[back].map { framesPainted - $0 } }
+
+  /// Notes that the buffer painted next was painted as the newest frame.
+  func paintedBack() {
+    paintedFrame[back] = framesPainted
+    framesPainted += 1
+  }
 
   /// The screen of `connector` driven by `crtc` (of the card's `crtcs`):
   /// its mode (`--mode` on the first screen, or on any that offers it; else

@@ -32,7 +32,7 @@ public final class OffscreenOutput: Output, AdoptableOutput {
   public var description: String { "\(size.description) in memory" }
   public var painter: LayerPainter { surfacePainter }
   public var screens: [OutputScreen] {
-    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, retainsFrame: true)]
+    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, frameAge: 1)]
   }
   public var eventDescriptors: [FileDescriptor] { [] }
   public func handleEvents() -> OutputEvents { [] }

@@ -48,21 +48,23 @@ public struct OutputScreen {
   public var panelRotation: Rotation?
   /// Its mode, for `splashctl status` ("1920x1080@60").
   public var mode: String
-  /// Whether what was painted stays in the painter's target from one frame
-  /// to the next (one surface, no page flips), so that a frame may repaint
-  /// only what changed.
-  public var retainsFrame: Bool
+  /// What the painter's target holds when the next frame is painted into
+  /// it: the frame drawn `frameAge` frames before (1: the last one, as one
+  /// surface without page flips keeps it; 2: the one before, as the page of
+  /// two flipped in turn that is not on the screen), so that a frame may
+  /// repaint only what changed since; nil when nothing is known of it.
+  public var frameAge: Int?
 
   public init(
     name: String, size: PixelSize, painter: LayerPainter, panelRotation: Rotation? = nil, mode: String,
-    retainsFrame: Bool
+    frameAge: Int?
   ) {
     self.name = name
     self.size = size
     self.painter = painter
     self.panelRotation = panelRotation
     self.mode = mode
-    self.retainsFrame = retainsFrame
+    self.frameAge = frameAge
   }
 }
 

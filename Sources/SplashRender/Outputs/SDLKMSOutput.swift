@@ -134,7 +134,7 @@ public final class SDLKMSOutput: Output {
   public var screens: [OutputScreen] {
     [
       OutputScreen(
-        name: name, size: window.size, painter: window.painter, mode: window.size.description, retainsFrame: false)
+        name: name, size: window.size, painter: window.painter, mode: window.size.description, frameAge: nil)
     ]
   }
   public var refreshPeriod: Double { window.refreshPeriod }

@@ -93,7 +93,7 @@ public final class WindowOutput: Output {
       + (connection == nil ? "; its events are handled between frames only" : "")
   }
   public var screens: [OutputScreen] {
-    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, retainsFrame: false)]
+    [OutputScreen(name: name, size: size, painter: surfacePainter, mode: size.description, frameAge: nil)]
   }
   public var eventDescriptors: [FileDescriptor] { connection.map { [$0] } ?? [] }
 

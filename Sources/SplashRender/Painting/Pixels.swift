@@ -91,24 +91,39 @@ extension Pixels {
     _ source: UnsafeRawPointer, size: PixelSize, stride: Int, on canvas: PixelSize, fill: Color
   ) throws(RenderError) -> Pixels {
     let picture = try Pixels(width: canvas.width, height: canvas.height, format: opaqueFormat)
-    let target = picture.surface.pointee
-    let pitch = Int(target.pitch)
-    let (left, top) = ((canvas.width - size.width) / 2, (canvas.height - size.height) / 2)
-    let columns = max(left, 0)..<min(left + size.width, canvas.width)
-    let rows = max(top, 0)..<min(top + size.height, canvas.height)
     let background = UInt32(fill.red) << 16 | UInt32(fill.green) << 8 | UInt32(fill.blue)
+    let target = picture.surface.pointee
     for y in 0..<canvas.height {
+      (target.pixels! + y * Int(target.pitch)).assumingMemoryBound(to: UInt32.self)
+        .update(repeating: background, count: canvas.width)
+    }
+    picture.placeCentred(
+      source, size: size, stride: stride, part: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+    return picture
+  }
+
+  /// Where a picture of `size` lies when centred on this one: the offset of
+  /// its top left corner (negative where it is larger).
+  public func centringOffset(of size: PixelSize) -> (x: Int, y: Int) {
+    ((width - size.width) / 2, (height - size.height) / 2)
+  }
+
+  /// Copies `part` of `source` (of `size`, 32-bit, 0xXXRRGGBB as a native
+  /// UInt32, `stride` bytes a row) into these pixels where `source` lies
+  /// centred on them (`centred`), what falls outside cut; the rest is left
+  /// as it is. For a program's frame of which only `part` changed.
+  public func placeCentred(_ source: UnsafeRawPointer, size: PixelSize, stride: Int, part: PixelRect) {
+    let target = surface.pointee
+    let pitch = Int(target.pitch)
+    let (left, top) = centringOffset(of: size)
+    let columns = max(left + max(part.x, 0), 0)..<min(left + min(part.x + part.width, size.width), width)
+    let rows = max(top + max(part.y, 0), 0)..<min(top + min(part.y + part.height, size.height), height)
+    guard !columns.isEmpty, !rows.isEmpty else { return }
+    for y in rows {
       let row = (target.pixels! + y * pitch).assumingMemoryBound(to: UInt32.self)
-      guard rows.contains(y), !columns.isEmpty else {
-        row.update(repeating: background, count: canvas.width)
-        continue
-      }
-      row.update(repeating: background, count: columns.lowerBound)
-      (row + columns.upperBound).update(repeating: background, count: canvas.width - columns.upperBound)
       let from = source + (y - top) * stride + (columns.lowerBound - left) * 4
       UnsafeMutableRawPointer(row + columns.lowerBound).copyMemory(from: from, byteCount: columns.count * 4)
     }
-    return picture
   }
 
   /// An opaque picture of `canvas`, filled with `fill`, showing the part

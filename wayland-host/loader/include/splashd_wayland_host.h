@@ -111,6 +111,11 @@ struct splashd_host_api {
      0 when none is held. Pair with end_held before anything else is called. */
   int (*begin_held)(struct splashd_host *host, struct splashd_host_buffer *buffer);
   void (*end_held)(struct splashd_host *host);
+  /* The bounding box (x, y, width, height, in the held frame's pixels) of
+     what changed in it since the frame held before, from the damage its
+     client sent: 1, or 0 when all of it may have (the first frame, a
+     buffer of another size, a window composed of several surfaces). */
+  int (*held_damage)(struct splashd_host *host, int32_t box[4]);
   /* Lets go of the held frame (the client's buffer is its own again). */
   void (*drop_held)(struct splashd_host *host);
   /* The frame with the program's current buffer was presented at
@@ -166,7 +171,7 @@ struct splashd_host_api {
   const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 10
+#define SPLASHD_HOST_API_VERSION 11
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
