@@ -48,8 +48,9 @@ func writePhotoLikePNG(_ path: String, width: Int, height: Int) {
 }
 
 /// One sweep's figures: the mean milliseconds per frame over every frame of
-/// a 60 fps transition, and the median milliseconds of one plain memcpy of a
-/// frame measured just before it, so that both see the same machine.
+/// a 60 fps transition, and the mean milliseconds of one plain memcpy of a
+/// frame, one timed just before each frame is drawn, so that both see the
+/// machine as it is at that moment (its load, its caches' state).
 struct Sweep {
   var renderMilliseconds: Double
   var memcpyMilliseconds: Double
@@ -109,36 +110,40 @@ func sweeps(
   scene.draw(progress: 0.5)  // warm up
   show()
   defer { withExtendedLifetime(keep) {} }
+  let bytes = size.width * size.height * target.bytesPerPixel
+  let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+  let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+  defer {
+    source.deallocate()
+    copy.deallocate()
+  }
+  memset(source, 0x5A, bytes)
+  memset(copy, 0, bytes)
   return (0..<count).map { _ in
-    let copy = memcpyMilliseconds(bytes: size.width * size.height * target.bytesPerPixel)
-    var total = 0.0
+    var drawing = 0.0
+    var copying = 0.0
     for t in times {
-      let start = clock.now()
+      var start = clock.now()
+      memcpy(copy, source, bytes)
+      copying += clock.now() - start
+      start = clock.now()
       scene.draw(progress: timeline.progress(at: t))
       show()
-      total += clock.now() - start
+      drawing += clock.now() - start
     }
-    return Sweep(renderMilliseconds: total / Double(times.count) * 1000, memcpyMilliseconds: copy)
+    let frames = Double(times.count)
+    return Sweep(renderMilliseconds: drawing / frames * 1000, memcpyMilliseconds: copying / frames * 1000)
   }
 }
 
-/// Median milliseconds of one plain memcpy of `bytes`.
-func memcpyMilliseconds(bytes: Int) -> Double {
-  let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-  let target = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-  defer {
-    source.deallocate()
-    target.deallocate()
-  }
-  memset(source, 0x5A, bytes)
-  memset(target, 0, bytes)
-  var samples: [Double] = []
-  for _ in 0..<21 {
-    let start = clock.now()
-    memcpy(target, source, bytes)
-    samples.append((clock.now() - start) * 1000)
-  }
-  return median(samples)
+/// The middle half of `values` (the first and third quartiles), as a
+/// figure's spread is printed: "LOW-HIGH".
+func spread(_ values: [Double], decimals: Int = 2) -> String {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return "-" }
+  let low = sorted[(sorted.count - 1) / 4]
+  let high = sorted[(sorted.count - 1) * 3 / 4]
+  return formatFixed(low, decimals: decimals) + "-" + formatFixed(high, decimals: decimals)
 }
 
 /// Median milliseconds of one memcpy of `bytes` from memory out of the
@@ -392,7 +397,9 @@ do {
   report("memcpy_1080p_ms", median((doorsHD + crossfadeHD).map(\.memcpyMilliseconds)))
   report("memcpy_2160p_ms", median((doorsUHD + crossfadeUHD).map(\.memcpyMilliseconds)))
   report("doors_1080p_vs_memcpy", median(doorsHD.map(\.ratio)), decimals: 2)
+  print("doors_1080p_vs_memcpy_spread: \(spread(doorsHD.map(\.ratio)))")
   report("crossfade_2160p_vs_memcpy", median(crossfadeUHD.map(\.ratio)), decimals: 2)
+  print("crossfade_2160p_vs_memcpy_spread: \(spread(crossfadeUHD.map(\.ratio)))")
 
   // The fbdev back end: per frame, painting into a framebuffer-format
   // mapping (32 bpp in place; 16 bpp painted, then converted by SDL) and
@@ -404,6 +411,7 @@ do {
     let frames = try sweeps(.doors, size: size, image: photo, on: .framebuffer(bitsPerPixel: bits))
     report(name + "_ms", median(frames.map(\.renderMilliseconds)))
     report(name + "_vs_memcpy", median(frames.map(\.ratio)), decimals: 2)
+    print(name + "_vs_memcpy_spread: \(spread(frames.map(\.ratio)))")
   }
   report("load_average_at_end", loadAverage(), decimals: 2)
 } catch {
