@@ -265,6 +265,36 @@ int held_damage(struct splashd_host *host, int32_t box[4]) {
   return 1;
 }
 
+int held_dmabuf(struct splashd_host *host, struct splashd_host_dmabuf *dmabuf) {
+  // A composed window is splashd's own picture, never the client's buffer.
+  if (host->held == NULL || host->holds_composed) return 0;
+  struct wlr_dmabuf_attributes attributes;
+  if (!wlr_buffer_get_dmabuf(host->held, &attributes) || attributes.n_planes < 1 || attributes.n_planes > 4) return 0;
+  dmabuf->width = attributes.width;
+  dmabuf->height = attributes.height;
+  dmabuf->format = attributes.format;
+  dmabuf->modifier = attributes.modifier;
+  dmabuf->planes = attributes.n_planes;
+  for (int plane = 0; plane < attributes.n_planes; plane++) {
+    dmabuf->fd[plane] = attributes.fd[plane];
+    dmabuf->offset[plane] = attributes.offset[plane];
+    dmabuf->stride[plane] = attributes.stride[plane];
+  }
+  return 1;
+}
+
+void shown_as_is(struct splashd_host *host) {
+  if (host->held == NULL || host->holds_composed || host->held == host->shown) return;
+  struct wlr_buffer *locked = wlr_buffer_lock(host->held);
+  shown_composed(host);
+  host->shown = locked;
+}
+
+void shown_composed(struct splashd_host *host) {
+  if (host->shown != NULL) wlr_buffer_unlock(host->shown);
+  host->shown = NULL;
+}
+
 int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
   if (host->reading) return 0;
   if (host->holds_composed && host->composed != NULL) {

@@ -71,7 +71,13 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 }
 
 static struct splashd_host *create(int32_t screen_width, int32_t screen_height, int32_t width, int32_t height,
-                                   splashd_host_log_fn log, void *context, char *error, size_t capacity) {
+                                   const char *render_node, splashd_host_log_fn log, void *context, char *error,
+                                   size_t capacity) {
+  if (render_node != NULL) {
+    // This one renders with pixman alone: a GPU is libsplashd-wayland-host-gpu.so's.
+    snprintf(error, capacity, "this compositor renders without a GPU; %s is not for it", render_node);
+    return NULL;
+  }
   log_start(log, context);
   struct splashd_host *host = calloc(1, sizeof *host);
   if (host == NULL) {
@@ -251,6 +257,7 @@ static int client_processes(struct splashd_host *host, int32_t *pids, int capaci
 static void destroy(struct splashd_host *host) {
   end_held(host);
   drop_held(host);
+  shown_composed(host);
   if (host->composed != NULL) pixman_image_unref(host->composed);
   pixman_region32_fini(&host->pending_damage);
   pixman_region32_fini(&host->held_damage);
@@ -286,6 +293,9 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .hold_frame = hold_frame,
     .begin_held = begin_held,
     .held_damage = held_damage,
+    .held_dmabuf = held_dmabuf,
+    .shown_as_is = shown_as_is,
+    .shown_composed = shown_composed,
     .end_held = end_held,
     .drop_held = drop_held,
     .frame_done = frame_done,

@@ -89,6 +89,9 @@ struct splashd_host {
      of another size, a composed window), and at first. */
   pixman_region32_t pending_damage, held_damage;
   bool pending_whole, held_whole;
+  /* The buffer on the screen as it is (scanned out: shown_as_is), locked
+     until another is shown so or the screen shows splashd's frames again. */
+  struct wlr_buffer *shown;
   /* Whether the held frame is being read (begin_held to end_held). */
   bool reading;
   /* The window composed from its surfaces (the toplevel's, its
@@ -309,6 +312,12 @@ int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer);
 /* The bounding box (x, y, width, height) of what changed in the held frame
    since the one held before: 1, or 0 when all of it may have. */
 int held_damage(struct splashd_host *host, int32_t box[4]);
+/* The held frame as one GPU buffer shown as it is (the API's held_dmabuf). */
+int held_dmabuf(struct splashd_host *host, struct splashd_host_dmabuf *dmabuf);
+/* The held frame is scanned out; the screen shows splashd's own frames
+   again (the API's shown_as_is, shown_composed). */
+void shown_as_is(struct splashd_host *host);
+void shown_composed(struct splashd_host *host);
 /* Ends the read begin_held opened (the table's end_held). */
 void end_held(struct splashd_host *host);
 /* Lets go of the held frame (the table's drop_held). */

@@ -58,11 +58,29 @@ public protocol DRMCard: AnyObject {
   /// Whether CRTC `crtc` (lit) has a vblank interrupt; without one a flip
   /// completes at once and is stamped then.
   func hasVblank(crtc: UInt32) -> Bool
-  /// Queues a flip of `pipe` to `buffer` at the next vblank; its event
-  /// makes `descriptor` readable.
-  func flip(_ pipe: DRMPipe, to buffer: DRMBuffer) throws(DeviceError)
+  /// Queues a flip of `pipe` to framebuffer `framebuffer` (of `size`) at
+  /// the next vblank; its event makes `descriptor` readable.
+  func flip(_ pipe: DRMPipe, toFramebuffer framebuffer: UInt32, size: PixelSize) throws(DeviceError)
+  /// A framebuffer of this card showing `dmabuf` (a program's GPU buffer)
+  /// as it is: its planes imported (PRIME), the framebuffer made with its
+  /// format and modifier (an ARGB buffer as XRGB: the program's window is
+  /// opaque), the handles let go of (the framebuffer keeps the memory).
+  /// `removeFramebuffer` frees it.
+  func importFramebuffer(_ dmabuf: Dmabuf) throws(DeviceError) -> UInt32
+  /// Whether `pipe`'s primary plane can show framebuffer `framebuffer` of
+  /// `size` whole: nil when an atomic TEST_ONLY commit says it can (or the
+  /// card has no atomic modesetting to ask: a flip's refusal says then),
+  /// else why not.
+  func canShow(framebuffer: UInt32, size: PixelSize, on pipe: DRMPipe) -> String?
   /// The flip events that have arrived, without waiting.
   func readEvents() -> [DRMFlipEvent]
+}
+
+extension DRMCard {
+  /// Queues a flip of `pipe` to `buffer` at the next vblank.
+  public func flip(_ pipe: DRMPipe, to buffer: DRMBuffer) throws(DeviceError) {
+    try flip(pipe, toFramebuffer: buffer.framebuffer, size: buffer.size)
+  }
 }
 
 /// How the native KMS output reaches cards and what lies around them: the

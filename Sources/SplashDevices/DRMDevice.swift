@@ -379,23 +379,92 @@ public final class DRMDevice: DRMCard {
     return drmCrtcGetSequence(descriptor.rawValue, crtc, &sequence, &nanoseconds) == 0
   }
 
-  /// Queues a flip of `pipe` to `buffer` at the next vblank; its event
-  /// arrives on the descriptor (`readEvents`).
-  public func flip(_ pipe: DRMPipe, to buffer: DRMBuffer) throws(DeviceError) {
+  /// Queues a flip of `pipe` to framebuffer `framebuffer` (of `size`) at
+  /// the next vblank; its event arrives on the descriptor (`readEvents`).
+  public func flip(_ pipe: DRMPipe, toFramebuffer framebuffer: UInt32, size: PixelSize) throws(DeviceError) {
     let token = Unmanaged.passUnretained(inbox).toOpaque()
     if atomic, let plane = pipe.plane {
-      let values = planeValues(
-        plane, pipe.crtc, buffer.framebuffer, UInt64(buffer.size.width), UInt64(buffer.size.height))
+      let values = planeValues(plane, pipe.crtc, framebuffer, UInt64(size.width), UInt64(size.height))
       let flags = UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK)
       if let refused = commit(values, flags: flags, token: token) {
         throw DeviceError("\(path): the flip was refused: \(refused)")
       }
       return
     }
-    guard
-      drmModePageFlip(descriptor.rawValue, pipe.crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), token)
-        == 0
+    guard drmModePageFlip(descriptor.rawValue, pipe.crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), token) == 0
     else { throw failure("the flip was refused (PageFlip)") }
+  }
+
+  public func importFramebuffer(_ dmabuf: Dmabuf) throws(DeviceError) -> UInt32 {
+    let fd = descriptor.rawValue
+    guard (1...4).contains(dmabuf.planes.count), dmabuf.size.width > 0, dmabuf.size.height > 0 else {
+      throw DeviceError(
+        "\(path): a buffer of \(dmabuf.planes.count) planes, \(dmabuf.size.description), cannot be shown")
+    }
+    var handles: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    var pitches: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    var modifiers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var imported: [UInt32] = []
+    defer {
+      // The framebuffer holds the memory; the handles are not needed for it.
+      for handle in Set(imported) { _ = drmCloseBufferHandle(fd, handle) }
+    }
+    for (index, plane) in dmabuf.planes.enumerated() {
+      var handle: UInt32 = 0
+      guard drmPrimeFDToHandle(fd, plane.descriptor, &handle) == 0 else {
+        throw failure("the program's buffer cannot be imported (PRIME)")
+      }
+      imported.append(handle)
+      withUnsafeMutableBytes(of: &handles) { $0.storeBytes(of: handle, toByteOffset: index * 4, as: UInt32.self) }
+      withUnsafeMutableBytes(of: &pitches) { $0.storeBytes(of: plane.stride, toByteOffset: index * 4, as: UInt32.self) }
+      withUnsafeMutableBytes(of: &offsets) { $0.storeBytes(of: plane.offset, toByteOffset: index * 4, as: UInt32.self) }
+      withUnsafeMutableBytes(of: &modifiers) {
+        $0.storeBytes(of: dmabuf.modifier, toByteOffset: index * 8, as: UInt64.self)
+      }
+    }
+    // The window is opaque: an alpha channel is shown as padding.
+    let format = dmabuf.format == Dmabuf.argb8888 ? Dmabuf.xrgb8888 : dmabuf.format
+    var framebuffer: UInt32 = 0
+    let made =
+      dmabuf.modifier == Dmabuf.invalidModifier
+      ? withUnsafePointer(to: &handles) { handles in
+        withUnsafePointer(to: &pitches) { pitches in
+          withUnsafePointer(to: &offsets) { offsets in
+            drmModeAddFB2(
+              fd, UInt32(dmabuf.size.width), UInt32(dmabuf.size.height), format,
+              UnsafeRawPointer(handles).assumingMemoryBound(to: UInt32.self),
+              UnsafeRawPointer(pitches).assumingMemoryBound(to: UInt32.self),
+              UnsafeRawPointer(offsets).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
+          }
+        }
+      }
+      : withUnsafePointer(to: &handles) { handles in
+        withUnsafePointer(to: &pitches) { pitches in
+          withUnsafePointer(to: &offsets) { offsets in
+            withUnsafePointer(to: &modifiers) { modifiers in
+              drmModeAddFB2WithModifiers(
+                fd, UInt32(dmabuf.size.width), UInt32(dmabuf.size.height), format,
+                UnsafeRawPointer(handles).assumingMemoryBound(to: UInt32.self),
+                UnsafeRawPointer(pitches).assumingMemoryBound(to: UInt32.self),
+                UnsafeRawPointer(offsets).assumingMemoryBound(to: UInt32.self),
+                UnsafeRawPointer(modifiers).assumingMemoryBound(to: UInt64.self), &framebuffer,
+                UInt32(DRM_MODE_FB_MODIFIERS))
+            }
+          }
+        }
+      }
+    guard made == 0 else {
+      throw failure("a \(dmabuf.formatName) buffer of \(dmabuf.size.description) cannot be shown (AddFB2)")
+    }
+    return framebuffer
+  }
+
+  public func canShow(framebuffer: UInt32, size: PixelSize, on pipe: DRMPipe) -> String? {
+    // Without atomic modesetting there is nothing to ask: the flip says.
+    guard atomic, let plane = pipe.plane else { return nil }
+    let values = planeValues(plane, pipe.crtc, framebuffer, UInt64(size.width), UInt64(size.height))
+    return commit(values, flags: UInt32(DRM_MODE_ATOMIC_TEST_ONLY), token: nil)
   }
 
   /// Reads the flip events that have arrived, without waiting.

@@ -6,19 +6,25 @@ import SplashSystem
 
 /// Host mode's Wayland compositor: one kiosk program's display server
 /// (wlroots' headless back end, in libsplashd-wayland-host.so, loaded the
-/// first time a host is made), whose current buffer splashd paints into
-/// its own frames. Not thread-safe: every call comes from the run loop's
-/// thread.
+/// first time a host is made; on a card with a render node its GPU variant,
+/// libsplashd-wayland-host-gpu.so, which renders with the GPU and offers the
+/// program linux-dmabuf), whose current buffer splashd paints into its own
+/// frames or scans out. Not thread-safe: every call comes from the run
+/// loop's thread.
 public final class WaylandHost: WaylandHosting {
   /// What the shared object is called, beside splashd or in its library
   /// folder (`PREFIX/lib/splashd`).
   public static let libraryName = "libsplashd-wayland-host.so"
+  /// What its GPU variant is called (EGL, GLES2, GBM: loaded only with it).
+  public static let gpuLibraryName = "libsplashd-wayland-host-gpu.so"
 
   private let api: splashd_host_api
   private let host: OpaquePointer
   private let log: LogSink
   /// The descriptor to poll: readable when a client sent something.
   public let descriptor: FileDescriptor
+  /// The render node the compositor renders with (its GPU variant), if any.
+  public let renderNode: String?
 
   /// Where wlroots' log lines go (its errors).
   private final class LogSink {
@@ -29,16 +35,42 @@ public final class WaylandHost: WaylandHosting {
   /// A compositor whose screen is `screen` pixels (what screencopy
   /// clients get: the first screen as it is wired) and whose program's
   /// window is `size` (`screen` turned as the splash is; `screen` when not
-  /// given), its wlroots found by `libraryPaths` (the first that loads);
-  /// `log` is told wlroots' errors.
+  /// given), rendering with the GPU of `renderNode` when given (its GPU
+  /// variant; one that cannot be had is said, and the plain one made), its
+  /// shared object found by `libraryPaths` (the first that loads); `log` is
+  /// told wlroots' errors.
   public init(
-    size: PixelSize, screen: PixelSize? = nil, libraryPaths: [String] = WaylandHost.libraryPaths(),
-    log: @escaping (String) -> Void
+    size: PixelSize, screen: PixelSize? = nil, renderNode: String? = nil,
+    libraryPaths: (String) -> [String] = { WaylandHost.libraryPaths(of: $0) }, log: @escaping (String) -> Void
   ) throws(SystemError) {
     let screen = screen ?? size
+    let sink = LogSink(log)
+    self.log = sink
+    var made: (api: splashd_host_api, host: OpaquePointer)?
+    if let renderNode {
+      do {
+        made = try Self.make(Self.gpuLibraryName, libraryPaths, screen, size, renderNode, sink)
+      } catch {
+        log("host mode: the GPU's compositor cannot be had (\(error.reason)); the program's frames are copied")
+      }
+    }
+    let (api, host) =
+      if let made { made } else { try Self.make(Self.libraryName, libraryPaths, screen, size, nil, sink) }
+    self.api = api
+    self.host = host
+    self.renderNode = made == nil ? nil : renderNode
+    descriptor = FileDescriptor(rawValue: api.event_fd(host))
+  }
+
+  /// The compositor of shared object `name` (found by `libraryPaths`),
+  /// with `renderNode`.
+  private static func make(
+    _ name: String, _ libraryPaths: (String) -> [String], _ screen: PixelSize, _ size: PixelSize,
+    _ renderNode: String?, _ sink: LogSink
+  ) throws(SystemError) -> (splashd_host_api, OpaquePointer) {
     var reasons: [String] = []
     var loaded: splashd_host_api?
-    for path in libraryPaths {
+    for path in libraryPaths(name) {
       var error = [CChar](repeating: 0, count: 512)
       if let table = splashd_host_load(path, &error, error.count) {
         loaded = table.pointee
@@ -46,29 +78,27 @@ public final class WaylandHost: WaylandHosting {
       }
       reasons.append(Self.text(of: error))
     }
-    guard let loaded else {
+    guard let api = loaded else {
       throw SystemError(
         "host mode", code: ENOENT,
-        reason: "cannot load \(Self.libraryName) (the libraries the package recommends: libwayland-server0, "
+        reason: "cannot load \(name) (the libraries the package recommends: libwayland-server0, "
           + "libpixman-1-0, libevdev2, …): " + reasons.joined(separator: "; "))
     }
-    api = loaded
-    let sink = LogSink(log)
-    self.log = sink
     var error = [CChar](repeating: 0, count: 512)
     let context = Unmanaged.passUnretained(sink).toOpaque()
-    guard
-      let made = api.create(
-        Int32(screen.width), Int32(screen.height), Int32(size.width), Int32(size.height),
+    let create = { (node: UnsafePointer<CChar>?) in
+      api.create(
+        Int32(screen.width), Int32(screen.height), Int32(size.width), Int32(size.height), node,
         { context, _, line in
           guard let context, let line else { return }
           Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue().write(String(cString: line))
         }, context, &error, error.count)
-    else {
+    }
+    let host = if let renderNode { renderNode.withCString(create) } else { create(nil) }
+    guard let host else {
       throw SystemError("host mode", code: EINVAL, reason: "the Wayland compositor: " + Self.text(of: error))
     }
-    host = made
-    descriptor = FileDescriptor(rawValue: api.event_fd(made))
+    return (api, host)
   }
 
   deinit { api.destroy(host) }
@@ -78,12 +108,12 @@ public final class WaylandHost: WaylandHosting {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Where the shared object is looked for: beside the running binary
+  /// Where shared object `name` is looked for: beside the running binary
   /// (a build's folder), then in `../lib/splashd` from it (an install's).
-  public static func libraryPaths(executable: String? = Files.executablePath()) -> [String] {
+  public static func libraryPaths(of name: String, executable: String? = Files.executablePath()) -> [String] {
     guard let executable else { return [] }
     let folder = Files.directory(of: executable)
-    return [folder + "/" + libraryName, Files.directory(of: folder) + "/lib/splashd/" + libraryName]
+    return [folder + "/" + name, Files.directory(of: folder) + "/lib/splashd/" + name]
   }
 
   /// Serves what clients sent, without blocking; what happened.
@@ -138,6 +168,31 @@ public final class WaylandHost: WaylandHosting {
     guard known == 1 else { return nil }
     return PixelRect(x: Int(box.0), y: Int(box.1), width: Int(box.2), height: Int(box.3))
   }
+
+  public var heldDmabuf: Dmabuf? {
+    var found = splashd_host_dmabuf()
+    guard api.held_dmabuf(host, &found) == 1 else { return nil }
+    let count = Int(min(max(found.planes, 0), 4))
+    let planes = withUnsafeBytes(of: found.fd) { fds in
+      withUnsafeBytes(of: found.offset) { offsets in
+        withUnsafeBytes(of: found.stride) { strides in
+          (0..<count).map {
+            Dmabuf.Plane(
+              descriptor: fds.load(fromByteOffset: $0 * 4, as: Int32.self),
+              offset: offsets.load(fromByteOffset: $0 * 4, as: UInt32.self),
+              stride: strides.load(fromByteOffset: $0 * 4, as: UInt32.self))
+          }
+        }
+      }
+    }
+    return Dmabuf(
+      size: PixelSize(width: Int(found.width), height: Int(found.height)), format: found.format,
+      modifier: found.modifier, planes: planes)
+  }
+
+  public func shownAsIs() { api.shown_as_is(host) }
+
+  public func shownComposed() { api.shown_composed(host) }
 
   /// Lets go of the held frame (the client has its buffer back).
   public func dropHeldFrame() { api.drop_held(host) }

@@ -36,6 +36,16 @@ public protocol WaylandHosting: AnyObject {
   var heldFrameDamage: PixelRect? { get }
   /// Lets go of the held frame.
   func dropHeldFrame()
+  /// The held frame as one GPU buffer shown as it is (a window of one
+  /// surface, its buffer a dmabuf, no cursor over it): what a display may
+  /// scan out; nil otherwise.
+  var heldDmabuf: Dmabuf? { get }
+  /// The held frame is on the screen as it is: its buffer is kept until
+  /// another is shown so, or `shownComposed`.
+  func shownAsIs()
+  /// The screen shows splashd's own frames again: the buffer shown as it
+  /// is goes back to its client.
+  func shownComposed()
   /// What the screen shows now, for the screencopy clients that asked;
   /// false when it could not be given.
   @discardableResult func showScreen(_ screen: HostedBuffer) -> Bool

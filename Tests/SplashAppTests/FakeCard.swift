@@ -35,7 +35,13 @@ final class FakeCard: DRMCard {
   private(set) var shown: [UInt32: UInt32] = [:]
   /// The framebuffers alive, and every one ever removed.
   private(set) var framebuffers: Set<UInt32> = []
+  /// Whether dmabufs can be imported (a card of a GPU's driver).
+  var importsDmabufs = true
+  /// The framebuffers made of a program's dmabufs, by id.
+  private(set) var imported: [UInt32: Dmabuf] = [:]
   private(set) var removed: [UInt32] = []
+  /// The framebuffers removed while a CRTC showed them (it went dark).
+  private(set) var removedWhileShown: [UInt32] = []
   private(set) var isMaster = false
   private(set) var keptOpenAcrossExec = false
   private(set) var modesets: [(crtc: UInt32, framebuffer: UInt32)] = []
@@ -121,7 +127,10 @@ final class FakeCard: DRMCard {
     guard framebuffers.remove(id) != nil else { return }
     removed.append(id)
     // The kernel turns off a plane that shows a framebuffer removed.
-    for (crtc, framebuffer) in shown where framebuffer == id { shown[crtc] = 0 }
+    for (crtc, framebuffer) in shown where framebuffer == id {
+      shown[crtc] = 0
+      removedWhileShown.append(id)
+    }
   }
 
   func release(keepingShown buffer: DRMBuffer) -> Bool {
@@ -156,21 +165,34 @@ final class FakeCard: DRMCard {
 
   func hasVblank(crtc: UInt32) -> Bool { vblank }
 
-  func flip(_ pipe: DRMPipe, to buffer: DRMBuffer) throws(DeviceError) {
+  func flip(_ pipe: DRMPipe, toFramebuffer framebuffer: UInt32, size: PixelSize) throws(DeviceError) {
     guard isMaster else { throw DeviceError("\(path): the flip was refused: not DRM master") }
+    guard framebuffers.contains(framebuffer) else { throw DeviceError("\(path): no framebuffer \(framebuffer)") }
     let now = clock.now()
-    flips.append((pipe.crtc, buffer.framebuffer, now))
+    flips.append((pipe.crtc, framebuffer, now))
     guard flipsComplete else { return }
     let period = pipe.mode.refreshPeriod
     let vblankTime = vblank ? ((now / period).rounded(.down) + 1) * period : now
     let complete = { [self] in
-      shown[pipe.crtc] = buffer.framebuffer
+      shown[pipe.crtc] = framebuffer
       sequence += 1
       events.append(DRMFlipEvent(crtc: pipe.crtc, time: vblankTime, sequence: sequence))
       var byte: UInt8 = 1
       _ = write(writer, &byte, 1)
     }
     if vblank { clock.atTime(vblankTime, complete) } else { complete() }
+  }
+
+  func importFramebuffer(_ dmabuf: Dmabuf) throws(DeviceError) -> UInt32 {
+    guard importsDmabufs else { throw DeviceError("\(path): cannot import the dmabuf") }
+    nextID += 1
+    framebuffers.insert(nextID)
+    imported[nextID] = dmabuf
+    return nextID
+  }
+
+  func canShow(framebuffer: UInt32, size: PixelSize, on pipe: DRMPipe) -> String? {
+    size == pipe.mode.size ? nil : "the plane shows only \(pipe.mode.size.width)x\(pipe.mode.size.height)"
   }
 
   func readEvents() -> [DRMFlipEvent] {

@@ -23,10 +23,15 @@ final class FakeWaylandHost: WaylandHosting {
   private(set) var resizes: [PixelSize] = []
   /// What happened since the last dispatch.
   private var pending: WaylandHostEvents = []
-  /// The program's current frame: XRGB pixels of its size.
-  private var current: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
+  /// The program's current frame: XRGB pixels of its size, and the GPU
+  /// buffer they are in when the program rendered with the GPU.
+  private var current: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool, dmabuf: Dmabuf?)?
   /// The frame splashd holds (drawn from where it lies).
-  private var held: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)?
+  private var held: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool, dmabuf: Dmabuf?)?
+  /// The GPU buffer the screen shows as it is (splashd said so), if any.
+  private(set) var shownDmabuf: Dmabuf?
+  /// How many times splashd said the screen shows its own frames again.
+  private(set) var composedAgain = 0
   /// What changed since the frame held last: nil when all of it may have.
   private var pendingDamage: PixelRect? = nil
   private var pendingWhole = true
@@ -70,7 +75,7 @@ final class FakeWaylandHost: WaylandHosting {
   /// it says so.
   func commit(color: UInt32, size: PixelSize? = nil, hasAlpha: Bool = false, damage: PixelRect? = nil) {
     let size = size ?? window
-    if let damage, var frame = current, frame.size == size {
+    if let damage, var frame = current, frame.size == size, frame.dmabuf == nil {
       for y in max(damage.y, 0)..<min(damage.y + damage.height, size.height) {
         for x in max(damage.x, 0)..<min(damage.x + damage.width, size.width) {
           frame.pixels[y * size.width + x] = color
@@ -79,9 +84,25 @@ final class FakeWaylandHost: WaylandHosting {
       current = frame
       pendingDamage = pendingDamage.map { $0.union(damage) } ?? damage
     } else {
-      current = ([UInt32](repeating: color, count: size.width * size.height), size, hasAlpha)
+      current = ([UInt32](repeating: color, count: size.width * size.height), size, hasAlpha, nil)
       pendingWhole = true
     }
+    note(.newBuffer)
+  }
+
+  /// The program commits a frame of `color` it rendered with the GPU: a
+  /// dmabuf (of `format`, the window's size when `size` is not given)
+  /// whose plane is `descriptor` (a test's file: its number stands for
+  /// the buffer).
+  func commitDmabuf(
+    color: UInt32, descriptor: Int32, size: PixelSize? = nil, format: UInt32 = Dmabuf.xrgb8888
+  ) {
+    let size = size ?? window
+    let dmabuf = Dmabuf(
+      size: size, format: format, modifier: Dmabuf.invalidModifier,
+      planes: [Dmabuf.Plane(descriptor: descriptor, offset: 0, stride: UInt32(size.width * 4))])
+    current = ([UInt32](repeating: color, count: size.width * size.height), size, format == Dmabuf.argb8888, dmabuf)
+    pendingWhole = true
     note(.newBuffer)
   }
 
@@ -152,6 +173,15 @@ final class FakeWaylandHost: WaylandHosting {
   }
 
   func dropHeldFrame() { held = nil }
+
+  var heldDmabuf: Dmabuf? { held?.dmabuf }
+
+  func shownAsIs() { shownDmabuf = held?.dmabuf }
+
+  func shownComposed() {
+    if shownDmabuf != nil { composedAgain += 1 }
+    shownDmabuf = nil
+  }
 
   @discardableResult func showScreen(_ screen: HostedBuffer) -> Bool { true }
   func failScreenCopies() {}

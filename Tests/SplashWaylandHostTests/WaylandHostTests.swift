@@ -261,7 +261,8 @@ import Testing
   /// A library that is not there is an error naming it, not a crash.
   @Test func aMissingLibraryIsAnError() {
     #expect(throws: SystemError.self) {
-      _ = try WaylandHost(size: PixelSize(width: 8, height: 8), libraryPaths: ["/nonexistent/lib.so"]) { _ in }
+      _ = try WaylandHost(
+        size: PixelSize(width: 8, height: 8), libraryPaths: { _ in ["/nonexistent/lib.so"] }, log: { _ in })
     }
   }
 }

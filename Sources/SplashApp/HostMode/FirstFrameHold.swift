@@ -8,7 +8,7 @@ import SplashCore
 /// before one (a frame that cannot come is not waited for). What the
 /// controller asks of what follows the splash (`ScreenSuccessor`), and what
 /// `status` says of the program: program=starting|shown|disconnected,
-/// restarts=N, windows=N.
+/// restarts=N, windows=N, scanout=direct|software (each screen's path).
 final class FirstFrameHold: ScreenSuccessor {
   /// Where the program is: starting (no frame yet), shown, or disconnected
   /// (no connection, before its first frame; starting again should it
@@ -21,6 +21,8 @@ final class FirstFrameHold: ScreenSuccessor {
   private(set) var restarts = 0
   /// How many windows the compositor shows.
   var windows: () -> Int = { 0 }
+  /// The path each screen's frames take (`ProgramFrames.screenPaths`).
+  var screenPaths: () -> [String] = { [] }
   /// Told when splashd is asked to stop after the splash.
   var onStopAfterSplash: () -> Void = {}
   /// The reveal that waits for the first frame: its reason.
@@ -50,6 +52,9 @@ final class FirstFrameHold: ScreenSuccessor {
     if let state { fields.append("program=\(state.rawValue)") }
     if restarts > 0 { fields.append("restarts=\(restarts)") }
     if state != nil { fields.append("windows=\(windows())") }
+    if state == .shown, case let paths = screenPaths(), !paths.isEmpty {
+      fields.append("scanout=" + paths.joined(separator: ","))
+    }
     return fields
   }
 

@@ -69,6 +69,7 @@ final class HostedProgram: EventSource {
     input = ProgramInput(environment: environment, handlesCrashes: handlesCrashes, log: log)
     controller.successor = hold
     hold.windows = { [weak self] in self?.host?.windowCount ?? 0 }
+    hold.screenPaths = { [weak self] in self?.frames.screenPaths ?? [] }
     frames.programEnded = { [weak self] in self?.ended ?? true }
     frames.onFirstFrame = { [weak self] in self?.showedItsFirstFrame() }
   }

@@ -12,4 +12,8 @@ protocol ProgramFrameLender: AnyObject {
   /// The stage holds the splash again, over its own background: the frame
   /// is no longer drawn behind it.
   func stageLetGoOfFrame()
+  /// The stage draws its own frame again after the program's buffer was
+  /// scanned out: the program's current frame goes behind its scenes
+  /// again, whole, to be drawn.
+  func composeHeldFrame()
 }

@@ -8,8 +8,10 @@ import SplashWaylandHost
 /// is held by the compositor and lies behind the splash on every screen
 /// (its part of the window, as `screens` arranges them), drawn at the
 /// stage's next frame from where it lies when it fills a screen; its first
-/// frame that shows something is the one the doors open onto. Screencopy
-/// clients get what the first screen shows, at most once a refresh.
+/// frame that shows something is the one the doors open onto. Once the
+/// program is alone on the screen, a frame that is one GPU buffer the size
+/// of the screen is scanned out as it is instead. Screencopy clients get
+/// what the first screen shows, at most once a refresh.
 final class ProgramFrames: ProgramFrameLender {
   private let stage: Stage
   /// What shows around a window smaller than its screen.
@@ -56,6 +58,9 @@ final class ProgramFrames: ProgramFrameLender {
   func serve(_ host: any WaylandHosting) {
     self.host = host
     screenCopies = RequestPacer(interval: stage.refreshPeriod)
+    // The buffer scanned out goes back to the program once the stage's own
+    // frame has replaced it on the screen.
+    stage.onComposedAgain = { [weak self] in self?.host?.shownComposed() }
   }
 
   /// The program starts again: its first frame is waited for anew.
@@ -69,9 +74,19 @@ final class ProgramFrames: ProgramFrameLender {
   /// (`arrangement`) on its canvas; a screen with no part is left as it is.
   /// The buffer is held (`holdCurrentFrame`) and lent as it is to a screen
   /// it fills, so that it is not copied. A new frame of the program's
-  /// (not `wholly`) is drawn only where its client said it changed.
-  func showCurrent(wholly: Bool = true) {
+  /// (not `wholly`) is drawn only where its client said it changed. Once
+  /// the program has shown its first frame, a frame that is one GPU buffer
+  /// alone on the screen is scanned out as it is (`mayScanOut`), neither
+  /// read nor copied.
+  func showCurrent(wholly: Bool = true, mayScanOut: Bool = true) {
     guard let host, stage.takesProgramFrames, host.holdCurrentFrame() else { return }
+    if mayScanOut, showedAFrame, let dmabuf = host.heldDmabuf, stage.scanOut(dmabuf) {
+      // Its buffer stays the program's screen until the next is shown so.
+      host.shownAsIs()
+      centred = [:]
+      buffersShown += 1
+      return
+    }
     // What changed since the frame held before, when that one was shown
     // (a frame held and not shown leaves the kept pictures behind it).
     let changed = wholly ? nil : host.heldFrameDamage
@@ -162,6 +177,15 @@ final class ProgramFrames: ProgramFrameLender {
   /// last look at it.
   func stageLetGoOfFrame() {
     if programEnded() { host?.dropHeldFrame() }
+  }
+
+  func composeHeldFrame() { showCurrent(wholly: true, mayScanOut: false) }
+
+  /// The path each screen's frames take (`status`'s scanout=): `direct`
+  /// while the program's buffer is scanned out, else `software` (the CPU
+  /// draws the program's frame into splashd's).
+  var screenPaths: [String] {
+    stage.shownScreens.indices.map { $0 == 0 && stage.scansOut ? "direct" : "software" }
   }
 
   // MARK: Screen copies

@@ -70,6 +70,12 @@ final class Stage: EventSource, FrameSink {
   private var afterDrawn: [() -> Void] = []
   /// The output let go of with its last frame kept (keep-last-frame).
   private var released: Output?
+  /// Host mode: whether the first screen shows the program's own buffer
+  /// (scanned out) rather than the stage's frame.
+  private(set) var scansOut = false
+  /// Told once the stage's own frame is on the screen again after the
+  /// program's buffer was scanned out (that buffer may go back to it).
+  var onComposedAgain: () -> Void = {}
 
   /// What must be drawn again.
   private enum Damage: Equatable {
@@ -215,6 +221,7 @@ final class Stage: EventSource, FrameSink {
   /// is given back, then the held splash is drawn again, whole.
   func setPaused(_ paused: Bool) {
     guard paused != isPaused else { return }
+    if paused { leaveScanout() }
     isPaused = paused
     if paused {
       (output as? PausableOutput)?.deactivate()
@@ -239,6 +246,7 @@ final class Stage: EventSource, FrameSink {
   /// first): a copy of its pixels.
   func snapshot() -> Result<Pixels, ControlError> {
     guard let output else { return .failure(noOutput) }
+    leaveScanout()
     if damage != .none && drawsOnItsOwn { drawDamage() }
     do {
       return .success(try output.readBack { drawLast(0) })
@@ -266,6 +274,7 @@ final class Stage: EventSource, FrameSink {
         scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
       }
     }
+    composedAgain()
     noteDrawn(.whole)
     drawn()
     onPresented(vsync ?? clock.now())
@@ -354,6 +363,7 @@ final class Stage: EventSource, FrameSink {
           scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
         }
       }
+      composedAgain()
     } catch {
       log.error("\(output.name): cannot redraw: \(error)")
     }
@@ -415,6 +425,61 @@ final class Stage: EventSource, FrameSink {
   /// though nothing changed (one pixel of it, where the screen keeps its
   /// frame).
   func presentUnchanged() { damage(.area(PixelRect(x: 0, y: 0, width: 1, height: 1))) }
+
+  /// Host mode: the program's frame `dmabuf` (its own GPU buffer, with
+  /// nothing over it) on the screen as it is, when the program is alone
+  /// there (`ScanoutChoice`) and the output can show it so; waits for that
+  /// flip. Whether it is on the screen now; when not, the screen is as it
+  /// was and the frame is to be drawn as any other.
+  func scanOut(_ dmabuf: Dmabuf) -> Bool {
+    guard let output = output as? ScanningOutOutput, appearedAt != nil else { return false }
+    let screens = zip(output.screens, scenes).map { ScanoutChoice.Screen(mode: $0.size, turn: $1.rotation) }
+    let splashShows = !splashPicturesReleased || returning || inTransition || isPaused
+    if let refusal = ScanoutChoice.refusal(frame: dmabuf.size, screens: screens, splashShows: splashShows) {
+      // While the splash shows, composing is the rule, not news.
+      if !splashShows { noteScanoutRefusal(refusal) }
+      return false
+    }
+    switch output.scanOut(dmabuf) {
+    case .failure(let error):
+      noteScanoutRefusal(error.description)
+      return false
+    case .success(let vsync):
+      if !scansOut { log.info("host mode: the program's frames are scanned out as they are (\(dmabuf.formatName))") }
+      scansOut = true
+      lastScanoutRefusal = nil
+      noteDrawn(.whole)
+      drawn()
+      onPresented(vsync ?? clock.now())
+      return true
+    }
+  }
+
+  /// Why the program's frame was last not scanned out (said once until it is).
+  private var lastScanoutRefusal: String?
+
+  private func noteScanoutRefusal(_ reason: String) {
+    guard reason != lastScanoutRefusal else { return }
+    lastScanoutRefusal = reason
+    log.info("host mode: the program's frame is drawn by splashd: \(reason)")
+  }
+
+  /// The stage's own frame is drawn on the screen again when the program's
+  /// buffer is scanned out: before a snapshot, a pause, a hand-over or
+  /// letting go, all of which need the stage's frame there.
+  private func leaveScanout() {
+    guard scansOut else { return }
+    programFrames?.composeHeldFrame()
+    damage(.whole)
+    drawDamage()
+  }
+
+  /// After a frame of the stage's own reached the screen.
+  private func composedAgain() {
+    guard scansOut else { return }
+    scansOut = false
+    onComposedAgain()
+  }
 
   /// Host mode, after the splash: the transition's end (the program alone)
   /// is what the stage draws from now on, even when the splash was stopped
@@ -541,6 +606,7 @@ final class Stage: EventSource, FrameSink {
   /// ends (its descriptors' files live on in the adopter), with only the
   /// buffers off the screen freed.
   func handedOver() {
+    leaveScanout()
     if let output {
       (output as? AdoptableOutput)?.handedOver()
       KeptForLife.keep(output as AnyObject)
@@ -553,6 +619,7 @@ final class Stage: EventSource, FrameSink {
   /// nothing is drawn after.
   func release(keepingLastFrame: Bool) {
     guard let output else { return }
+    leaveScanout()
     output.release(keepingLastFrame: keepingLastFrame) { drawLast(0) }
     released = keepingLastFrame ? output : nil
     self.output = nil

@@ -23,7 +23,9 @@ import SplashSystem
 /// Linux 6.8), it is freed that way. The first screen's last frame is also
 /// copied into the card's fbdev emulation, which the kernel shows again
 /// once the last file of the card is closed.
-public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPluggableOutput, LingeringOutput {
+public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPluggableOutput, LingeringOutput,
+  ScanningOutOutput
+{
   /// The first card (the first screen's): what `--device` names, or the
   /// lowest-numbered card with a connected connector.
   public var card: DRMCard { lit[0].card }
@@ -247,8 +249,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
   private func record(_ events: [DRMFlipEvent], from card: DRMCard) -> [DRMFlipEvent] {
     for event in events {
       for screen in lit where screen.card === card && screen.pipe.crtc == event.crtc && screen.flipPending {
-        screen.flipPending = false
-        screen.front = screen.back
+        screen.flipped()
       }
     }
     return events
@@ -288,15 +289,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
       screen.paintedBack()
     }
     guard shown else { return try light() }
-    if !vblank {
-      // The next tick of a timer at the mode's refresh, in step with the first frame.
-      let now = clock.now()
-      var next = lastTick + refreshPeriod
-      if next < now { next += ((now - next) / refreshPeriod).rounded(.up) * refreshPeriod }
-      var nothing: [pollfd] = []
-      _ = clock.poll(&nothing, until: next)
-      lastTick = next
-    }
+    awaitTick()
     for screen in lit {
       if screen.needsModeset {
         // Plugged in while the splash shows: its mode is set with this frame.
@@ -317,6 +310,18 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
       return nil
     }
     return event.time
+  }
+
+  /// Without a vblank interrupt: waits for the next tick of a timer at the
+  /// mode's refresh, in step with the first frame.
+  private func awaitTick() {
+    guard !vblank else { return }
+    let now = clock.now()
+    var next = lastTick + refreshPeriod
+    if next < now { next += ((now - next) / refreshPeriod).rounded(.up) * refreshPeriod }
+    var nothing: [pollfd] = []
+    _ = clock.poll(&nothing, until: next)
+    lastTick = next
   }
 
   /// Sets the mode of `screen` (not the first) with its painted buffer;
@@ -360,6 +365,42 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
           + "\(formatNumber((1 / refreshPeriod).rounded())) Hz timer")
     }
     return lastTick
+  }
+
+  public func scanOut(_ dmabuf: Dmabuf) -> Result<Double?, RenderError> {
+    func refused(_ reason: String) -> Result<Double?, RenderError> {
+      .failure(RenderError(call: "\(card.path) \(first.name)", reason: reason))
+    }
+    guard active, shown, lit.count == 1, !first.needsModeset else { return refused("the screen is not lit") }
+    if first.flipPending {
+      _ = awaitFlips()
+      if first.flipPending { return refused("its last page flip has not completed") }
+    }
+    let framebuffer: UInt32
+    do {
+      framebuffer = try card.importFramebuffer(dmabuf)
+    } catch {
+      return refused(error.description)
+    }
+    if let why = card.canShow(framebuffer: framebuffer, size: dmabuf.size, on: first.pipe) {
+      card.removeFramebuffer(framebuffer)
+      return refused(why)
+    }
+    awaitTick()
+    do {
+      try card.flip(first.pipe, toFramebuffer: framebuffer, size: dmabuf.size)
+    } catch {
+      card.removeFramebuffer(framebuffer)
+      return refused(error.description)
+    }
+    first.flipsToScanout = framebuffer
+    first.flipPending = true
+    first.scannedOutAFrame()
+    guard let event = awaitFlips() else {
+      note("no page flip event from \(card.path) in \(formatNumber(Self.flipTimeout)) s; pacing by the clock")
+      return .success(nil)
+    }
+    return .success(event.time)
   }
 
   public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {

@@ -25,6 +25,12 @@ final class KMSScreen {
   private var paintedFrame: [Int?] = [nil, nil]
   /// Whether a flip was queued and its event has not come.
   var flipPending = false
+  /// The framebuffer of a program's buffer the screen shows as it is
+  /// (scanned out), if any: its own buffers are off the screen meanwhile.
+  private(set) var scannedOut: UInt32?
+  /// The program's framebuffer the pending flip goes to; nil when it goes
+  /// to the back buffer.
+  var flipsToScanout: UInt32?
   /// Whether its mode is still to be set (a screen plugged in later, or
   /// all of them at first and after another program had the card).
   var needsModeset = true
@@ -58,6 +64,26 @@ final class KMSScreen {
   func paintedBack() {
     paintedFrame[back] = framesPainted
     framesPainted += 1
+  }
+
+  /// Notes that a frame was shown that neither buffer holds (a program's
+  /// buffer scanned out): both are a frame older.
+  func scannedOutAFrame() { framesPainted += 1 }
+
+  /// The pending flip is done: the screen shows what it went to. A
+  /// program's framebuffer no longer shown is removed (its buffer goes
+  /// back to its program).
+  func flipped() {
+    flipPending = false
+    let previous = scannedOut
+    if let next = flipsToScanout {
+      scannedOut = next
+      flipsToScanout = nil
+    } else {
+      front = back
+      scannedOut = nil
+    }
+    if let previous, previous != scannedOut { card.removeFramebuffer(previous) }
   }
 
   /// The screen of `connector` driven by `crtc` (of the card's `crtcs`):

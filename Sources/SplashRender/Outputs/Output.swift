@@ -123,6 +123,19 @@ public protocol PausableOutput: Output {
   func reactivate()
 }
 
+/// An output that can show a program's GPU buffer as it is (direct
+/// scan-out: the buffer becomes its screen's framebuffer, neither composed
+/// nor copied). The next `present` shows the output's own frames again,
+/// and the buffer is let go of once that frame's flip is done.
+public protocol ScanningOutOutput: Output {
+  /// Shows `dmabuf` on the output's only screen, whole, at its next
+  /// vblank, and waits for that flip: the vsync time it was shown at (nil
+  /// when its event did not come in time). A buffer the card cannot show
+  /// so (the driver cannot import it, an atomic TEST_ONLY commit refuses
+  /// it, the flip fails) leaves the screen as it was, and says why.
+  func scanOut(_ dmabuf: Dmabuf) -> Result<Double?, RenderError>
+}
+
 /// An output one splashd can hand to the splashd that adopts it (`--boot
 /// root` taking over the initramfs's splash).
 public protocol AdoptableOutput: Output {

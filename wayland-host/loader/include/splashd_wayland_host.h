@@ -39,6 +39,22 @@ struct splashd_host_buffer {
   int32_t has_alpha;
 };
 
+/* The held frame as one buffer in GPU memory (linux-dmabuf: a GL
+   program's), as a display can show it without a copy (held_dmabuf). */
+struct splashd_host_dmabuf {
+  int32_t width, height;
+  /* Its DRM format (fourcc) and modifier, as the client gave them
+     (DRM_FORMAT_MOD_INVALID when it gave none). */
+  uint32_t format;
+  uint64_t modifier;
+  /* Its planes (1 to 4): the client's descriptors, valid while the frame
+     is held or shown as it is, never to be closed by the caller; each
+     plane's offset and bytes a row. */
+  int32_t planes;
+  int32_t fd[4];
+  uint32_t offset[4], stride[4];
+};
+
 /* Where the points of a screen's touch panel or tablet lie on the
    window's canvas (map_input). */
 struct splashd_host_input_map {
@@ -86,9 +102,13 @@ struct splashd_host_api {
   /* A compositor whose one output is a screen of `screen_width` x
      `screen_height` (what screencopy clients get), the program's window
      `width` x `height` (the screen turned as the splash is); NULL with the
-     reason in `error`. `log` gets wlroots' errors. */
+     reason in `error`. `log` gets wlroots' errors. With `render_node` (a
+     DRM render node's path, the card's splashd shows on) the GPU variant
+     (libsplashd-wayland-host-gpu.so) renders with it and offers the
+     program linux-dmabuf; the plain one takes NULL only. */
   struct splashd_host *(*create)(int32_t screen_width, int32_t screen_height, int32_t width, int32_t height,
-                                 splashd_host_log_fn log, void *log_context, char *error, size_t capacity);
+                                 const char *render_node, splashd_host_log_fn log, void *log_context, char *error,
+                                 size_t capacity);
   /* The descriptor to poll for readability (the event loop's). */
   int (*event_fd)(struct splashd_host *host);
   /* Serves what the clients sent, without blocking, and sends what is
@@ -118,6 +138,18 @@ struct splashd_host_api {
   int (*held_damage)(struct splashd_host *host, int32_t box[4]);
   /* Lets go of the held frame (the client's buffer is its own again). */
   void (*drop_held)(struct splashd_host *host);
+  /* 1 with `dmabuf` filled when the held frame is one GPU buffer shown as
+     it is (a window of one surface, its buffer a dmabuf, no cursor drawn
+     over it): what a display may scan out; 0 otherwise (shared memory, a
+     composed window, or a compositor without a GPU). */
+  int (*held_dmabuf)(struct splashd_host *host, struct splashd_host_dmabuf *dmabuf);
+  /* The held frame is on the screen as it is (scanned out): its buffer stays
+     locked, its client not told it may reuse it, until another frame is
+     shown so (that one's flip done) or shown_composed. */
+  void (*shown_as_is)(struct splashd_host *host);
+  /* The screen shows splashd's own frames again (the flip away from the
+     buffer shown as it is done): that buffer is let go of. */
+  void (*shown_composed)(struct splashd_host *host);
   /* The frame with the program's current buffer was presented at
      `monotonic_ns` (CLOCK_MONOTONIC), the screen refreshing every
      `refresh_ns`: frame callbacks and presentation feedback go out, and
@@ -171,7 +203,7 @@ struct splashd_host_api {
   const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
 };
 
-#define SPLASHD_HOST_API_VERSION 11
+#define SPLASHD_HOST_API_VERSION 12
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
