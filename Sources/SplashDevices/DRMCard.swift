@@ -97,18 +97,21 @@ public struct DRMCardAccess: Sendable {
   /// The fbdev emulation the kernel shows again at a card's last close
   /// (the last frame is copied there); nil for none.
   public var framebufferEmulation: String?
+  /// The render node of the GPU of the card at a path, if it has one.
+  public var renderNode: @Sendable (String) -> String?
 
   public init(
     open: @escaping @Sendable (String) throws(DeviceError) -> DRMCard,
     adopt: @escaping @Sendable (FileDescriptor, String) throws(DeviceError) -> DRMCard,
     exists: @escaping @Sendable (String) -> Bool, console: @escaping @Sendable () -> GraphicsConsole?,
-    framebufferEmulation: String?
+    framebufferEmulation: String?, renderNode: @escaping @Sendable (String) -> String? = { _ in nil }
   ) {
     self.open = open
     self.adopt = adopt
     self.exists = exists
     self.console = console
     self.framebufferEmulation = framebufferEmulation
+    self.renderNode = renderNode
   }
 
   /// The machine's own cards, through libdrm.
@@ -116,7 +119,8 @@ public struct DRMCardAccess: Sendable {
     open: { path throws(DeviceError) in try DRMDevice(path: path) },
     adopt: { descriptor, path throws(DeviceError) in try DRMDevice(adopting: descriptor, path: path) },
     exists: { Files.exists($0) }, console: { try? GraphicsConsole() },
-    framebufferEmulation: Settings.defaultFramebuffer)
+    framebufferEmulation: Settings.defaultFramebuffer,
+    renderNode: { path in DRMCards.cardNumber(ofDevice: path).flatMap { DRMCards.renderNode(ofCard: $0) } })
 }
 
 /// A page flip that completed: on which CRTC, at which vblank (seconds on

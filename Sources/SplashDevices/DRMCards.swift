@@ -37,6 +37,15 @@ public enum DRMCards {
     return found.sorted { ($0.card, $0.connector) < ($1.card, $1.connector) }
   }
 
+  /// The render node of card `number`'s GPU (/dev/dri/renderD128), from
+  /// its device's own DRM folder (cardN/device/drm/renderDM); nil for a
+  /// card without one (a display controller alone: QEMU's bochs and qxl,
+  /// simpledrm).
+  public static func renderNode(ofCard number: Int, under root: String = sysfsDirectory) -> String? {
+    let entries = (try? Files.entries(of: "\(root)/card\(number)/device/drm")) ?? []
+    return entries.filter { $0.hasPrefix("renderD") && Int($0.dropFirst(7)) != nil }.min().map { "/dev/dri/" + $0 }
+  }
+
   /// The card number N of `path` when it is /dev/dri/cardN or a link to
   /// one (/dev/dri/by-path/…-card); nil for anything else.
   public static func cardNumber(ofDevice path: String) -> Int? {

@@ -35,6 +35,8 @@ final class FakeCard: DRMCard {
   private(set) var shown: [UInt32: UInt32] = [:]
   /// The framebuffers alive, and every one ever removed.
   private(set) var framebuffers: Set<UInt32> = []
+  /// The render node of its GPU, if it has one.
+  var renderNode: String?
   /// Whether dmabufs can be imported (a card of a GPU's driver).
   var importsDmabufs = true
   /// The framebuffers made of a program's dmabufs, by id.
@@ -222,7 +224,8 @@ final class FakeCards: @unchecked Sendable {
           guard let card = cards[path] else { throw DeviceError("\(path): not a KMS device") }
           return card
         },
-        exists: { [self] path in cards[path]?.isPresent ?? false }, console: { nil }, framebufferEmulation: nil),
+        exists: { [self] path in cards[path]?.isPresent ?? false }, console: { nil }, framebufferEmulation: nil,
+        renderNode: { [self] path in cards[path]?.renderNode }),
       probe: { [self] _ in
         cards.values.contains { $0.isPresent } ? .tried("a fake card") : .skipped("no fake card yet")
       },

@@ -52,7 +52,11 @@ final class FakeWaylandHost: WaylandHosting {
   /// The touch maps splashd gave, the last first.
   private(set) var inputMaps: [(standard: AffineMap, screens: [(name: String, map: AffineMap?)])] = []
 
-  init(size: PixelSize, screen: PixelSize) {
+  /// The render node it was made with (the GPU the program renders with).
+  let renderNode: String?
+
+  init(size: PixelSize, screen: PixelSize, renderNode: String? = nil) {
+    self.renderNode = renderNode
     var ends: [Int32] = [0, 0]
     precondition(pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0)
     descriptor = FileDescriptor(rawValue: ends[0])

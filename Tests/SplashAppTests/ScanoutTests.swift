@@ -150,4 +150,15 @@ import Testing
     let seen = try pathOf { $0.commit(color: 0xFF_0000) }
     #expect(seen.scannedOut == nil && seen.status.contains("scanout=software"), "\(seen.status)")
   }
+
+  @Test func theCompositorRendersWithTheGPUOfTheScreensCardWhenItHasOne() throws {
+    for renderNode in ["/dev/dri/renderD128", nil] {
+      let (splash, card) = try harness()
+      card.renderNode = renderNode
+      splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
+      splash.clock.at(3) { killProgram(of: splash) }
+      #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
+      #expect(splash.waylandHost?.renderNode == renderNode)
+    }
+  }
 }

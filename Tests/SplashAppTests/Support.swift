@@ -436,8 +436,8 @@ final class Harness {
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
     dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
     if fakesWaylandHost {
-      dependencies.makeWaylandHost = { [weak self] size, screen, _ throws(SystemError) in
-        let host = FakeWaylandHost(size: size, screen: screen)
+      dependencies.makeWaylandHost = { [weak self] size, screen, renderNode, _ throws(SystemError) in
+        let host = FakeWaylandHost(size: size, screen: screen, renderNode: renderNode)
         self?.waylandHost = host
         self?.onWaylandHost(host)
         return host

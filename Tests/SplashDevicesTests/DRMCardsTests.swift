@@ -57,4 +57,16 @@ final class FakeDRMSysfs {
     // realpath fails for a link to a missing device; the link's own name is then no card.
     #expect(DRMCards.cardNumber(ofDevice: dir + "/platform-gpu-card") == nil)
   }
+
+  @Test func aCardsRenderNodeIsItsGPUsOwn() throws {
+    let sysfs = try FakeDRMSysfs(connectors: [:])
+    for name in ["card0", "renderD129", "renderD128", "controlD64"] {
+      try Files.makeDirectories(sysfs.path + "/card1/device/drm/" + name)
+    }
+    try Files.makeDirectories(sysfs.path + "/card0/device/drm/card0")
+    #expect(DRMCards.renderNode(ofCard: 1, under: sysfs.path) == "/dev/dri/renderD128")
+    // A display controller alone (bochs, qxl, simpledrm) has none.
+    #expect(DRMCards.renderNode(ofCard: 0, under: sysfs.path) == nil)
+    #expect(DRMCards.renderNode(ofCard: 7, under: sysfs.path) == nil)
+  }
 }

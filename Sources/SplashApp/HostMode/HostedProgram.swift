@@ -90,7 +90,8 @@ final class HostedProgram: EventSource {
     let size = arranged.window
     let host: any WaylandHosting
     do {
-      host = try makeHost(size, screen) { [log] in log.info("wayland: \(printable($0))") }
+      let renderNode = (stage.output as? ScanningOutOutput)?.renderNode
+      host = try makeHost(size, screen, renderNode) { [log] in log.info("wayland: \(printable($0))") }
     } catch {
       log.error(
         "\(settings.origin(of: \.handoff.host)) wayland: \(error.phrase); the program runs after the splash instead")
@@ -350,8 +351,10 @@ final class HostedProgram: EventSource {
 }
 
 /// Makes host mode's compositor: the program's window of `size`, the
-/// first screen of `screen` pixels (what screencopy clients get), `log`
-/// told the compositor's errors.
+/// first screen of `screen` pixels (what screencopy clients get), the
+/// render node of the GPU its screen's card has (the program renders with
+/// it and hands its buffers over as they are), `log` told the compositor's
+/// errors.
 typealias WaylandHostMaker = (
-  _ size: PixelSize, _ screen: PixelSize, _ log: @escaping (String) -> Void
+  _ size: PixelSize, _ screen: PixelSize, _ renderNode: String?, _ log: @escaping (String) -> Void
 ) throws(SystemError) -> any WaylandHosting

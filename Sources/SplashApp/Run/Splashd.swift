@@ -54,8 +54,8 @@ public struct Dependencies {
     try KernelDisplayEvents()
   }
   /// Makes host mode's compositor (the tests give a fake of it).
-  var makeWaylandHost: WaylandHostMaker = { size, screen, log throws(SystemError) in
-    try WaylandHost(size: size, screen: screen, log: log)
+  var makeWaylandHost: WaylandHostMaker = { size, screen, renderNode, log throws(SystemError) in
+    try WaylandHost(size: size, screen: screen, renderNode: renderNode, log: log)
   }
   /// Told of the session once it is made (the tests look at its state).
   var sessionMade: (Session) -> Void = { _ in }

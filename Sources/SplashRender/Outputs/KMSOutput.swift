@@ -367,6 +367,8 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
     return lastTick
   }
 
+  public var renderNode: String? { access.renderNode(card.path) }
+
   public func scanOut(_ dmabuf: Dmabuf) -> Result<Double?, RenderError> {
     func refused(_ reason: String) -> Result<Double?, RenderError> {
       .failure(RenderError(call: "\(card.path) \(first.name)", reason: reason))

@@ -128,6 +128,10 @@ public protocol PausableOutput: Output {
 /// nor copied). The next `present` shows the output's own frames again,
 /// and the buffer is let go of once that frame's flip is done.
 public protocol ScanningOutOutput: Output {
+  /// The render node of the GPU of the first screen's card (where a
+  /// program's buffers are rendered to be shown here); nil for a card
+  /// without one.
+  var renderNode: String? { get }
   /// Shows `dmabuf` on the output's only screen, whole, at its next
   /// vblank, and waits for that flip: the vsync time it was shown at (nil
   /// when its event did not come in time). A buffer the card cannot show
