@@ -11,6 +11,7 @@
 #include <linux/netlink.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -220,4 +221,31 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     return -error;
   }
   return pid;
+}
+
+int splashd_alternate_signal_stack(void) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t size = 256 * 1024;
+  long minimum = sysconf(_SC_MINSIGSTKSZ);
+  if (minimum > 0 && (size_t)minimum * 4 > size) size = ((size_t)minimum * 4 + page - 1) / page * page;
+  char *base = mmap(NULL, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
+                    -1, 0);
+  if (base == MAP_FAILED) return -1;
+  /* A handler that overflows the alternate stack in turn faults on the
+     guard page (and the kernel ends the process) rather than writing over
+     whatever lies below. */
+  if (mprotect(base, page, PROT_NONE) != 0) {
+    int saved = errno;
+    munmap(base, size + page);
+    errno = saved;
+    return -1;
+  }
+  stack_t stack = {.ss_sp = base + page, .ss_size = size, .ss_flags = 0};
+  if (sigaltstack(&stack, NULL) != 0) {
+    int saved = errno;
+    munmap(base, size + page);
+    errno = saved;
+    return -1;
+  }
+  return 0;
 }

@@ -5,7 +5,7 @@
 # links, from Debian's own source packages (bookworm's wlroots 0.15.1 and
 # trixie's libinput 1.28.1, Debian's patches applied):
 #
-#     tools/build-wlroots.sh DIR
+#     tools/build/build-wlroots.sh DIR
 #
 # Installs them into DIR/<versions>-<a hash of this script and of
 # debian-source-build.sh, which it shares with its twin>/ and points
@@ -50,7 +50,7 @@
 # loads libwacom and GLib, and works the same.
 set -euo pipefail
 if [ $# -ne 1 ]; then
-  echo "usage: tools/build-wlroots.sh DIR" >&2
+  echo "usage: tools/build/build-wlroots.sh DIR" >&2
   exit 2
 fi
 . "$(dirname "$0")/debian-source-build.sh"
@@ -290,6 +290,155 @@ PATCH
  		int sig;
  		sigwait(&sigset, &sig);
 PATCH
+  # A client's surface trees are bounded in depth: wlroots walks them
+  # recursively (a synchronized subtree's cached commits, mapping and
+  # unmapping, wlr_surface_for_each_surface, wlr_surface_surface_at, popup
+  # trees), so their depth was the compositor's stack (a nest of ~40,000
+  # subsurfaces overflowed it), and each get_subsurface walked to the root
+  # (a nest built top-down cost quadratic time). get_subsurface refuses a
+  # link that would put more than 32 subsurface levels under a root,
+  # counting the new subsurface's own subtree (a tree may be built from its
+  # leaves up), and get_popup a chain of more than 16 popups: a protocol
+  # error, which cuts the client off.
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_compositor.c
++++ b/types/wlr_compositor.c
+@@ -28,6 +28,54 @@ static void subcompositor_handle_destroy(struct wl_client *client,
+ 	wl_resource_destroy(resource);
+ }
+ 
++// splashd: the most levels of subsurfaces a surface tree may have below its
++// root. wlroots walks the tree recursively (a synchronized subtree's cached
++// commits, mapping and unmapping, wlr_surface_for_each_surface,
++// wlr_surface_surface_at): its depth is the compositor's stack.
++#define SUBSURFACE_MAX_DEPTH 32
++
++// How many subsurface levels lie above `surface` (0 for a root), counted no
++// further than `limit` + 1.
++static int subsurface_depth(struct wlr_surface *surface, int limit) {
++	int depth = 0;
++	while (depth <= limit && wlr_surface_is_subsurface(surface)) {
++		struct wlr_subsurface *subsurface =
++			wlr_subsurface_from_wlr_surface(surface);
++		if (subsurface == NULL || subsurface->parent == NULL) {
++			break;
++		}
++		surface = subsurface->parent;
++		depth++;
++	}
++	return depth;
++}
++
++// How many subsurface levels lie below `surface` (0 for none), counted no
++// further than `limit` + 1. Its children are all in its pending lists.
++static int subsurface_height(struct wlr_surface *surface, int limit) {
++	struct wl_list *lists[] = {
++		&surface->pending.subsurfaces_below,
++		&surface->pending.subsurfaces_above,
++	};
++	int height = 0;
++	for (size_t i = 0; i < 2; i++) {
++		struct wlr_subsurface *child;
++		wl_list_for_each(child, lists[i], pending.link) {
++			if (limit <= 0) {
++				return 1;
++			}
++			int below = 1 + subsurface_height(child->surface, limit - 1);
++			if (below > height) {
++				height = below;
++			}
++			if (height > limit) {
++				return height;
++			}
++		}
++	}
++	return height;
++}
++
+ static void subcompositor_handle_get_subsurface(struct wl_client *client,
+ 		struct wl_resource *resource, uint32_t id,
+ 		struct wl_resource *surface_resource,
+@@ -54,6 +102,19 @@ static void subcompositor_handle_get_subsurface(struct wl_client *client,
+ 		return;
+ 	}
+ 
++	// splashd: the levels above the new subsurface, its own, and those of
++	// its subsurfaces (a tree may be built from its leaves up).
++	int depth = subsurface_depth(parent, SUBSURFACE_MAX_DEPTH);
++	if (depth + 1 + subsurface_height(surface,
++			SUBSURFACE_MAX_DEPTH - 1 - depth) > SUBSURFACE_MAX_DEPTH) {
++		wl_resource_post_error(resource,
++			WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
++			"%s%" PRIu32 ": wl_surface@%" PRIu32 " would be nested more "
++			"than %d sub-surfaces deep", msg, id,
++			wl_resource_get_id(surface_resource), SUBSURFACE_MAX_DEPTH);
++		return;
++	}
++
+ 	if (wlr_surface_get_root_surface(parent) == surface) {
+ 		wl_resource_post_error(resource,
+ 			WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
+--- a/types/xdg_shell/wlr_xdg_popup.c
++++ b/types/xdg_shell/wlr_xdg_popup.c
+@@ -297,9 +297,57 @@ const struct wlr_surface_role xdg_popup_surface_role = {
+ 	.precommit = handle_xdg_surface_precommit,
+ };
+ 
++// splashd: the most popups a chain may have (a menu's submenus): wlroots
++// walks popup trees recursively (wlr_xdg_surface_for_each_surface,
++// wlr_xdg_surface_surface_at, wlr_xdg_popup_destroy).
++#define XDG_POPUP_MAX_DEPTH 16
++
++// How many popup levels lie below `surface` (0 for none), counted no further
++// than `limit` + 1.
++static int popup_height(struct wlr_xdg_surface *surface, int limit) {
++	int height = 0;
++	struct wlr_xdg_popup *child;
++	wl_list_for_each(child, &surface->popups, link) {
++		if (limit <= 0) {
++			return 1;
++		}
++		int below = 1 + popup_height(child->base, limit - 1);
++		if (below > height) {
++			height = below;
++		}
++		if (height > limit) {
++			return height;
++		}
++	}
++	return height;
++}
++
++// How many popups `surface` is, counting those it is a popup of, up to
++// `limit` + 1.
++static int popup_depth(struct wlr_xdg_surface *surface, int limit) {
++	int depth = 0;
++	while (surface != NULL && depth <= limit &&
++			surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
++		depth++;
++		struct wlr_surface *parent = surface->popup->parent;
++		surface = parent != NULL && wlr_surface_is_xdg_surface(parent) ?
++			wlr_xdg_surface_from_wlr_surface(parent) : NULL;
++	}
++	return depth;
++}
++
+ void create_xdg_popup(struct wlr_xdg_surface *xdg_surface,
+ 		struct wlr_xdg_surface *parent,
+ 		struct wlr_xdg_positioner_resource *positioner, int32_t id) {
++	int depth = popup_depth(parent, XDG_POPUP_MAX_DEPTH);
++	if (depth + 1 + popup_height(xdg_surface,
++			XDG_POPUP_MAX_DEPTH - 1 - depth) > XDG_POPUP_MAX_DEPTH) {
++		wl_resource_post_error(xdg_surface->resource,
++			XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
++			"popups nested more than %d deep", XDG_POPUP_MAX_DEPTH);
++		return;
++	}
++
+ 	if (positioner->attrs.size.width == 0 ||
+ 			positioner->attrs.anchor_rect.width == 0) {
+ 		wl_resource_post_error(xdg_surface->resource,
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
@@ -321,7 +470,7 @@ fi
 requires="$requires xcb xcb-composite xcb-icccm xcb-render xcb-res xcb-xfixes"
 cat > "$prefix/lib/pkgconfig/splashd-wlroots.pc" << PC
 Name: splashd-wlroots
-Description: wlroots and libinput as tools/build-wlroots.sh builds them for splashd's host mode (static, trimmed)
+Description: wlroots and libinput as tools/build/build-wlroots.sh builds them for splashd's host mode (static, trimmed)
 Version: $(version "$wlroots_dsc")
 Requires: $requires
 Cflags: -I$prefix/include

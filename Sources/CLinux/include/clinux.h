@@ -133,6 +133,14 @@ const char *splashd_build_commit(void);
    safe: the crash hand-off calls it before execve). 0, or -1 and errno. */
 int splashd_become(unsigned int uid, unsigned int gid, int group_count, const unsigned int *groups);
 
+/* Gives the calling thread an alternate signal stack (sigaltstack) of its
+   own, so that a handler installed with SA_ONSTACK (the crash hand-off's)
+   runs even when the thread's stack is what overflowed: 256 KiB (or four
+   times the kernel's minimum, if more), reserved without being committed
+   (MAP_NORESERVE: resident only once used), an inaccessible guard page
+   below it. Once a thread, at its start. 0, or -1 and errno. */
+int splashd_alternate_signal_stack(void);
+
 /* Starts `path` as `uid`/`gid`/`groups` with `argv`, `envp` and the signal
    mask `mask` (every signal's action the default): fork, then in the child
    the credentials and execve. The child's pid, or -errno when it could not

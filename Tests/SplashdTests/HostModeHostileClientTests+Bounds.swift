@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+/// Host mode against a program over what a client may do (issue #41):
+/// tools/test/wayland/hostile-client.py as the program, each mode after one
+/// way a client once harmed its compositor. The client writes what came of
+/// it (and splashd's own figures, read from /proc) to a report; splashd
+/// must cut it off or bear it, and serve on.
+extension HostModeHostileClientTests {
+  var hostileClient: String { packageRoot + "/tools/test/wayland/hostile-client.py" }
+
+  /// The `name: value` lines of the report at `path`; nil before it is written.
+  func report(_ path: String) -> [String: String]? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    var fields: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return fields
+  }
+
+  /// Runs splashd with hostile-client.py `arguments` (its report file
+  /// first, given here) as the program, until the client has written its
+  /// report; then `act` (splashd and the report), and splashd is ended.
+  /// Returns splashd's outcome and whether it was still alive at the report.
+  func hostileProgram(
+    _ mode: String, _ arguments: [String], options: [String] = ["--duration", "0.2"],
+    act: (RunningSplashd, [String: String]) -> Void = { _, _ in }
+  ) throws -> (report: [String: String]?, alive: Bool, outcome: Outcome) {
+    let path = dir.path + "/\(mode).report"
+    var found: [String: String]?
+    var alive = false
+    let (_, outcome) = try spawnSplashd(
+      splash + options + ["--", "python3", hostileClient, mode, path] + arguments, in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(90, { report(path) != nil || splashd.ended }) else { return }
+        found = report(path)
+        alive = !splashd.ended
+        if let found, alive { act(splashd, found) }
+      })
+    return (found, alive, outcome)
+  }
+
+  /// A program that nests 60,000 subsurfaces, each under the last (built
+  /// top-down, each new one at the bottom, or leaf-first, each new one over
+  /// the chain so far, which a check of the parent alone would miss): it
+  /// is cut off at the 33rd level, splashd lives (the nest once overflowed
+  /// its stack, and top-down cost it quadratic time first), and it serves
+  /// on: its control socket answers, the program's window gone with its
+  /// connection.
+  @Test(arguments: ["top-down", "leaf-first"]) func aNestOfSubsurfacesTooDeepIsCutOff(order: String) throws {
+    var status: String?
+    let (found, alive, outcome) = try hostileProgram("nest", ["60000", order]) { _, _ in
+      waitUntil(20) {
+        status = splashctl(["status"])?.stdout
+        return status?.contains(" windows=0") == true
+      }
+    }
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "splashd did not survive the nest: \(note)")
+    #expect(found?["outcome"]?.contains("would be nested more than 32 sub-surfaces deep") == true, "\(note)")
+    #expect(status?.contains(" windows=0") == true, "\(status ?? "no status"): \(note)")
+    #expect((found?["host_cpu_s"].flatMap(Double.init) ?? .infinity) < 2, "\(note)")
+  }
+}
