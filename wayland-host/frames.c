@@ -72,29 +72,32 @@ struct placement {
   int x, y;
 };
 
-/* Draws one surface over what is composed so far, at its place (those
-   wholly outside the picture are passed over). */
+/* Draws one surface over what is composed so far, at its place. One
+   wholly outside the picture is passed over before anything is made or
+   read (its buffer's size is known without reading it); every image made
+   is drawn and released on one path. */
 static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
   struct placement *placement = data;
   struct splashd_host *host = placement->host;
   if (surface->buffer == NULL || surface->buffer->source == NULL) return;
   struct wlr_buffer *source = surface->buffer->source;
+  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
+  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
+  if (x >= width || y >= height || x + source->width <= 0 || y + source->height <= 0) return;
   void *pixels;
   uint32_t format;
   size_t stride;
   if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
-  if (!rows_fit(source, stride)) {
-    wlr_buffer_end_data_ptr_access(source);
-    return;
-  }
   pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
                               : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
                                                               : (pixman_format_code_t)0;
+  // NULL too when pixman refuses the buffer (a stride past what it takes): not drawn.
   pixman_image_t *image =
-      code != 0 ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride) : NULL;
-  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
-  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
-  if (image != NULL && x < width && y < height && x + source->width > 0 && y + source->height > 0) {
+      code != 0 && rows_fit(source, stride)
+          ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride)
+          : NULL;
+  if (image != NULL) {
+    // x and y lie within (-the buffer's size, the picture's): int32_t.
     pixman_image_composite32(PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, (int32_t)x, (int32_t)y,
                              source->width, source->height);
     pixman_image_unref(image);

@@ -67,4 +67,18 @@ extension HostModeHostileClientTests {
     #expect(status?.contains(" windows=0") == true, "\(status ?? "no status"): \(note)")
     #expect((found?["host_cpu_s"].flatMap(Double.init) ?? .infinity) < 2, "\(note)")
   }
+
+  /// A program whose window has 2,000 subsurfaces outside the picture (at
+  /// 2000,2000 of a 320x240 window), which then draws 300 frames, each
+  /// waited for: each frame composes the window, and splashd's memory is
+  /// the same after the 300th as after the 30th (a surface outside the
+  /// picture once leaked an image at every composition: ~140 MB here).
+  @Test func surfacesOutsideThePictureCostNothingFrameAfterFrame() throws {
+    let (found, alive, outcome) = try hostileProgram("offscreen", ["2000", "300"])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive && found?["outcome"] == "served", "\(note)")
+    let first = try #require(found?["host_rss_first_kib"].flatMap(Int.init), "\(note)")
+    let last = try #require(found?["host_rss_last_kib"].flatMap(Int.init), "\(note)")
+    #expect(last - first < 16 << 10, "splashd grew by \(last - first) KiB over 270 frames: \(note)")
+  }
 }
