@@ -115,7 +115,8 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main) {
   int32_t width = main->width < host->width ? main->width : host->width;
   int32_t height = main->height < host->height ? main->height : host->height;
   if (host->composed != NULL &&
-      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height)) {
+      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height ||
+       pixman_image_get_format(host->composed) != PIXMAN_x8r8g8b8)) {
     pixman_image_unref(host->composed);
     host->composed = NULL;
   }
@@ -171,6 +172,7 @@ void drop_held(struct splashd_host *host) {
   if (host->reading) return;
   if (host->held != NULL) wlr_buffer_unlock(host->held);
   host->held = NULL;
+  host->held_client = NULL;
   if (host->holds_composed && host->composed != NULL) {
     pixman_image_unref(host->composed);
     host->composed = NULL;
@@ -211,11 +213,13 @@ int hold_frame(struct splashd_host *host) {
     if (!compose(host, source)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
     host->held = NULL;
+    host->held_client = NULL;
     host->holds_composed = true;
   } else {
     struct wlr_buffer *locked = wlr_buffer_lock(source);
     drop_held(host);
     host->held = locked;
+    host->held_client = wl_resource_get_client(surface->resource);
   }
   // What is held now is what the next frame shows: its feedback then.
   struct wlr_presentation_feedback *feedback = wlr_presentation_surface_sampled(host->presentation, surface);
@@ -226,6 +230,45 @@ int hold_frame(struct splashd_host *host) {
   return 1;
 }
 
+bool keep_held_pixels(struct splashd_host *host) {
+  struct wlr_buffer *held = host->held;
+  if (held == NULL || host->reading) return false;
+  int32_t width = held->width < host->width ? held->width : host->width;
+  int32_t height = held->height < host->height ? held->height : host->height;
+  void *pixels;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return false;
+  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
+                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
+                                                              : (pixman_format_code_t)0;
+  pixman_image_t *copy = NULL;
+  pixman_image_t *source =
+      code != 0 && rows_fit(held, stride)
+          ? pixman_image_create_bits_no_clear(code, held->width, held->height, pixels, (int)stride)
+          : NULL;
+  if (source != NULL) {
+    // The middle, as splashd centres a larger frame on the canvas; in the
+    // held buffer's format, its alpha too (a frame with nothing in it
+    // still shows nothing).
+    copy = pixman_image_create_bits_no_clear(code, width, height, NULL, 0);
+    if (copy != NULL) {
+      pixman_image_composite32(PIXMAN_OP_SRC, source, NULL, copy, (held->width - width) / 2,
+                               (held->height - height) / 2, 0, 0, 0, 0, width, height);
+    }
+    pixman_image_unref(source);
+  }
+  wlr_buffer_end_data_ptr_access(held);
+  if (copy == NULL) return false;
+  if (host->composed != NULL) pixman_image_unref(host->composed);
+  host->composed = copy;
+  host->holds_composed = true;
+  wlr_buffer_unlock(held);
+  host->held = NULL;
+  host->held_client = NULL;
+  return true;
+}
+
 int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
   if (host->reading) return 0;
   if (host->holds_composed && host->composed != NULL) {
@@ -233,7 +276,8 @@ int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
     buffer->width = pixman_image_get_width(host->composed);
     buffer->height = pixman_image_get_height(host->composed);
     buffer->stride = pixman_image_get_stride(host->composed);
-    buffer->has_alpha = 0;
+    // Composed: opaque; a frame kept as its client went: as it was.
+    buffer->has_alpha = pixman_image_get_format(host->composed) == PIXMAN_a8r8g8b8;
     host->reading = true;
     return 1;
   }

@@ -50,6 +50,9 @@ static void handle_watched_client_destroy(struct wl_listener *listener, void *da
     focus(host);
   }
   if (host->cursor_client == watched->client) host->cursor_client = NULL;
+  // libwayland tells of a client's going before it destroys its objects:
+  // the held frame is copied now, or let go.
+  if (host->held != NULL && host->held_client == watched->client && !keep_held_pixels(host)) drop_held(host);
   wl_list_remove(&watched->destroy.link);
   note(host, SPLASHD_HOST_CLIENT_GONE);
   free(watched);
@@ -176,6 +179,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&virtual_pointers->events.new_virtual_pointer, &host->new_virtual_pointer);
   host->client_created.notify = handle_client_created;
   wl_display_add_client_created_listener(host->display, &host->client_created);
+  start_budgets(host);
   return host;
 }
 
@@ -256,6 +260,7 @@ static void destroy(struct splashd_host *host) {
     wlr_xwayland_destroy(host->xwayland);
   }
   wl_display_destroy_clients(host->display);
+  stop_budgets(host);
   wl_list_remove(&host->request_set_cursor.link);
   if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
   close(host->wake);

@@ -19,6 +19,8 @@
 // file alone uses is static in it.
 //   host.c      the set-up (the display, the back end, the protocols), the
 //               API table, dispatch and the clients: calls into all below
+//   budgets.c   what a client may make the compositor do (requests seen
+//               before they are served): log.c
 //   input.c     libinput, keyboards, the pointer, touch, clients' virtual
 //               keyboards and pointers: windows.c, cursor.c, events.c, log.c
 //   frames.c    commits, the held frame and its composition, frame
@@ -78,9 +80,12 @@ struct splashd_host {
   struct wlr_xwayland *xwayland;
   bool xwayland_ready;
   /* The held frame (hold_frame): the program's buffer, locked until the
-     next is held or drop_held (it outlives the client that sent it), or
-     NULL with `holds_composed` for the window composed below. */
+     next is held or drop_held, and the client it is of; or NULL with
+     `holds_composed` for the window composed below, or for what was shown
+     of the buffer, copied as its client went (keep_held_pixels: a buffer
+     whose wl_buffer is gone is not read). */
   struct wlr_buffer *held;
+  struct wl_client *held_client;
   bool holds_composed;
   /* Whether the held frame is being read (begin_held to end_held). */
   bool reading;
@@ -146,6 +151,8 @@ struct splashd_host {
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created;
+  /* Sees each request before it is served (budgets.c). */
+  struct wl_protocol_logger *request_logger;
 };
 
 /* A client of the display, watched until it goes. */
@@ -302,10 +309,23 @@ int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer);
 void end_held(struct splashd_host *host);
 /* Lets go of the held frame (the table's drop_held). */
 void drop_held(struct splashd_host *host);
+/* The held frame's client is going (its objects, the held buffer's
+   wl_buffer among them, are destroyed next, after which the buffer cannot
+   be read): what splashd shows of it, cut to the canvas around its middle,
+   is copied while wl_shm still guards it, and held instead of the buffer.
+   false when nothing was copied (nothing held, or no memory). */
+bool keep_held_pixels(struct splashd_host *host);
 /* Sends frame callbacks and presentation feedback (the table's frame_done). */
 void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
 /* Gives the screencopy clients what the screen shows (the table's show_screen). */
 int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen);
+
+// budgets.c
+
+/* Bounds what clients may ask of the compositor from now on. */
+void start_budgets(struct splashd_host *host);
+/* Stops that (before the display is destroyed). */
+void stop_budgets(struct splashd_host *host);
 
 // input.c
 

@@ -81,4 +81,31 @@ extension HostModeHostileClientTests {
     let last = try #require(found?["host_rss_last_kib"].flatMap(Int.init), "\(note)")
     #expect(last - first < 16 << 10, "splashd grew by \(last - first) KiB over 270 frames: \(note)")
   }
+
+  /// A program that shows four 8192x8192 buffers at once (its window's and
+  /// three subsurfaces'), all at the start of one 256 MiB pool it never
+  /// wrote to, then destroys every wl_buffer while they are shown: splashd
+  /// reads none of them again, and its memory grows by less than a canvas
+  /// or two (each such buffer was once copied whole as it went: +1.3 GB).
+  @Test func buffersDestroyedWhileShownAreNotCopied() throws {
+    let (found, alive, outcome) = try hostileProgram("aliased", ["256", "4"])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive && found?["outcome"] == "served", "\(note)")
+    let before = try #require(found?["host_rss_before_kib"].flatMap(Int.init), "\(note)")
+    let after = try #require(found?["host_rss_after_kib"].flatMap(Int.init), "\(note)")
+    #expect(after - before < 8 << 10, "splashd grew by \(after - before) KiB: \(note)")
+  }
+
+  /// A buffer more than 16384 pixels a side is refused (a protocol error:
+  /// the client is cut off), one of 16384 taken; splashd serves on.
+  @Test(arguments: [16384, 16385]) func aBufferOverSixteenThousandPixelsASideIsRefused(width: Int) throws {
+    let (found, alive, outcome) = try hostileProgram("wide", [String(width)])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "\(note)")
+    if width > 16384 {
+      #expect(found?["outcome"]?.contains("more than 16384 pixels a side") == true, "\(note)")
+    } else {
+      #expect(found?["outcome"] == "served", "\(note)")
+    }
+  }
 }

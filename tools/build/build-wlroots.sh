@@ -197,67 +197,28 @@ echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and s
 -has = cc.has_function('gbm_bo_get_fd_for_plane', dependencies: [gbm])
 -add_project_arguments('-DHAS_GBM_BO_GET_FD_FOR_PLANE=@0@'.format(has.to_int()), language: 'c')
 PATCH
-  # A buffer kept past its wl_buffer (the frame splashd holds after the
-  # program has gone) is read from a copy made while wl_shm still catches a
-  # pool the client has shrunk, not from the client's memory unguarded.
+  # A buffer whose wl_buffer is gone (its client destroyed it, or went) is
+  # never read: wl_shm guards its memory no more, and what it shows is
+  # undefined. (The frame splashd holds as its client goes is copied by
+  # splashd first, at most the canvas's size: wayland-host/frames.c's
+  # keep_held_pixels. wlroots 0.15 read the client's memory unguarded, and
+  # this patch once copied every such buffer whole, however many and
+  # however large, as its wl_buffer went.)
   patch -p1 --quiet << 'PATCH'
 --- a/types/wlr_buffer.c
 +++ b/types/wlr_buffer.c
-@@ -1,6 +1,7 @@
- #include <assert.h>
- #include <drm_fourcc.h>
- #include <stdlib.h>
-+#include <string.h>
- #include <wlr/render/wlr_renderer.h>
- #include <wlr/types/wlr_buffer.h>
- #include <wlr/types/wlr_drm.h>
-@@ -340,6 +341,7 @@
- 	if (buffer->saved_shm_pool != NULL) {
- 		wl_shm_pool_unref(buffer->saved_shm_pool);
- 	}
-+	free(buffer->saved_copy);
- 	free(buffer);
- }
- 
-@@ -352,8 +354,10 @@
- 	if (buffer->shm_buffer != NULL) {
+@@ -353,7 +353,10 @@ static bool shm_client_buffer_begin_data_ptr_access(struct wlr_buffer *wlr_buffe
  		*data = wl_shm_buffer_get_data(buffer->shm_buffer);
  		wl_shm_buffer_begin_access(buffer->shm_buffer);
-+	} else if (buffer->saved_copy != NULL) {
-+		*data = buffer->saved_copy;
  	} else {
 -		*data = buffer->saved_data;
++		// splashd: the client destroyed the wl_buffer: wl_shm guards
++		// its memory no more (a client that cuts it would raise
++		// SIGBUS), and what it shows is undefined. It is not read.
 +		return false;
  	}
  	return true;
  }
-@@ -381,6 +385,16 @@
- 	// keep a reference to the wl_shm_pool
- 	buffer->saved_shm_pool = wl_shm_buffer_ref_pool(buffer->shm_buffer);
- 	buffer->saved_data = wl_shm_buffer_get_data(buffer->shm_buffer);
-+	// The pixels are read from a copy from now on, made while wl_shm still
-+	// catches a pool the client has shrunk (SIGBUS): nothing guards the
-+	// memory once the buffer is gone.
-+	size_t size = (size_t)buffer->stride * (size_t)buffer->base.height;
-+	buffer->saved_copy = malloc(size > 0 ? size : 1);
-+	if (buffer->saved_copy != NULL) {
-+		wl_shm_buffer_begin_access(buffer->shm_buffer);
-+		memcpy(buffer->saved_copy, buffer->saved_data, size);
-+		wl_shm_buffer_end_access(buffer->shm_buffer);
-+	}
- 
- 	// The wl_shm_buffer destroys itself with the wl_resource
- 	buffer->resource = NULL;
---- a/include/types/wlr_buffer.h
-+++ b/include/types/wlr_buffer.h
-@@ -17,6 +17,7 @@
- 	// destroyed the wl_buffer
- 	struct wl_shm_pool *saved_shm_pool;
- 	void *saved_data;
-+	void *saved_copy;
- 
- 	struct wl_listener resource_destroy;
- 	struct wl_listener release;
 PATCH
   # Xwayland's launcher (a fork of the compositor that waits for Xwayland to
   # be ready) keeps none of the compositor's descriptors: with its end of

@@ -20,6 +20,8 @@ then stays (the program runs on) until a signal ends it.
         COUNT buffers, all at the start of one pool of MIB MiB that nothing
         was written to, shown at once (the window's and subsurfaces'), then
         every wl_buffer destroyed while shown.
+    hostile-client.py wide REPORT WIDTH
+        one buffer WIDTH pixels wide and 1 high, shown.
     hostile-client.py rects REPORT DAMAGE REGION
         DAMAGE disjoint damage rectangles (then as many damage_buffer), and
         a wl_region of REGION made the window's input and opaque regions,
@@ -188,6 +190,25 @@ def aliased(path, mib, count):
     report(path, lines)
 
 
+def wide(path, width):
+    c = Connection()
+    window = Window(c)
+    memory = os.memfd_create("wide")
+    os.ftruncate(memory, width * 4)
+    pool = c.new_id()
+    c.send(window.shm, 0, struct.pack("<Ii", pool, width * 4), fd=memory)
+    os.close(memory)
+    buffer = c.new_id()
+    outcome = "served"
+    try:
+        c.send(pool, 0, struct.pack("<IiiiiI", buffer, 0, width, 1, width * 4, XRGB8888))
+        c.send(window.surface, 1, struct.pack("<Iii", buffer, 0, 0))
+        window.frame()
+    except (OSError, ConnectionError) as error:
+        outcome = cut_off(c, error)
+    report(path, [("width", width), ("outcome", outcome)])
+
+
 def rects(path, damage, region):
     c = Connection()
     window = Window(c)
@@ -292,7 +313,7 @@ def connections(path, count):
 
 
 def main():
-    modes = {"nest": (nest, 1), "offscreen": (offscreen, 2), "aliased": (aliased, 2), "rects": (rects, 2),
+    modes = {"nest": (nest, 1), "offscreen": (offscreen, 2), "aliased": (aliased, 2), "wide": (wide, 1), "rects": (rects, 2),
              "pools": (pools, 2), "conns": (conns, 1), "connections": (connections, 1)}
     if len(sys.argv) < 4 or sys.argv[1] not in modes:
         sys.exit(__doc__)
