@@ -108,4 +108,20 @@ extension HostModeHostileClientTests {
       #expect(found?["outcome"] == "served", "\(note)")
     }
   }
+
+  /// A program that sends 20,000 disjoint damage rectangles before a
+  /// commit (then as many buffer damage rectangles), and a region of
+  /// 96,000 that it makes its window's input and opaque regions: splashd
+  /// spends well under a second on each (damage past 32 rectangles, a
+  /// region past 256, are kept as their bounding box; each union once cost
+  /// as much as the rectangles before it: seconds, a minute for the region).
+  @Test func thousandsOfRectanglesCostSplashdLittleTime() throws {
+    let (found, alive, outcome) = try hostileProgram("rects", ["20000", "96000"])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive && found?["outcome"] == "served", "\(note)")
+    for name in ["damage", "damage_buffer", "region", "regions_set"] {
+      let seconds = found?[name + "_host_cpu_s"].flatMap(Double.init)
+      #expect(seconds.map { $0 < 1 } == true, "splashd's CPU time for \(name): \(seconds ?? .nan) s: \(note)")
+    }
+  }
 }

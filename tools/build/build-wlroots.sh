@@ -400,6 +400,137 @@ PATCH
  			positioner->attrs.anchor_rect.width == 0) {
  		wl_resource_post_error(xdg_surface->resource,
 PATCH
+  # A client's damage and regions cost a bounded time a request: pixman's
+  # union costs as much as the rectangles already there, so thousands of
+  # disjoint rectangles made a commit take seconds (a region of 96,000,
+  # over a minute). Damage past 32 rectangles is kept as their bounding box
+  # (a larger damage is never wrong); a wl_region past 256 as its bounding
+  # box too (an input region then takes clicks in its holes: Xwayland sends
+  # a shaped window's rectangle by rectangle, so it is bounded, not
+  # refused; splashd reads no opaque region). A rectangle reaching past
+  # INT32_MAX is cut at it (pixman would overflow).
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_region.c
++++ b/types/wlr_region.c
+@@ -1,4 +1,5 @@
+ #include <assert.h>
++#include <limits.h>
+ #include <pixman.h>
+ #include <stdio.h>
+ #include <stdlib.h>
+@@ -6,21 +7,48 @@
+ #include <wlr/types/wlr_region.h>
+ #include "types/wlr_region.h"
+ 
++// splashd: the most rectangles a wl_region keeps; past them it becomes their
++// bounding box. pixman's unions cost as much as the rectangles already there:
++// a region of 96,000 took 14 s. Xwayland sends an X window's input shape a
++// rectangle a request, so a shaped window's region is bounded, not refused
++// (its clicks in the holes then reach it; splashd reads no opaque region).
++#define REGION_MAX_RECTS 256
++
++static void region_bound(pixman_region32_t *region) {
++	if (pixman_region32_n_rects(region) > REGION_MAX_RECTS) {
++		pixman_box32_t extents = *pixman_region32_extents(region);
++		pixman_region32_fini(region);
++		pixman_region32_init_with_extents(region, &extents);
++	}
++}
++
+ static void region_add(struct wl_client *client, struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+ 	pixman_region32_t *region = wlr_region_from_resource(resource);
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
+ 	pixman_region32_union_rect(region, region, x, y, width, height);
++	region_bound(region);
+ }
+ 
+ static void region_subtract(struct wl_client *client, struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+ 	pixman_region32_t *region = wlr_region_from_resource(resource);
+-	pixman_region32_union_rect(region, region, x, y, width, height);
+-
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
+ 	pixman_region32_t rect;
+ 	pixman_region32_init_rect(&rect, x, y, width, height);
+ 	pixman_region32_subtract(region, region, &rect);
+ 	pixman_region32_fini(&rect);
++	region_bound(region);
+ }
+ 
+ static void region_destroy(struct wl_client *client, struct wl_resource *resource) {
+--- a/types/wlr_surface.c
++++ b/types/wlr_surface.c
+@@ -1,4 +1,5 @@
+ #include <assert.h>
++#include <limits.h>
+ #include <stdlib.h>
+ #include <wayland-server-core.h>
+ #include <wlr/render/interface.h>
+@@ -59,6 +60,30 @@ static void surface_handle_attach(struct wl_client *client,
+ 	surface->pending.buffer = buffer;
+ }
+ 
++// splashd: damage is a hint, and a larger one is never wrong: past this many
++// rectangles it is kept as their bounding box. pixman's unions cost as much
++// as the rectangles already there, so a client's thousands of damage requests
++// made each commit quadratic.
++#define SURFACE_MAX_DAMAGE_RECTS 32
++
++static void damage_add(pixman_region32_t *damage,
++		int32_t x, int32_t y, int32_t width, int32_t height) {
++	// x + width past INT32_MAX would overflow in pixman: cut at the edge
++	// (x > 0 then, so INT32_MAX - x does not overflow).
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
++	pixman_region32_union_rect(damage, damage, x, y, width, height);
++	if (pixman_region32_n_rects(damage) > SURFACE_MAX_DAMAGE_RECTS) {
++		pixman_box32_t extents = *pixman_region32_extents(damage);
++		pixman_region32_fini(damage);
++		pixman_region32_init_with_extents(damage, &extents);
++	}
++}
++
+ static void surface_handle_damage(struct wl_client *client,
+ 		struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+@@ -67,9 +92,7 @@ static void surface_handle_damage(struct wl_client *client,
+ 		return;
+ 	}
+ 	surface->pending.committed |= WLR_SURFACE_STATE_SURFACE_DAMAGE;
+-	pixman_region32_union_rect(&surface->pending.surface_damage,
+-		&surface->pending.surface_damage,
+-		x, y, width, height);
++	damage_add(&surface->pending.surface_damage, x, y, width, height);
+ }
+ 
+ static void callback_handle_resource_destroy(struct wl_resource *resource) {
+@@ -597,9 +620,7 @@ static void surface_handle_damage_buffer(struct wl_client *client,
+ 		return;
+ 	}
+ 	surface->pending.committed |= WLR_SURFACE_STATE_BUFFER_DAMAGE;
+-	pixman_region32_union_rect(&surface->pending.buffer_damage,
+-		&surface->pending.buffer_damage,
+-		x, y, width, height);
++	damage_add(&surface->pending.buffer_damage, x, y, width, height);
+ }
+ 
+ static const struct wl_surface_interface surface_implementation = {
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
