@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -179,6 +180,24 @@ int splashd_become(unsigned int uid, unsigned int gid, int group_count, const un
   return 0;
 }
 
+/* The descriptor limits: as splashd started, and as raised (0: not raised). */
+static struct rlimit descriptors_at_start, descriptors_raised;
+
+int splashd_raise_descriptor_limit(void) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  descriptors_at_start = limit;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  descriptors_raised = limit;
+  return 0;
+}
+
+void splashd_descriptor_limit_for_programs(int programs) {
+  if (descriptors_raised.rlim_cur == 0) return;
+  setrlimit(RLIMIT_NOFILE, programs ? &descriptors_at_start : &descriptors_raised);
+}
+
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
                      unsigned int gid, int group_count, const unsigned int *groups) {
   int report[2];
@@ -198,6 +217,7 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     plain.sa_handler = SIG_DFL;
     for (int signal = 1; signal < NSIG; signal++) sigaction(signal, &plain, NULL);
     sigprocmask(SIG_SETMASK, mask, NULL);
+    splashd_descriptor_limit_for_programs(1);
     int error = 0;
     if (splashd_become(uid, gid, group_count, groups) != 0) {
       error = errno;

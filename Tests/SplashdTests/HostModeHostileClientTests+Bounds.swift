@@ -124,4 +124,117 @@ extension HostModeHostileClientTests {
       #expect(seconds.map { $0 < 1 } == true, "splashd's CPU time for \(name): \(seconds ?? .nan) s: \(note)")
     }
   }
+
+  /// CPU seconds process `pid` has used (user and system), from /proc.
+  func cpuSeconds(of pid: Int32) -> Double? {
+    guard let stat = readProcFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// splashd with at most 256 descriptors (prlimit), a well-behaved
+  /// program shown, and the display's socket in the test's folder; `act`
+  /// while it runs, once the program's window is shown.
+  func hostingWithFewDescriptors(_ act: (RunningSplashd) -> Void) throws -> Outcome {
+    let shown = dir.path + "/window.report"
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "python3", hostileClient, "window", shown], in: dir,
+      launcher: ["/usr/bin/prlimit", "--nofile=256:256", "/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(30, { report(shown) != nil || splashd.ended }), !splashd.ended else { return }
+        act(splashd)
+      })
+    return outcome
+  }
+
+  /// A client that pins the descriptors splashd has left (sent with a
+  /// message it never finishes) and then opens 300 more connections, all
+  /// held: splashd, out of descriptors, pauses accepting on its Wayland
+  /// socket and its control socket (a control client waits meanwhile)
+  /// rather than failing again at every turn (it spun at 100% CPU): it
+  /// uses almost no CPU over 3 s. Once the client goes, the waiting
+  /// control client is answered and a new Wayland client is served.
+  @Test func outOfDescriptorsSplashdWaitsIdleAndServesOnceClientsGo() throws {
+    let flood = dir.path + "/conns.report"
+    let probe = dir.path + "/probe.report"
+    var used: Double?
+    var waitingStatus: Outcome?
+    var served: [String: String]?
+    var floodReport: [String: String]?
+    let outcome = try hostingWithFewDescriptors { splashd in
+      guard
+        let client = try? StartedProcess(
+          "/usr/bin/env", ["python3", hostileClient, "conns", flood, "300"], environment: displayEnvironment),
+        waitUntil(30, { report(flood) != nil })
+      else { return }
+      floodReport = report(flood)
+      // A control client while splashd has no descriptor to take it.
+      let status = try? StartedProcess(splashctlPath, ["--control", socketPath, "status"], environment: [:])
+      guard let before = cpuSeconds(of: splashd.pid) else { return }
+      usleep(3_000_000)
+      used = cpuSeconds(of: splashd.pid).map { $0 - before }
+      client.child.send(SIGKILL)
+      client.child.wait(seconds: 10)
+      waitingStatus = try? status?.finish(timeout: 20)
+      guard
+        let prober = try? StartedProcess(
+          "/usr/bin/env", ["python3", hostileClient, "connections", probe, "1"], environment: displayEnvironment)
+      else { return }
+      defer { prober.child.send(SIGTERM) }
+      if waitUntil(20, { report(probe) != nil }) { served = report(probe) }
+    }
+    let note = "\(floodReport ?? [:]): \(outcome.stderr)"
+    #expect(used.map { $0 < 0.5 } == true, "splashd used \(used ?? .nan) s of CPU in 3 s: \(note)")
+    #expect(waitingStatus?.status == 0 && waitingStatus?.stdout.contains(" windows=1") == true, "\(note)")
+    #expect(served?["served"] == "1", "\(served ?? [:]): \(note)")
+  }
+
+  /// One process may have 16 connections to the display at once: its
+  /// 17th and later are cut off (the rest of its own, and the program,
+  /// served on).
+  @Test func aProcessMayHaveSixteenConnections() throws {
+    let path = dir.path + "/connections.report"
+    var found: [String: String]?
+    var status: String?
+    let outcome = try hostingWithFewDescriptors { _ in
+      guard
+        let client = try? StartedProcess(
+          "/usr/bin/env", ["python3", hostileClient, "connections", path, "20"], environment: displayEnvironment)
+      else { return }
+      defer { client.child.send(SIGTERM) }
+      if waitUntil(30, { report(path) != nil }) { found = report(path) }
+      status = splashctl(["status"])?.stdout
+    }
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(found?["served"] == "16" && found?["refused"] == "4", "\(note)")
+    #expect(status?.contains(" windows=1") == true, "\(status ?? "no status"): \(note)")
+  }
+
+  /// splashd raises its soft limit of descriptors to the hard one (1024 of
+  /// 4096 here: 4096), and the program it starts gets the soft limit
+  /// splashd started with (1024, as programs that use select() expect).
+  @Test func splashdTakesItsHardDescriptorLimitAndTheProgramGetsTheSoftOne() throws {
+    let shown = dir.path + "/window.report"
+    var limits: (splashd: String?, program: String?)
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "python3", hostileClient, "window", shown], in: dir,
+      launcher: ["/usr/bin/prlimit", "--nofile=1024:4096"],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(30, { report(shown) != nil || splashd.ended }), !splashd.ended,
+          let program = children(of: splashd.pid).first
+        else { return }
+        func openFiles(_ pid: Int32) -> String? {
+          readProcFile("/proc/\(pid)/limits")?.split(separator: "\n").first { $0.hasPrefix("Max open files") }
+            .map {
+              $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2).joined(separator: " ")
+            }
+        }
+        limits = (openFiles(splashd.pid), openFiles(program))
+      })
+    #expect(limits.splashd == "4096 4096", "\(outcome.stderr)")
+    #expect(limits.program == "1024 4096", "\(outcome.stderr)")
+  }
 }

@@ -101,13 +101,14 @@ public enum CrashHandOff {
     _ = (crashKeyboard, crashPath, crashArguments, crashEnvironment, crashUser, crashFiles)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
-      // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), execve(2), raise(3).
+      // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), setrlimit(2), execve(2), raise(3).
       if let keyboard = crashKeyboard { _ = splashd_ioctl_value(keyboard.descriptor, UInt(KDSKBMODE), keyboard.mode) }
       for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
       if let path = crashPath, let arguments = crashArguments, let environment = crashEnvironment {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
         _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
         restoreSignalMask()
+        splashd_descriptor_limit_for_programs(1)
         if let user = crashUser {
           // As its user, or not at all.
           if splashd_become(user.uid, user.gid, user.groupCount, user.groups) != 0 { _exit(127) }

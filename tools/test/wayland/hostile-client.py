@@ -29,8 +29,12 @@ then stays (the program runs on) until a signal ends it.
     hostile-client.py pools REPORT MIB COUNT
         COUNT frames, each from a pool of its own of MIB MiB, no pool ever
         destroyed; the compositor's address space before and after.
+    hostile-client.py window REPORT
+        the window alone: a well-behaved program.
     hostile-client.py conns REPORT COUNT
-        COUNT connections to WAYLAND_DISPLAY held open, no request sent.
+        a connection to WAYLAND_DISPLAY that pins ~1,000 of the
+        compositor's descriptors (sent with a message it never finishes),
+        then COUNT more connections, all held open, no request sent.
     hostile-client.py connections REPORT COUNT
         COUNT connections from this one process, each asking for the
         registry: how many the compositor served, how many it refused.
@@ -38,6 +42,7 @@ then stays (the program runs on) until a signal ends it.
 `outcome` says how it ended: `served`, or `cut off: ` and the protocol
 error (or the closed connection) that ended the client.
 """
+import array
 import mmap
 import os
 import socket
@@ -280,9 +285,29 @@ def display_path():
     return display if display.startswith("/") else os.path.join(os.environ["XDG_RUNTIME_DIR"], display)
 
 
+def window(path):
+    Window(Connection())
+    report(path, [("outcome", "served")])
+
+
 def conns(path, count):
     held = []
     refused = 0
+    # libwayland keeps the descriptors sent with a message until the
+    # message is whole: 36 sends of one byte, 28 descriptors each (all it
+    # reads at once), of a message 257 bytes long.
+    pin = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    pin.connect(display_path())
+    memory = os.memfd_create("pin")
+    pinned = 0
+    for _ in range(36):
+        try:
+            pin.sendmsg([b"\x01"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [memory] * 28))])
+            pinned += 28
+        except OSError:
+            break
+    os.close(memory)
+    held.append(pin)
     for _ in range(count):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.setblocking(False)
@@ -292,20 +317,26 @@ def conns(path, count):
         except (BlockingIOError, ConnectionRefusedError, OSError):
             refused += 1
             s.close()
-    report(path, [("connections", len(held)), ("refused", refused)])
+    report(path, [("descriptors_sent", pinned), ("connections", len(held)), ("refused", refused)])
     stay()
 
 
 def connections(path, count):
-    served = refused = 0
     held = []
+    refused = 0
     for _ in range(count):
         try:
-            os.environ.pop("WAYLAND_SOCKET", None)
             c = Connection()
             c.roundtrip()
-            served += 1
             held.append(c)
+        except (OSError, ConnectionError):
+            refused += 1
+    # Once more on each: one cut off after its first round trip is refused too.
+    served = 0
+    for c in held:
+        try:
+            c.roundtrip()
+            served += 1
         except (OSError, ConnectionError):
             refused += 1
     report(path, [("served", served), ("refused", refused)])
@@ -314,8 +345,8 @@ def connections(path, count):
 
 def main():
     modes = {"nest": (nest, 1), "offscreen": (offscreen, 2), "aliased": (aliased, 2), "wide": (wide, 1), "rects": (rects, 2),
-             "pools": (pools, 2), "conns": (conns, 1), "connections": (connections, 1)}
-    if len(sys.argv) < 4 or sys.argv[1] not in modes:
+             "pools": (pools, 2), "window": (window, 0), "conns": (conns, 1), "connections": (connections, 1)}
+    if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     function, numbers = modes[sys.argv[1]]
     arguments = [int(value) for value in sys.argv[3:3 + numbers]]
