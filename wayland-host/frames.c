@@ -94,29 +94,32 @@ struct placement {
   int x, y;
 };
 
-/* Draws one surface over what is composed so far, at its place (those
-   wholly outside the picture are passed over). */
+/* Draws one surface over what is composed so far, at its place. One
+   wholly outside the picture is passed over before anything is made or
+   read (its buffer's size is known without reading it); every image made
+   is drawn and released on one path. */
 static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *data) {
   struct placement *placement = data;
   struct splashd_host *host = placement->host;
   if (surface->buffer == NULL || surface->buffer->source == NULL) return;
   struct wlr_buffer *source = surface->buffer->source;
+  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
+  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
+  if (x >= width || y >= height || x + source->width <= 0 || y + source->height <= 0) return;
   void *pixels;
   uint32_t format;
   size_t stride;
   if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
-  if (!rows_fit(source, stride)) {
-    wlr_buffer_end_data_ptr_access(source);
-    return;
-  }
   pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
                               : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
                                                               : (pixman_format_code_t)0;
+  // NULL too when pixman refuses the buffer (a stride past what it takes): not drawn.
   pixman_image_t *image =
-      code != 0 ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride) : NULL;
-  int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
-  int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
-  if (image != NULL && x < width && y < height && x + source->width > 0 && y + source->height > 0) {
+      code != 0 && rows_fit(source, stride)
+          ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride)
+          : NULL;
+  if (image != NULL) {
+    // x and y lie within (-the buffer's size, the picture's): int32_t.
     pixman_image_composite32(PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, (int32_t)x, (int32_t)y,
                              source->width, source->height);
     pixman_image_unref(image);
@@ -134,7 +137,8 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main) {
   int32_t width = main->width < host->width ? main->width : host->width;
   int32_t height = main->height < host->height ? main->height : host->height;
   if (host->composed != NULL &&
-      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height)) {
+      (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height ||
+       pixman_image_get_format(host->composed) != PIXMAN_x8r8g8b8)) {
     pixman_image_unref(host->composed);
     host->composed = NULL;
   }
@@ -190,6 +194,7 @@ void drop_held(struct splashd_host *host) {
   if (host->reading) return;
   if (host->held != NULL) wlr_buffer_unlock(host->held);
   host->held = NULL;
+  host->held_client = NULL;
   if (host->holds_composed && host->composed != NULL) {
     pixman_image_unref(host->composed);
     host->composed = NULL;
@@ -235,12 +240,14 @@ int hold_frame(struct splashd_host *host) {
     if (!compose(host, source)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
     host->held = NULL;
+    host->held_client = NULL;
     host->holds_composed = true;
     whole = true;
   } else {
     struct wlr_buffer *locked = wlr_buffer_lock(source);
     drop_held(host);
     host->held = locked;
+    host->held_client = wl_resource_get_client(surface->resource);
   }
   host->held_whole = whole;
   pixman_region32_copy(&host->held_damage, &host->pending_damage);
@@ -295,6 +302,45 @@ void shown_composed(struct splashd_host *host) {
   host->shown = NULL;
 }
 
+bool keep_held_pixels(struct splashd_host *host) {
+  struct wlr_buffer *held = host->held;
+  if (held == NULL || host->reading) return false;
+  int32_t width = held->width < host->width ? held->width : host->width;
+  int32_t height = held->height < host->height ? held->height : host->height;
+  void *pixels;
+  uint32_t format;
+  size_t stride;
+  if (!wlr_buffer_begin_data_ptr_access(held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return false;
+  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
+                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
+                                                              : (pixman_format_code_t)0;
+  pixman_image_t *copy = NULL;
+  pixman_image_t *source =
+      code != 0 && rows_fit(held, stride)
+          ? pixman_image_create_bits_no_clear(code, held->width, held->height, pixels, (int)stride)
+          : NULL;
+  if (source != NULL) {
+    // The middle, as splashd centres a larger frame on the canvas; in the
+    // held buffer's format, its alpha too (a frame with nothing in it
+    // still shows nothing).
+    copy = pixman_image_create_bits_no_clear(code, width, height, NULL, 0);
+    if (copy != NULL) {
+      pixman_image_composite32(PIXMAN_OP_SRC, source, NULL, copy, (held->width - width) / 2,
+                               (held->height - height) / 2, 0, 0, 0, 0, width, height);
+    }
+    pixman_image_unref(source);
+  }
+  wlr_buffer_end_data_ptr_access(held);
+  if (copy == NULL) return false;
+  if (host->composed != NULL) pixman_image_unref(host->composed);
+  host->composed = copy;
+  host->holds_composed = true;
+  wlr_buffer_unlock(held);
+  host->held = NULL;
+  host->held_client = NULL;
+  return true;
+}
+
 int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
   if (host->reading) return 0;
   if (host->holds_composed && host->composed != NULL) {
@@ -302,7 +348,8 @@ int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
     buffer->width = pixman_image_get_width(host->composed);
     buffer->height = pixman_image_get_height(host->composed);
     buffer->stride = pixman_image_get_stride(host->composed);
-    buffer->has_alpha = 0;
+    // Composed: opaque; a frame kept as its client went: as it was.
+    buffer->has_alpha = pixman_image_get_format(host->composed) == PIXMAN_a8r8g8b8;
     host->reading = true;
     return 1;
   }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -41,15 +42,30 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
   note(host, SPLASHD_HOST_CLIENT_GONE);
 }
 
+/* The listening socket is polled again (a connection may be taken). */
+static void resume_listener(struct splashd_host *host) {
+  if (!host->listener_paused) return;
+  host->listener_paused = false;
+  wl_event_source_timer_update(host->listener_retry, 0);
+  wl_event_source_fd_update(host->listener_source, WL_EVENT_READABLE);
+}
+
 static void handle_watched_client_destroy(struct wl_listener *listener, void *data) {
   struct watched_client *watched = wl_container_of(listener, watched, destroy);
   struct splashd_host *host = watched->host;
   (void)data;
+  client_gone(watched);
+  wl_list_remove(&watched->link);
+  // Its descriptors are given back: a connection waiting may be taken.
+  resume_listener(host);
   if (is_xwayland(host, watched->client)) {
     drop_x11_windows(host);
     focus(host);
   }
   if (host->cursor_client == watched->client) host->cursor_client = NULL;
+  // libwayland tells of a client's going before it destroys its objects:
+  // the held frame is copied now, or let go.
+  if (host->held != NULL && host->held_client == watched->client && !keep_held_pixels(host)) drop_held(host);
   wl_list_remove(&watched->destroy.link);
   note(host, SPLASHD_HOST_CLIENT_GONE);
   free(watched);
@@ -61,12 +77,18 @@ static void handle_watched_client_destroy(struct wl_listener *listener, void *da
 static void handle_client_created(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, client_created);
   struct watched_client *watched = calloc(1, sizeof *watched);
-  if (watched != NULL) {
-    watched->host = host;
-    watched->client = data;
-    watched->destroy.notify = handle_watched_client_destroy;
-    wl_client_add_destroy_listener(data, &watched->destroy);
+  if (watched == NULL) {
+    // Not watched, and so not counted: no memory for it is no memory for
+    // its requests either.
+    wl_client_post_no_memory(data);
+    return;
   }
+  watched->host = host;
+  watched->client = data;
+  watched->destroy.notify = handle_watched_client_destroy;
+  wl_client_add_destroy_listener(data, &watched->destroy);
+  wl_list_insert(host->watched.prev, &watched->link);
+  admit_client(host, watched);
   note(host, SPLASHD_HOST_CLIENT_CAME);
 }
 
@@ -85,6 +107,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
     return NULL;
   }
   host->wake = -1;
+  host->listener_fd = -1;
   host->width = width;
   host->height = height;
   // Absolute devices span the canvas until told how the screens are turned.
@@ -97,6 +120,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   pixman_region32_init(&host->held_damage);
   host->pending_whole = true;
   host->held_whole = true;
+  wl_list_init(&host->watched);
   wl_list_init(&host->keyboards);
   wl_list_init(&host->machine_keyboards);
   const char *failed = NULL;
@@ -186,6 +210,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   wl_signal_add(&virtual_pointers->events.new_virtual_pointer, &host->new_virtual_pointer);
   host->client_created.notify = handle_client_created;
   wl_display_add_client_created_listener(host->display, &host->client_created);
+  start_budgets(host);
   return host;
 }
 
@@ -202,7 +227,70 @@ static int dispatch(struct splashd_host *host) {
   return events;
 }
 
-static int add_listener(struct splashd_host *host, int fd) { return wl_display_add_socket_fd(host->display, fd); }
+/* No descriptor can be had for a connection (EMFILE, ENFILE, no kernel
+   memory): the listening socket, still readable, is not polled until a
+   client goes or a second has passed, rather than failing again at every
+   turn of the loop (as libwayland's own accepting did, at full speed).
+   Said once until no connection waits any more. */
+static void pause_listener(struct splashd_host *host, int error) {
+  if (!host->listener_starved) {
+    char line[200];
+    snprintf(line, sizeof line,
+             "the Wayland socket: %s; new connections wait (retried each second, and when a client goes)",
+             strerror(error));
+    log_error(line);
+  }
+  host->listener_starved = true;
+  host->listener_paused = true;
+  wl_event_source_fd_update(host->listener_source, 0);
+  wl_event_source_timer_update(host->listener_retry, 1000);
+}
+
+static int handle_listener_retry(void *data) {
+  resume_listener(data);
+  return 0;
+}
+
+/* Takes the connections waiting (a few at a time: the rest at the next
+   turn), each a client of the display. */
+static int handle_listener(int fd, uint32_t mask, void *data) {
+  struct splashd_host *host = data;
+  (void)mask;
+  for (int taken = 0; taken < 16; taken++) {
+    int connection = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+    if (connection < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        pause_listener(host, errno);
+      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // None waits any more: a later shortage is news again.
+        host->listener_starved = false;
+      }
+      // (One that gave up, ECONNABORTED, EINTR: the next turn.)
+      return 0;
+    }
+    if (wl_client_create(host->display, connection) == NULL) close(connection);
+  }
+  return 0;
+}
+
+static int add_listener(struct splashd_host *host, int fd) {
+  if (host->listener_fd >= 0) {
+    errno = EBUSY;
+    return -1;
+  }
+  host->listener_source = wl_event_loop_add_fd(host->loop, fd, WL_EVENT_READABLE, handle_listener, host);
+  host->listener_retry = wl_event_loop_add_timer(host->loop, handle_listener_retry, host);
+  if (host->listener_source == NULL || host->listener_retry == NULL) {
+    int saved = errno;
+    if (host->listener_source != NULL) wl_event_source_remove(host->listener_source);
+    if (host->listener_retry != NULL) wl_event_source_remove(host->listener_retry);
+    host->listener_source = host->listener_retry = NULL;
+    errno = saved;
+    return -1;
+  }
+  host->listener_fd = fd;
+  return 0;
+}
 
 static int connect_client(struct splashd_host *host) {
   if (host->client != NULL) {
@@ -268,7 +356,11 @@ static void destroy(struct splashd_host *host) {
     wl_list_remove(&host->xwayland_ready_listener.link);
     wlr_xwayland_destroy(host->xwayland);
   }
+  if (host->listener_source != NULL) wl_event_source_remove(host->listener_source);
+  if (host->listener_retry != NULL) wl_event_source_remove(host->listener_retry);
+  if (host->listener_fd >= 0) close(host->listener_fd);
   wl_display_destroy_clients(host->display);
+  stop_budgets(host);
   wl_list_remove(&host->request_set_cursor.link);
   if (host->wake_source != NULL) wl_event_source_remove(host->wake_source);
   close(host->wake);

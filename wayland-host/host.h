@@ -19,6 +19,8 @@
 // file alone uses is static in it.
 //   host.c      the set-up (the display, the back end, the protocols), the
 //               API table, dispatch and the clients: calls into all below
+//   budgets.c   what a client may make the compositor do (how many may
+//               connect; requests seen before they are served): log.c
 //   input.c     libinput, keyboards, the pointer, touch, clients' virtual
 //               keyboards and pointers: windows.c, cursor.c, events.c, log.c
 //   frames.c    commits, the held frame and its composition, frame
@@ -29,7 +31,8 @@
 //               program's, the focus, where they lie: events.c
 //   cursor.c    the cursor a client sets, the theme's arrow: events.c
 //   events.c    what happened, noted for the next dispatch; flush
-//   log.c       wlroots' and libinput's lines, to splashd's callback
+//   log.c       wlroots', libinput's and libwayland's lines, to splashd's
+//               callback
 #pragma once
 #include "splashd_wayland_host.h"
 
@@ -39,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
@@ -78,9 +82,12 @@ struct splashd_host {
   struct wlr_xwayland *xwayland;
   bool xwayland_ready;
   /* The held frame (hold_frame): the program's buffer, locked until the
-     next is held or drop_held (it outlives the client that sent it), or
-     NULL with `holds_composed` for the window composed below. */
+     next is held or drop_held, and the client it is of; or NULL with
+     `holds_composed` for the window composed below, or for what was shown
+     of the buffer, copied as its client went (keep_held_pixels: a buffer
+     whose wl_buffer is gone is not read). */
   struct wlr_buffer *held;
+  struct wl_client *held_client;
   bool holds_composed;
   /* What changed in the program's window since the frame held before
      (hold_frame), in its coordinates: the damage of its surface's commits
@@ -156,12 +163,33 @@ struct splashd_host {
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created;
+  /* Sees each request before it is served (budgets.c). */
+  struct wl_protocol_logger *request_logger;
+  /* Every client of the display: struct watched_client. */
+  struct wl_list watched;
+  /* The display's listening socket (add_listener; -1: none), served by
+     host.c itself: accepting pauses while there is no descriptor to take
+     a connection into (`listener_paused`: not polled, retried by the
+     timer or when a client goes), rather than failing again at every
+     turn; `listener_starved` (said) until no connection waits any more. */
+  int listener_fd;
+  struct wl_event_source *listener_source, *listener_retry;
+  bool listener_paused, listener_starved;
 };
 
 /* A client of the display, watched until it goes. */
 struct watched_client {
   struct splashd_host *host;
   struct wl_client *client;
+  /* In host->watched. */
+  struct wl_list link;
+  /* One of splashd's own connections (the program's, Xwayland's: their
+     peer is splashd itself), which no cap counts; else the process it
+     connected from (its socket's credentials). */
+  bool own;
+  pid_t pid;
+  /* The idle callback that cuts it off (it came over a cap), until it runs. */
+  struct wl_event_source *cut;
   struct wl_listener destroy;
 };
 
@@ -234,6 +262,9 @@ void log_start(splashd_host_log_fn log, void *context);
 void log_stop(void);
 /* Sends `line` to the log as an error (when there is a log). */
 void log_error(const char *line);
+/* The same for a line a client can cause again and again: at most 20 at
+   once, then one a second (the rest counted, and said). */
+void log_limited(const char *line);
 /* libinput's log handler (libinput_log_set_handler): its lines, as errors. */
 void log_libinput_line(struct libinput *libinput, enum libinput_log_priority priority, const char *format,
                        va_list arguments);
@@ -322,10 +353,29 @@ void shown_composed(struct splashd_host *host);
 void end_held(struct splashd_host *host);
 /* Lets go of the held frame (the table's drop_held). */
 void drop_held(struct splashd_host *host);
+/* The held frame's client is going (its objects, the held buffer's
+   wl_buffer among them, are destroyed next, after which the buffer cannot
+   be read): what splashd shows of it, cut to the canvas around its middle,
+   is copied while wl_shm still guards it, and held instead of the buffer.
+   false when nothing was copied (nothing held, or no memory). */
+bool keep_held_pixels(struct splashd_host *host);
 /* Sends frame callbacks and presentation feedback (the table's frame_done). */
 void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh_ns);
 /* Gives the screencopy clients what the screen shows (the table's show_screen). */
 int show_screen(struct splashd_host *host, const struct splashd_host_buffer *screen);
+
+// budgets.c
+
+/* Bounds what clients may ask of the compositor from now on. */
+void start_budgets(struct splashd_host *host);
+/* Stops that (before the display is destroyed). */
+void stop_budgets(struct splashd_host *host);
+/* A client connected (its `watched` listed in the host's): one over a
+   cap (too many clients, or too many from its process) is cut off, from
+   an idle callback (the client's maker uses it when it is made). */
+void admit_client(struct splashd_host *host, struct watched_client *watched);
+/* A client is going: what admit_client left for it is undone. */
+void client_gone(struct watched_client *watched);
 
 // input.c
 

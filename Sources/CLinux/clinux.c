@@ -11,6 +11,8 @@
 #include <linux/netlink.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -178,6 +180,24 @@ int splashd_become(unsigned int uid, unsigned int gid, int group_count, const un
   return 0;
 }
 
+/* The descriptor limits: as splashd started, and as raised (0: not raised). */
+static struct rlimit descriptors_at_start, descriptors_raised;
+
+int splashd_raise_descriptor_limit(void) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  descriptors_at_start = limit;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  descriptors_raised = limit;
+  return 0;
+}
+
+void splashd_descriptor_limit_for_programs(int programs) {
+  if (descriptors_raised.rlim_cur == 0) return;
+  setrlimit(RLIMIT_NOFILE, programs ? &descriptors_at_start : &descriptors_raised);
+}
+
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
                      unsigned int gid, int group_count, const unsigned int *groups) {
   int report[2];
@@ -197,6 +217,7 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     plain.sa_handler = SIG_DFL;
     for (int signal = 1; signal < NSIG; signal++) sigaction(signal, &plain, NULL);
     sigprocmask(SIG_SETMASK, mask, NULL);
+    splashd_descriptor_limit_for_programs(1);
     int error = 0;
     if (splashd_become(uid, gid, group_count, groups) != 0) {
       error = errno;
@@ -220,4 +241,31 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     return -error;
   }
   return pid;
+}
+
+int splashd_alternate_signal_stack(void) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t size = 256 * 1024;
+  long minimum = sysconf(_SC_MINSIGSTKSZ);
+  if (minimum > 0 && (size_t)minimum * 4 > size) size = ((size_t)minimum * 4 + page - 1) / page * page;
+  char *base = mmap(NULL, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
+                    -1, 0);
+  if (base == MAP_FAILED) return -1;
+  /* A handler that overflows the alternate stack in turn faults on the
+     guard page (and the kernel ends the process) rather than writing over
+     whatever lies below. */
+  if (mprotect(base, page, PROT_NONE) != 0) {
+    int saved = errno;
+    munmap(base, size + page);
+    errno = saved;
+    return -1;
+  }
+  stack_t stack = {.ss_sp = base + page, .ss_size = size, .ss_flags = 0};
+  if (sigaltstack(&stack, NULL) != 0) {
+    int saved = errno;
+    munmap(base, size + page);
+    errno = saved;
+    return -1;
+  }
+  return 0;
 }

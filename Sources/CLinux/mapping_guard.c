@@ -94,7 +94,9 @@ static void install(void) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_sigaction = on_bus;
-  action.sa_flags = SA_SIGINFO;
+  /* On the alternate stack where the thread has one (the crash hand-off's):
+     a fault deep in a recursion still finds room for the handler. */
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   sigaction(SIGBUS, &action, NULL);
 }

@@ -139,9 +139,10 @@ public final class WaylandHost: WaylandHosting {
 
   /// Holds what the program's window shows now as the frame splashd draws
   /// from (`withHeldFrame`), in place of the one held before, until
-  /// `dropHeldFrame`: the client's buffer is kept, even after the client
-  /// has gone, not copied. False when the window has shown nothing yet
-  /// (what was held stays held).
+  /// `dropHeldFrame`: the client's buffer is kept, not copied, while the
+  /// client lives; as it goes, what is shown of it (at most the canvas) is
+  /// copied, and held instead. False when the window has shown nothing
+  /// yet (what was held stays held).
   public func holdCurrentFrame() -> Bool { api.hold_frame(host) == 1 }
 
   /// The held frame's pixels, while `body` runs (only then: a client may

@@ -83,9 +83,12 @@ import Testing
   /// frame is alone on the screen (hostile-buffer-client shrink-and-leave),
   /// with `restart = on-failure`: the splash comes back cross-faded from
   /// that frame, read after the client has gone, when wl_shm guards its
-  /// memory no more: from the copy made as the buffer went (a patch of the
-  /// wlroots tools/build/build-wlroots.sh builds), so splashd lives on, starts the
-  /// client again, and at the limit exits with its status, never crashed.
+  /// memory no more: from the copy of what was shown of it that the
+  /// compositor made as the client went, while wl_shm still guarded it
+  /// (zeros where the memory was cut; a buffer whose wl_buffer is gone is
+  /// never read, a patch of the wlroots tools/build/build-wlroots.sh
+  /// builds), so splashd lives on, starts the client again, and at the
+  /// limit exits with its status, never crashed.
   @Test func aClientThatCutsItsMemoryAndLeavesIsReturnedFromWithoutACrash() throws {
     let client = try hostileBufferClient()
     let done = dir.path + "/committed"

@@ -5,7 +5,7 @@
 # links, from Debian's own source packages (bookworm's wlroots 0.15.1 and
 # trixie's libinput 1.28.1, Debian's patches applied):
 #
-#     tools/build-wlroots.sh DIR
+#     tools/build/build-wlroots.sh DIR
 #
 # Installs them into DIR/<versions>-<a hash of this script and of
 # debian-source-build.sh, which it shares with its twin>/ and points
@@ -50,7 +50,7 @@
 # loads libwacom and GLib, and works the same.
 set -euo pipefail
 if [ $# -ne 1 ]; then
-  echo "usage: tools/build-wlroots.sh DIR" >&2
+  echo "usage: tools/build/build-wlroots.sh DIR" >&2
   exit 2
 fi
 . "$(dirname "$0")/debian-source-build.sh"
@@ -197,67 +197,28 @@ echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and s
 -has = cc.has_function('gbm_bo_get_fd_for_plane', dependencies: [gbm])
 -add_project_arguments('-DHAS_GBM_BO_GET_FD_FOR_PLANE=@0@'.format(has.to_int()), language: 'c')
 PATCH
-  # A buffer kept past its wl_buffer (the frame splashd holds after the
-  # program has gone) is read from a copy made while wl_shm still catches a
-  # pool the client has shrunk, not from the client's memory unguarded.
+  # A buffer whose wl_buffer is gone (its client destroyed it, or went) is
+  # never read: wl_shm guards its memory no more, and what it shows is
+  # undefined. (The frame splashd holds as its client goes is copied by
+  # splashd first, at most the canvas's size: wayland-host/frames.c's
+  # keep_held_pixels. wlroots 0.15 read the client's memory unguarded, and
+  # this patch once copied every such buffer whole, however many and
+  # however large, as its wl_buffer went.)
   patch -p1 --quiet << 'PATCH'
 --- a/types/wlr_buffer.c
 +++ b/types/wlr_buffer.c
-@@ -1,6 +1,7 @@
- #include <assert.h>
- #include <drm_fourcc.h>
- #include <stdlib.h>
-+#include <string.h>
- #include <wlr/render/wlr_renderer.h>
- #include <wlr/types/wlr_buffer.h>
- #include <wlr/types/wlr_drm.h>
-@@ -340,6 +341,7 @@
- 	if (buffer->saved_shm_pool != NULL) {
- 		wl_shm_pool_unref(buffer->saved_shm_pool);
- 	}
-+	free(buffer->saved_copy);
- 	free(buffer);
- }
- 
-@@ -352,8 +354,10 @@
- 	if (buffer->shm_buffer != NULL) {
+@@ -353,7 +353,10 @@ static bool shm_client_buffer_begin_data_ptr_access(struct wlr_buffer *wlr_buffe
  		*data = wl_shm_buffer_get_data(buffer->shm_buffer);
  		wl_shm_buffer_begin_access(buffer->shm_buffer);
-+	} else if (buffer->saved_copy != NULL) {
-+		*data = buffer->saved_copy;
  	} else {
 -		*data = buffer->saved_data;
++		// splashd: the client destroyed the wl_buffer: wl_shm guards
++		// its memory no more (a client that cuts it would raise
++		// SIGBUS), and what it shows is undefined. It is not read.
 +		return false;
  	}
  	return true;
  }
-@@ -381,6 +385,16 @@
- 	// keep a reference to the wl_shm_pool
- 	buffer->saved_shm_pool = wl_shm_buffer_ref_pool(buffer->shm_buffer);
- 	buffer->saved_data = wl_shm_buffer_get_data(buffer->shm_buffer);
-+	// The pixels are read from a copy from now on, made while wl_shm still
-+	// catches a pool the client has shrunk (SIGBUS): nothing guards the
-+	// memory once the buffer is gone.
-+	size_t size = (size_t)buffer->stride * (size_t)buffer->base.height;
-+	buffer->saved_copy = malloc(size > 0 ? size : 1);
-+	if (buffer->saved_copy != NULL) {
-+		wl_shm_buffer_begin_access(buffer->shm_buffer);
-+		memcpy(buffer->saved_copy, buffer->saved_data, size);
-+		wl_shm_buffer_end_access(buffer->shm_buffer);
-+	}
- 
- 	// The wl_shm_buffer destroys itself with the wl_resource
- 	buffer->resource = NULL;
---- a/include/types/wlr_buffer.h
-+++ b/include/types/wlr_buffer.h
-@@ -17,6 +17,7 @@
- 	// destroyed the wl_buffer
- 	struct wl_shm_pool *saved_shm_pool;
- 	void *saved_data;
-+	void *saved_copy;
- 
- 	struct wl_listener resource_destroy;
- 	struct wl_listener release;
 PATCH
   # Xwayland's launcher (a fork of the compositor that waits for Xwayland to
   # be ready) keeps none of the compositor's descriptors: with its end of
@@ -290,6 +251,286 @@ PATCH
  		int sig;
  		sigwait(&sigset, &sig);
 PATCH
+  # A client's surface trees are bounded in depth: wlroots walks them
+  # recursively (a synchronized subtree's cached commits, mapping and
+  # unmapping, wlr_surface_for_each_surface, wlr_surface_surface_at, popup
+  # trees), so their depth was the compositor's stack (a nest of ~40,000
+  # subsurfaces overflowed it), and each get_subsurface walked to the root
+  # (a nest built top-down cost quadratic time). get_subsurface refuses a
+  # link that would put more than 32 subsurface levels under a root,
+  # counting the new subsurface's own subtree (a tree may be built from its
+  # leaves up), and get_popup a chain of more than 16 popups: a protocol
+  # error, which cuts the client off.
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_compositor.c
++++ b/types/wlr_compositor.c
+@@ -28,6 +28,54 @@ static void subcompositor_handle_destroy(struct wl_client *client,
+ 	wl_resource_destroy(resource);
+ }
+ 
++// splashd: the most levels of subsurfaces a surface tree may have below its
++// root. wlroots walks the tree recursively (a synchronized subtree's cached
++// commits, mapping and unmapping, wlr_surface_for_each_surface,
++// wlr_surface_surface_at): its depth is the compositor's stack.
++#define SUBSURFACE_MAX_DEPTH 32
++
++// How many subsurface levels lie above `surface` (0 for a root), counted no
++// further than `limit` + 1.
++static int subsurface_depth(struct wlr_surface *surface, int limit) {
++	int depth = 0;
++	while (depth <= limit && wlr_surface_is_subsurface(surface)) {
++		struct wlr_subsurface *subsurface =
++			wlr_subsurface_from_wlr_surface(surface);
++		if (subsurface == NULL || subsurface->parent == NULL) {
++			break;
++		}
++		surface = subsurface->parent;
++		depth++;
++	}
++	return depth;
++}
++
++// How many subsurface levels lie below `surface` (0 for none), counted no
++// further than `limit` + 1. Its children are all in its pending lists.
++static int subsurface_height(struct wlr_surface *surface, int limit) {
++	struct wl_list *lists[] = {
++		&surface->pending.subsurfaces_below,
++		&surface->pending.subsurfaces_above,
++	};
++	int height = 0;
++	for (size_t i = 0; i < 2; i++) {
++		struct wlr_subsurface *child;
++		wl_list_for_each(child, lists[i], pending.link) {
++			if (limit <= 0) {
++				return 1;
++			}
++			int below = 1 + subsurface_height(child->surface, limit - 1);
++			if (below > height) {
++				height = below;
++			}
++			if (height > limit) {
++				return height;
++			}
++		}
++	}
++	return height;
++}
++
+ static void subcompositor_handle_get_subsurface(struct wl_client *client,
+ 		struct wl_resource *resource, uint32_t id,
+ 		struct wl_resource *surface_resource,
+@@ -54,6 +102,19 @@ static void subcompositor_handle_get_subsurface(struct wl_client *client,
+ 		return;
+ 	}
+ 
++	// splashd: the levels above the new subsurface, its own, and those of
++	// its subsurfaces (a tree may be built from its leaves up).
++	int depth = subsurface_depth(parent, SUBSURFACE_MAX_DEPTH);
++	if (depth + 1 + subsurface_height(surface,
++			SUBSURFACE_MAX_DEPTH - 1 - depth) > SUBSURFACE_MAX_DEPTH) {
++		wl_resource_post_error(resource,
++			WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
++			"%s%" PRIu32 ": wl_surface@%" PRIu32 " would be nested more "
++			"than %d sub-surfaces deep", msg, id,
++			wl_resource_get_id(surface_resource), SUBSURFACE_MAX_DEPTH);
++		return;
++	}
++
+ 	if (wlr_surface_get_root_surface(parent) == surface) {
+ 		wl_resource_post_error(resource,
+ 			WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE,
+--- a/types/xdg_shell/wlr_xdg_popup.c
++++ b/types/xdg_shell/wlr_xdg_popup.c
+@@ -297,9 +297,57 @@ const struct wlr_surface_role xdg_popup_surface_role = {
+ 	.precommit = handle_xdg_surface_precommit,
+ };
+ 
++// splashd: the most popups a chain may have (a menu's submenus): wlroots
++// walks popup trees recursively (wlr_xdg_surface_for_each_surface,
++// wlr_xdg_surface_surface_at, wlr_xdg_popup_destroy).
++#define XDG_POPUP_MAX_DEPTH 16
++
++// How many popup levels lie below `surface` (0 for none), counted no further
++// than `limit` + 1.
++static int popup_height(struct wlr_xdg_surface *surface, int limit) {
++	int height = 0;
++	struct wlr_xdg_popup *child;
++	wl_list_for_each(child, &surface->popups, link) {
++		if (limit <= 0) {
++			return 1;
++		}
++		int below = 1 + popup_height(child->base, limit - 1);
++		if (below > height) {
++			height = below;
++		}
++		if (height > limit) {
++			return height;
++		}
++	}
++	return height;
++}
++
++// How many popups `surface` is, counting those it is a popup of, up to
++// `limit` + 1.
++static int popup_depth(struct wlr_xdg_surface *surface, int limit) {
++	int depth = 0;
++	while (surface != NULL && depth <= limit &&
++			surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
++		depth++;
++		struct wlr_surface *parent = surface->popup->parent;
++		surface = parent != NULL && wlr_surface_is_xdg_surface(parent) ?
++			wlr_xdg_surface_from_wlr_surface(parent) : NULL;
++	}
++	return depth;
++}
++
+ void create_xdg_popup(struct wlr_xdg_surface *xdg_surface,
+ 		struct wlr_xdg_surface *parent,
+ 		struct wlr_xdg_positioner_resource *positioner, int32_t id) {
++	int depth = popup_depth(parent, XDG_POPUP_MAX_DEPTH);
++	if (depth + 1 + popup_height(xdg_surface,
++			XDG_POPUP_MAX_DEPTH - 1 - depth) > XDG_POPUP_MAX_DEPTH) {
++		wl_resource_post_error(xdg_surface->resource,
++			XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
++			"popups nested more than %d deep", XDG_POPUP_MAX_DEPTH);
++		return;
++	}
++
+ 	if (positioner->attrs.size.width == 0 ||
+ 			positioner->attrs.anchor_rect.width == 0) {
+ 		wl_resource_post_error(xdg_surface->resource,
+PATCH
+  # A client's damage and regions cost a bounded time a request: pixman's
+  # union costs as much as the rectangles already there, so thousands of
+  # disjoint rectangles made a commit take seconds (a region of 96,000,
+  # over a minute). Damage past 32 rectangles is kept as their bounding box
+  # (a larger damage is never wrong); a wl_region past 256 as its bounding
+  # box too (an input region then takes clicks in its holes: Xwayland sends
+  # a shaped window's rectangle by rectangle, so it is bounded, not
+  # refused; splashd reads no opaque region). A rectangle reaching past
+  # INT32_MAX is cut at it (pixman would overflow).
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_region.c
++++ b/types/wlr_region.c
+@@ -1,4 +1,5 @@
+ #include <assert.h>
++#include <limits.h>
+ #include <pixman.h>
+ #include <stdio.h>
+ #include <stdlib.h>
+@@ -6,21 +7,48 @@
+ #include <wlr/types/wlr_region.h>
+ #include "types/wlr_region.h"
+ 
++// splashd: the most rectangles a wl_region keeps; past them it becomes their
++// bounding box. pixman's unions cost as much as the rectangles already there:
++// a region of 96,000 took 14 s. Xwayland sends an X window's input shape a
++// rectangle a request, so a shaped window's region is bounded, not refused
++// (its clicks in the holes then reach it; splashd reads no opaque region).
++#define REGION_MAX_RECTS 256
++
++static void region_bound(pixman_region32_t *region) {
++	if (pixman_region32_n_rects(region) > REGION_MAX_RECTS) {
++		pixman_box32_t extents = *pixman_region32_extents(region);
++		pixman_region32_fini(region);
++		pixman_region32_init_with_extents(region, &extents);
++	}
++}
++
+ static void region_add(struct wl_client *client, struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+ 	pixman_region32_t *region = wlr_region_from_resource(resource);
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
+ 	pixman_region32_union_rect(region, region, x, y, width, height);
++	region_bound(region);
+ }
+ 
+ static void region_subtract(struct wl_client *client, struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+ 	pixman_region32_t *region = wlr_region_from_resource(resource);
+-	pixman_region32_union_rect(region, region, x, y, width, height);
+-
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
+ 	pixman_region32_t rect;
+ 	pixman_region32_init_rect(&rect, x, y, width, height);
+ 	pixman_region32_subtract(region, region, &rect);
+ 	pixman_region32_fini(&rect);
++	region_bound(region);
+ }
+ 
+ static void region_destroy(struct wl_client *client, struct wl_resource *resource) {
+--- a/types/wlr_surface.c
++++ b/types/wlr_surface.c
+@@ -1,4 +1,5 @@
+ #include <assert.h>
++#include <limits.h>
+ #include <stdlib.h>
+ #include <wayland-server-core.h>
+ #include <wlr/render/interface.h>
+@@ -59,6 +60,30 @@ static void surface_handle_attach(struct wl_client *client,
+ 	surface->pending.buffer = buffer;
+ }
+ 
++// splashd: damage is a hint, and a larger one is never wrong: past this many
++// rectangles it is kept as their bounding box. pixman's unions cost as much
++// as the rectangles already there, so a client's thousands of damage requests
++// made each commit quadratic.
++#define SURFACE_MAX_DAMAGE_RECTS 32
++
++static void damage_add(pixman_region32_t *damage,
++		int32_t x, int32_t y, int32_t width, int32_t height) {
++	// x + width past INT32_MAX would overflow in pixman: cut at the edge
++	// (x > 0 then, so INT32_MAX - x does not overflow).
++	if ((int64_t)x + width > INT32_MAX) {
++		width = INT32_MAX - x;
++	}
++	if ((int64_t)y + height > INT32_MAX) {
++		height = INT32_MAX - y;
++	}
++	pixman_region32_union_rect(damage, damage, x, y, width, height);
++	if (pixman_region32_n_rects(damage) > SURFACE_MAX_DAMAGE_RECTS) {
++		pixman_box32_t extents = *pixman_region32_extents(damage);
++		pixman_region32_fini(damage);
++		pixman_region32_init_with_extents(damage, &extents);
++	}
++}
++
+ static void surface_handle_damage(struct wl_client *client,
+ 		struct wl_resource *resource,
+ 		int32_t x, int32_t y, int32_t width, int32_t height) {
+@@ -67,9 +92,7 @@ static void surface_handle_damage(struct wl_client *client,
+ 		return;
+ 	}
+ 	surface->pending.committed |= WLR_SURFACE_STATE_SURFACE_DAMAGE;
+-	pixman_region32_union_rect(&surface->pending.surface_damage,
+-		&surface->pending.surface_damage,
+-		x, y, width, height);
++	damage_add(&surface->pending.surface_damage, x, y, width, height);
+ }
+ 
+ static void callback_handle_resource_destroy(struct wl_resource *resource) {
+@@ -597,9 +620,7 @@ static void surface_handle_damage_buffer(struct wl_client *client,
+ 		return;
+ 	}
+ 	surface->pending.committed |= WLR_SURFACE_STATE_BUFFER_DAMAGE;
+-	pixman_region32_union_rect(&surface->pending.buffer_damage,
+-		&surface->pending.buffer_damage,
+-		x, y, width, height);
++	damage_add(&surface->pending.buffer_damage, x, y, width, height);
+ }
+ 
+ static const struct wl_surface_interface surface_implementation = {
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
@@ -321,7 +562,7 @@ fi
 requires="$requires xcb xcb-composite xcb-icccm xcb-render xcb-res xcb-xfixes"
 cat > "$prefix/lib/pkgconfig/splashd-wlroots.pc" << PC
 Name: splashd-wlroots
-Description: wlroots and libinput as tools/build-wlroots.sh builds them for splashd's host mode (static, trimmed)
+Description: wlroots and libinput as tools/build/build-wlroots.sh builds them for splashd's host mode (static, trimmed)
 Version: $(version "$wlroots_dsc")
 Requires: $requires
 Cflags: -I$prefix/include

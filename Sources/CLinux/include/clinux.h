@@ -133,6 +133,26 @@ const char *splashd_build_commit(void);
    safe: the crash hand-off calls it before execve). 0, or -1 and errno. */
 int splashd_become(unsigned int uid, unsigned int gid, int group_count, const unsigned int *groups);
 
+/* Raises this process's soft limit of open descriptors (RLIMIT_NOFILE) to
+   its hard limit, keeping the soft limit it had for the programs it starts
+   (splashd_descriptor_limit_for_programs): clients cannot exhaust 1,024
+   then, and programs that use select() still get the limit they expect.
+   0, or -1 and errno. */
+int splashd_raise_descriptor_limit(void);
+/* With `programs` non-zero, puts back the soft limit of open descriptors
+   this process started with (before starting or becoming a program); with
+   0, the raised one again. Nothing before splashd_raise_descriptor_limit.
+   Async-signal-safe (the crash hand-off and a forked child call it). */
+void splashd_descriptor_limit_for_programs(int programs);
+
+/* Gives the calling thread an alternate signal stack (sigaltstack) of its
+   own, so that a handler installed with SA_ONSTACK (the crash hand-off's)
+   runs even when the thread's stack is what overflowed: 256 KiB (or four
+   times the kernel's minimum, if more), reserved without being committed
+   (MAP_NORESERVE: resident only once used), an inaccessible guard page
+   below it. Once a thread, at its start. 0, or -1 and errno. */
+int splashd_alternate_signal_stack(void);
+
 /* Starts `path` as `uid`/`gid`/`groups` with `argv`, `envp` and the signal
    mask `mask` (every signal's action the default): fork, then in the child
    the credentials and execve. The child's pid, or -errno when it could not

@@ -21,7 +21,10 @@ final class ControlServer: ControlTransport {
   private let keepOnCrash: (String) -> Void
   private let controller: Controller
   private let now: () -> Double
+  private let log: Log?
   private var clients: [Client] = []
+  /// Accepting paused while no descriptor can be had for a connection.
+  private var acceptPause = AcceptPause()
 
   /// The most clients served at once.
   static let maxClients = 64
@@ -70,7 +73,7 @@ final class ControlServer: ControlTransport {
     do {
       let server = try ControlServer(
         path: path, group: handoff.controlGroup, controller: context.controller, now: context.clock.now,
-        keepOnCrash: context.keepOnCrash)
+        log: context.log, keepOnCrash: context.keepOnCrash)
       if server.replacedStale {
         context.log.info("\(path): replaced a control socket nobody answered on (left by a splashd that ended)")
       }
@@ -83,21 +86,22 @@ final class ControlServer: ControlTransport {
   }
 
   /// Listens at `path` (its directory is made if missing), mode 0600, or
-  /// 0660 owned by `group`.
+  /// 0660 owned by `group`; `log` is told when accepting pauses.
   init(
-    path: String, group: String?, controller: Controller, now: @escaping () -> Double,
+    path: String, group: String?, controller: Controller, now: @escaping () -> Double, log: Log? = nil,
     keepOnCrash: @escaping (String) -> Void = { _ in }
   ) throws(SystemError) {
     self.path = path
     self.keepOnCrash = keepOnCrash
     self.controller = controller
     self.now = now
+    self.log = log
     try Files.makeDirectories(Files.directory(of: path))
     (listener, replacedStale) = try UnixSocket.listen(at: path, groupName: group)
     controller.observe { [weak self] event in self?.publish(event) }
   }
 
-  var descriptors: [FileDescriptor] { [listener] + clients.map(\.descriptor) }
+  var descriptors: [FileDescriptor] { (acceptPause.isPaused ? [] : [listener]) + clients.map(\.descriptor) }
 
   var writeDescriptors: [FileDescriptor] { clients.filter { $0.pending > 0 }.map(\.descriptor) }
 
@@ -110,8 +114,24 @@ final class ControlServer: ControlTransport {
     }
   }
 
+  /// Takes the clients waiting; when no descriptor can be had for one,
+  /// accepting pauses (`AcceptPause`).
   private func acceptClients() {
-    while let descriptor = UnixSocket.accept(listener) {
+    while true {
+      let descriptor: FileDescriptor
+      switch UnixSocket.accept(listener) {
+      case .client(let accepted): descriptor = accepted
+      case .none:
+        acceptPause.caughtUp()
+        return
+      case .outOfDescriptors(let code):
+        if acceptPause.pause(at: now()) {
+          log?.error(
+            "\(path): \(String(cString: strerror(code))); new clients wait (retried each second, "
+              + "and when a client goes)")
+        }
+        return
+      }
       let time = now()
       if clients.count >= Self.maxClients, let leaving = clientToMakeRoom() {
         reply(leaving, "error dropped: \(Self.maxClients) clients at once are the most, and this one was idle longest")
@@ -131,12 +151,17 @@ final class ControlServer: ControlTransport {
     return (idle.isEmpty ? clients : idle).min { $0.lastHeard < $1.lastHeard }
   }
 
-  /// When the first unfinished line runs out of time.
-  var wakeTime: Double? { clients.compactMap(\.lineBegan).min().map { $0 + Self.lineSeconds } }
+  /// When the first unfinished line runs out of time, or accepting is
+  /// tried again.
+  var wakeTime: Double? {
+    (clients.compactMap(\.lineBegan).map { $0 + Self.lineSeconds } + [acceptPause.until].compactMap { $0 }).min()
+  }
 
-  /// Drops the clients whose line has taken too long.
+  /// Drops the clients whose line has taken too long; tries accepting
+  /// again once its pause is over.
   func wake() {
     let time = now()
+    if let until = acceptPause.until, time >= until { acceptPause.resume() }
     for client in clients {
       guard let began = client.lineBegan, time - began >= Self.lineSeconds else { continue }
       reply(client, "error the line was not finished within \(formatNumber(Self.lineSeconds)) s")
@@ -311,6 +336,8 @@ final class ControlServer: ControlTransport {
     guard let index = clients.firstIndex(where: { $0 === client }) else { return }
     try? client.descriptor.close()
     clients.remove(at: index)
+    // A descriptor given back: a client waiting may be taken.
+    acceptPause.resume()
     controller.questions?.withdraw(askedOn: client.asker.connection)
   }
 }

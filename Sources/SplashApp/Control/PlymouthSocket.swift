@@ -25,6 +25,8 @@ final class PlymouthSocket: ControlTransport {
   private var clients: [Client] = []
   /// What is said of refused and ignored requests: a client may send many.
   private var requestLines = LogLimit()
+  /// Accepting paused while no descriptor can be had for a connection.
+  private var acceptPause = AcceptPause()
 
   /// The most clients served at once.
   static let maxClients = 32
@@ -82,11 +84,32 @@ final class PlymouthSocket: ControlTransport {
     }
   }
 
-  var descriptors: [FileDescriptor] { [listener] + clients.map(\.descriptor) }
+  var descriptors: [FileDescriptor] { (acceptPause.isPaused ? [] : [listener]) + clients.map(\.descriptor) }
+
+  /// When accepting is tried again (`AcceptPause`).
+  var wakeTime: Double? { acceptPause.until }
+
+  func wake() {
+    if let until = acceptPause.until, now() >= until { acceptPause.resume() }
+  }
 
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {
     if descriptor == listener {
-      while let connection = UnixSocket.accept(listener) {
+      while true {
+        let connection: FileDescriptor
+        switch UnixSocket.accept(listener) {
+        case .client(let accepted): connection = accepted
+        case .none:
+          acceptPause.caughtUp()
+          return
+        case .outOfDescriptors(let code):
+          if acceptPause.pause(at: now()) {
+            log.error(
+              "plymouth: @\(printable(name)): \(String(cString: strerror(code))); new clients wait (retried each "
+                + "second, and when a client goes)")
+          }
+          return
+        }
         // Plymouth answers only root; another user's client never takes a place.
         guard UnixSocket.peerUser(of: connection) == 0 else {
           try? connection.close()
@@ -197,6 +220,8 @@ final class PlymouthSocket: ControlTransport {
     guard let index = clients.firstIndex(where: { $0 === client }) else { return }
     try? client.descriptor.close()
     clients.remove(at: index)
+    // A descriptor given back: a client waiting may be taken.
+    acceptPause.resume()
     controller.questions?.withdraw(askedOn: client.asker.connection)
   }
 

@@ -109,6 +109,11 @@ public enum Splashd {
   /// program is found before anything else and runs whatever goes wrong
   /// with the splash, a crash included.
   public static func main(_ arguments: [String]) -> Int32 {
+    // The main thread's stack for the crash handler, before any is installed.
+    CrashHandOff.keepAStackForTheHandler()
+    // Descriptors enough that clients cannot take them all (the programs
+    // started get the limit splashd had).
+    ThisProcess.raiseDescriptorLimit()
     let environment = Environment.all()
     let log = Log.standardError(environment: environment)
     Environment.set(HandOff.rotationVariable, "0")

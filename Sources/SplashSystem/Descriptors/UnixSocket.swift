@@ -147,13 +147,31 @@ public enum UnixSocket {
     return splashd_peer(connection.rawValue, &pid, &uid) == 0 ? uid : nil
   }
 
-  /// Accepts one waiting client, non-blocking; nil when none is waiting.
-  public static func accept(_ listener: FileDescriptor) -> FileDescriptor? {
+  /// What `accept` found.
+  public enum Accepted {
+    /// A client, connected (close-on-exec, non-blocking).
+    case client(FileDescriptor)
+    /// None waiting (or one that gave up before it was taken).
+    case none
+    /// One may be waiting, but there is no descriptor (or kernel memory)
+    /// to take it into (EMFILE, ENFILE, ENOBUFS, ENOMEM: the code): the
+    /// listener stays readable, and accepting again at once fails again.
+    case outOfDescriptors(Int32)
+  }
+
+  /// Accepts one waiting client, non-blocking.
+  public static func accept(_ listener: FileDescriptor) -> Accepted {
     let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-    guard let fd = try? retryingInterrupts("accept4", { accept4(listener.rawValue, nil, nil, flags) }) else {
-      return nil
+    do {
+      return .client(
+        FileDescriptor(
+          rawValue: try retryingInterrupts("accept4", { accept4(listener.rawValue, nil, nil, flags) })))
+    } catch {
+      switch error.code {
+      case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(error.code)
+      default: return .none
+      }
     }
-    return FileDescriptor(rawValue: fd)
   }
 
   /// Connects to the socket at `path` (blocking); with `timeout`, waiting
@@ -206,4 +224,38 @@ extension FileDescriptor {
     let sent = send(rawValue, &bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
     return sent == bytes.count
   }
+}
+
+/// A listener's pause while no descriptor can be had for a connection: it
+/// is left out of the descriptors polled (still readable, it would wake
+/// the loop at once, again and again) until `seconds` have passed or a
+/// descriptor is given back (a client dropped); said once until no
+/// connection waits any more.
+public struct AcceptPause {
+  /// How long accepting pauses.
+  public static let seconds = 1.0
+  /// When accepting is tried again; nil while it is not paused.
+  public private(set) var until: Double?
+  /// Whether accepting failed for want of a descriptor since no
+  /// connection last waited.
+  private var starved = false
+
+  public init() {}
+
+  /// Whether the listener is left out of the descriptors polled.
+  public var isPaused: Bool { until != nil }
+
+  /// Accepting failed for want of a descriptor at `now`: paused. True when
+  /// it is news (to be said), false while it keeps failing.
+  public mutating func pause(at now: Double) -> Bool {
+    until = now + Self.seconds
+    defer { starved = true }
+    return !starved
+  }
+
+  /// No connection waits any more: a later shortage is news again.
+  public mutating func caughtUp() { starved = false }
+
+  /// Tries accepting again (the pause is over, or a descriptor was given back).
+  public mutating func resume() { until = nil }
 }

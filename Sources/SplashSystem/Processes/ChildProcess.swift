@@ -19,7 +19,8 @@ public struct ChildProcess: Sendable {
   /// Starts `path` with `arguments` (argv[0] included) and `environment`
   /// (nil: this process's), as `user` (its ids and groups) when given; standard output and error go to the files given, if any. The
   /// child starts with the signal mask splashd started with
-  /// (`ThisProcess.signalMaskForChildren`).
+  /// (`ThisProcess.signalMaskForChildren`), and with the descriptor limit
+  /// it started with (`ThisProcess.raiseDescriptorLimit`).
   public static func spawn(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdoutPath: String? = nil,
     stderrPath: String? = nil, as user: ProgramUser? = nil
@@ -49,7 +50,11 @@ public struct ChildProcess: Sendable {
     var envp = Environment.cStrings(variables)
     defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
+    // The child inherits the descriptor limit splashd started with
+    // (posix_spawn sets no limits): put back around the spawn.
+    splashd_descriptor_limit_for_programs(1)
     let result = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+    splashd_descriptor_limit_for_programs(0)
     if result != 0 { throw SystemError("posix_spawn \(path)", code: result) }
     return ChildProcess(pid: pid)
   }

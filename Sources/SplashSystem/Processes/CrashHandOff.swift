@@ -84,6 +84,15 @@ public enum CrashHandOff {
   /// Undoes `restoreKeyboard` (the mode was put back).
   public static func stopRestoringKeyboard() { crashKeyboard = nil }
 
+  /// Gives the calling thread (the main thread, at start) a stack of its
+  /// own for the crash handler, so that a crash that is a stack overflow
+  /// (a client's deep surface tree once was one) still hands off: without
+  /// it, the kernel finds no room for the handler's frame and ends the
+  /// process at once. False when it could not be had (a crash is then
+  /// handled as before, an overflow not at all).
+  @discardableResult
+  public static func keepAStackForTheHandler() -> Bool { splashd_alternate_signal_stack() == 0 }
+
   /// The handler for the fatal signals: it puts a console's keyboard mode
   /// back and removes the files it was told to, then execs the program if
   /// there is one, else lets the signal end the process as it would have.
@@ -92,13 +101,14 @@ public enum CrashHandOff {
     _ = (crashKeyboard, crashPath, crashArguments, crashEnvironment, crashUser, crashFiles)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
-      // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), execve(2), raise(3).
+      // Only async-signal-safe calls here: ioctl(2), unlink(2), write(2), setrlimit(2), execve(2), raise(3).
       if let keyboard = crashKeyboard { _ = splashd_ioctl_value(keyboard.descriptor, UInt(KDSKBMODE), keyboard.mode) }
       for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
       if let path = crashPath, let arguments = crashArguments, let environment = crashEnvironment {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
         _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
         restoreSignalMask()
+        splashd_descriptor_limit_for_programs(1)
         if let user = crashUser {
           // As its user, or not at all.
           if splashd_become(user.uid, user.gid, user.groupCount, user.groups) != 0 { _exit(127) }
@@ -110,7 +120,9 @@ public enum CrashHandOff {
       raise(signal)
     }
     sigemptyset(&action.sa_mask)
-    action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND))
+    // On the alternate stack (keepAStackForTheHandler), where there is one:
+    // an overflow leaves no room on the thread's own.
+    action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_ONSTACK))
     for signal in crashSignals where signal != SIGBUS { sigaction(signal, &action, nil) }
     // A read of a mapped file that was cut short is not a crash (MappedFile),
     // nor one of a Wayland client's pool that wl_shm guards: SIGBUS goes

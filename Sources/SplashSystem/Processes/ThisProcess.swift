@@ -32,13 +32,24 @@ public enum ThisProcess {
     let argv = cStrings(arguments)
     var envp = Environment.cStrings(environment)
     restoreSignalMask()
+    splashd_descriptor_limit_for_programs(1)
     execve(path, argv, &envp)
     let error = SystemError("execve \(path)", code: errno)
+    splashd_descriptor_limit_for_programs(0)
     for index in arguments.indices { free(argv[index]) }
     argv.deallocate()
     for pointer in envp { free(pointer) }
     return error
   }
+
+  /// Raises this process's soft limit of open descriptors to its hard
+  /// limit (systemd's default is 1024 of 524288), so that clients of its
+  /// sockets cannot take them all; the programs it starts or becomes
+  /// (`ChildProcess`, `replace`, the crash hand-off) get the soft limit it
+  /// started with, as programs that use select() expect. False when it
+  /// could not be raised.
+  @discardableResult
+  public static func raiseDescriptorLimit() -> Bool { splashd_raise_descriptor_limit() == 0 }
 
   /// The signal mask the programs splashd runs start with: the one splashd
   /// itself started with, before it blocked signals for its own use.

@@ -123,8 +123,11 @@ struct splashd_host_api {
   int (*connect_client)(struct splashd_host *host);
   /* Holds what the first toplevel shows now (its buffer locked, or the
      window composed) as the frame splashd draws from, until the next is
-     held or drop_held, even after the client has gone: 1, or 0 when it
-     shows nothing (what was held stays held). */
+     held or drop_held, even after the client has gone (what was shown of
+     its buffer, at most the canvas, copied as it went): 1, or 0 when it
+     shows nothing (what was held stays held). A buffer the client
+     destroyed while it was held is not read: nothing is lent until the
+     next is held. */
   int (*hold_frame)(struct splashd_host *host);
   /* 1 with `buffer` filled with the held frame's pixels, readable until
      end_held (a client may move or shrink its memory between two reads);

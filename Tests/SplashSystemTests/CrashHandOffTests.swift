@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinux
+import Glibc
+import SplashSystem
+import Testing
+
+/// Recurses until the stack runs out: each frame keeps a buffer alive
+/// across the call, so no optimiser can turn it into a loop.
+@inline(never) private func overflow(_ depth: Int) -> Int {
+  var frame = (depth, depth, depth, depth, depth, depth, depth, depth)
+  return withUnsafeMutableBytes(of: &frame) { bytes in
+    bytes[0] = UInt8(truncatingIfNeeded: depth)
+    return overflow(depth + 1) + Int(bytes[0])
+  }
+}
+
+/// Whether this test run is under AddressSanitizer, whose own SIGSEGV
+/// handler and larger frames change what an overflow does.
+private let underAddressSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__asan_init") != nil
+
+@Suite struct CrashHandOffTests {
+  /// A crash that is a stack overflow (the thread's stack is what is gone)
+  /// still hands off to the program: the handler runs on the alternate
+  /// stack splashd keeps for it. Without one, the kernel finds no room for
+  /// the handler's frame and the process dies of SIGSEGV. In a forked
+  /// child (the hand-off is process-wide), which only prepares the
+  /// hand-off and recurses; its program exits 42.
+  @Test(.enabled(if: !underAddressSanitizer)) func aStackOverflowStillHandsOffToTheProgram() throws {
+    let child = fork()
+    try #require(child >= 0)
+    if child == 0 {
+      // A child that hangs ends by SIGALRM, which the test reports.
+      alarm(20)
+      CrashHandOff.keepAStackForTheHandler()
+      CrashHandOff.runProgram(path: "/bin/sh", arguments: ["sh", "-c", "exit 42"], environment: [:])
+      _exit(Int32(truncatingIfNeeded: overflow(0)))
+    }
+    var status: Int32 = 0
+    var waited: pid_t
+    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+    try #require(waited == child)
+    let signal = status & 0x7f
+    #expect(signal == 0, "the child was ended by signal \(signal), not handed off")
+    #expect(signal == 0 && (status >> 8) & 0xff == 42, "the child exited \((status >> 8) & 0xff), not the program's 42")
+  }
+}
