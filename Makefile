@@ -30,7 +30,7 @@ SDL_SOURCE_PACKAGES := dpkg-dev autoconf automake libtool libx11-dev libxext-dev
 # (libwayland-bin) for the compositor's protocol header.
 WLROOTS_SOURCE_PACKAGES := dpkg-dev meson ninja-build wayland-protocols libwayland-dev libwayland-bin libxkbcommon-dev \
   libpixman-1-dev libudev-dev libinput-dev libevdev-dev libmtdev-dev libdrm-dev libseat-dev libxcb1-dev libxcb-composite0-dev \
-  libxcb-icccm4-dev libxcb-render0-dev libxcb-res0-dev libxcb-xfixes0-dev xwayland
+  libxcb-icccm4-dev libxcb-render0-dev libxcb-res0-dev libxcb-xfixes0-dev xwayland libegl-dev libgles-dev libgbm-dev
 BUILD_PACKAGES := pkg-config libpng-dev libinih-dev libdrm-dev libstdc++-12-dev $(SDL_SOURCE_PACKAGES) \
   $(WLROOTS_SOURCE_PACKAGES) $(RUNTIME_PACKAGES)
 SDL_DIR := .build/sdl
@@ -72,6 +72,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # they call (libwayland-server, pixman, xkbcommon, libudev, libevdev, mtdev,
 # libdrm, xcb and five of its extensions, libm, libc).
 HOST_LIBRARY := libsplashd-wayland-host.so
+# Its GPU variant, loaded instead only on a card with a render node: the
+# same files but the renderer's (wayland-host/renderer/gpu.c: GLES2 on the
+# node, linux-dmabuf), linked from the GLES2 build of wlroots
+# (splashd-wlroots-gpu.pc), with EGL, GLESv2 and GBM.
+HOST_GPU_LIBRARY := libsplashd-wayland-host-gpu.so
 # The protocol header wlroots 0.15's headers include (xdg-shell's server
 # side), made at each build from the machine's wayland-protocols, as tinywl's
 # is (written beside and renamed: a build at the same time never reads half
@@ -86,8 +91,10 @@ define host_library
 	  "$$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml" \
 	  $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ \
 	  && mv -f $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ $(HOST_PROTOCOLS)/xdg-shell-protocol.h
-	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) \
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) wayland-host/renderer/cpu.c \
 	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs splashd-wlroots)
+	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots-gpu) $(HOST_SOURCES) wayland-host/renderer/gpu.c \
+	  -o $(1)/$(HOST_GPU_LIBRARY) $$(pkg-config --libs splashd-wlroots-gpu)
 endef
 
 all: build

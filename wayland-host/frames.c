@@ -94,6 +94,45 @@ struct placement {
   int x, y;
 };
 
+/* A buffer's pixels open for reading: a client's shared memory as it is,
+   or its GPU buffer read back (read_back: the GPU variant's). */
+struct opened_pixels {
+  void *data;
+  pixman_format_code_t code;
+  size_t stride;
+  bool read_back;
+};
+
+/* Opens `buffer`'s pixels (32-bit, rows inside the buffer); false when
+   they cannot be read. */
+static bool open_pixels(struct splashd_host *host, struct wlr_buffer *buffer, struct opened_pixels *opened) {
+  uint32_t format;
+  if (wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &opened->data, &format,
+                                       &opened->stride)) {
+    opened->read_back = false;
+    opened->code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
+                   : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
+                                                   : (pixman_format_code_t)0;
+    if (opened->code != 0 && rows_fit(buffer, opened->stride)) return true;
+    wlr_buffer_end_data_ptr_access(buffer);
+    return false;
+  }
+  pixman_image_t *image = read_back(host, buffer);
+  if (image == NULL) return false;
+  struct wlr_dmabuf_attributes attributes;
+  bool alpha = wlr_buffer_get_dmabuf(buffer, &attributes) &&
+               (attributes.format == DRM_FORMAT_ARGB8888 || attributes.format == DRM_FORMAT_ABGR8888);
+  opened->data = pixman_image_get_data(image);
+  opened->code = alpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8;
+  opened->stride = (size_t)pixman_image_get_stride(image);
+  opened->read_back = true;
+  return true;
+}
+
+static void close_pixels(struct wlr_buffer *buffer, struct opened_pixels *opened) {
+  if (!opened->read_back) wlr_buffer_end_data_ptr_access(buffer);
+}
+
 /* Draws one surface over what is composed so far, at its place. One
    wholly outside the picture is passed over before anything is made or
    read (its buffer's size is known without reading it); every image made
@@ -106,25 +145,18 @@ static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *d
   int64_t x = (int64_t)sx + placement->x, y = (int64_t)sy + placement->y;
   int32_t width = pixman_image_get_width(host->composed), height = pixman_image_get_height(host->composed);
   if (x >= width || y >= height || x + source->width <= 0 || y + source->height <= 0) return;
-  void *pixels;
-  uint32_t format;
-  size_t stride;
-  if (!wlr_buffer_begin_data_ptr_access(source, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return;
-  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
-                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
-                                                              : (pixman_format_code_t)0;
+  struct opened_pixels opened;
+  if (!open_pixels(host, source, &opened)) return;
   // NULL too when pixman refuses the buffer (a stride past what it takes): not drawn.
-  pixman_image_t *image =
-      code != 0 && rows_fit(source, stride)
-          ? pixman_image_create_bits_no_clear(code, source->width, source->height, pixels, (int)stride)
-          : NULL;
+  pixman_image_t *image = pixman_image_create_bits_no_clear(opened.code, source->width, source->height, opened.data,
+                                                            (int)opened.stride);
   if (image != NULL) {
     // x and y lie within (-the buffer's size, the picture's): int32_t.
     pixman_image_composite32(PIXMAN_OP_OVER, image, NULL, host->composed, 0, 0, 0, 0, (int32_t)x, (int32_t)y,
                              source->width, source->height);
     pixman_image_unref(image);
   }
-  wlr_buffer_end_data_ptr_access(source);
+  close_pixels(source, &opened);
 }
 
 /* The program as one picture: the first toplevel with its subsurfaces and
@@ -202,8 +234,12 @@ void drop_held(struct splashd_host *host) {
   host->holds_composed = false;
 }
 
-/* Whether `source`'s pixels can be shown: 32-bit, rows inside the buffer. */
+/* Whether `source`'s pixels can be shown: 32-bit, rows inside the buffer,
+   or a GPU buffer's. */
 static bool readable(struct wlr_buffer *source) {
+  // A GPU buffer is read back only when drawn (never when scanned out).
+  struct wlr_dmabuf_attributes attributes;
+  if (wlr_buffer_get_dmabuf(source, &attributes)) return true;
   void *data;
   uint32_t format;
   size_t stride;
@@ -307,30 +343,23 @@ bool keep_held_pixels(struct splashd_host *host) {
   if (held == NULL || host->reading) return false;
   int32_t width = held->width < host->width ? held->width : host->width;
   int32_t height = held->height < host->height ? held->height : host->height;
-  void *pixels;
-  uint32_t format;
-  size_t stride;
-  if (!wlr_buffer_begin_data_ptr_access(held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &pixels, &format, &stride)) return false;
-  pixman_format_code_t code = format == DRM_FORMAT_ARGB8888   ? PIXMAN_a8r8g8b8
-                              : format == DRM_FORMAT_XRGB8888 ? PIXMAN_x8r8g8b8
-                                                              : (pixman_format_code_t)0;
+  struct opened_pixels opened;
+  if (!open_pixels(host, held, &opened)) return false;
   pixman_image_t *copy = NULL;
   pixman_image_t *source =
-      code != 0 && rows_fit(held, stride)
-          ? pixman_image_create_bits_no_clear(code, held->width, held->height, pixels, (int)stride)
-          : NULL;
+      pixman_image_create_bits_no_clear(opened.code, held->width, held->height, opened.data, (int)opened.stride);
   if (source != NULL) {
     // The middle, as splashd centres a larger frame on the canvas; in the
     // held buffer's format, its alpha too (a frame with nothing in it
     // still shows nothing).
-    copy = pixman_image_create_bits_no_clear(code, width, height, NULL, 0);
+    copy = pixman_image_create_bits_no_clear(opened.code, width, height, NULL, 0);
     if (copy != NULL) {
       pixman_image_composite32(PIXMAN_OP_SRC, source, NULL, copy, (held->width - width) / 2,
                                (held->height - height) / 2, 0, 0, 0, 0, width, height);
     }
     pixman_image_unref(source);
   }
-  wlr_buffer_end_data_ptr_access(held);
+  close_pixels(held, &opened);
   if (copy == NULL) return false;
   if (host->composed != NULL) pixman_image_unref(host->composed);
   host->composed = copy;
@@ -354,29 +383,24 @@ int begin_held(struct splashd_host *host, struct splashd_host_buffer *buffer) {
     return 1;
   }
   if (host->held == NULL) return 0;
-  void *data;
-  uint32_t format;
-  size_t stride;
   // Taken again at each read: a client may move its memory between reads
   // (a resized pool), and its shrinking the memory is caught only while
-  // the buffer is being accessed.
-  if (!wlr_buffer_begin_data_ptr_access(host->held, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) return 0;
-  if ((format != DRM_FORMAT_ARGB8888 && format != DRM_FORMAT_XRGB8888) || !rows_fit(host->held, stride)) {
-    wlr_buffer_end_data_ptr_access(host->held);
-    return 0;
-  }
-  buffer->pixels = data;
+  // the buffer is being accessed. A GPU buffer is read back at each read.
+  struct opened_pixels opened;
+  if (!open_pixels(host, host->held, &opened)) return 0;
+  buffer->pixels = opened.data;
   buffer->width = host->held->width;
   buffer->height = host->held->height;
-  buffer->stride = (int32_t)stride;
-  buffer->has_alpha = format == DRM_FORMAT_ARGB8888;
+  buffer->stride = (int32_t)opened.stride;
+  buffer->has_alpha = opened.code == PIXMAN_a8r8g8b8;
   host->reading = true;
+  host->reading_back = opened.read_back;
   return 1;
 }
 
 void end_held(struct splashd_host *host) {
   if (!host->reading) return;
-  if (host->held != NULL) wlr_buffer_end_data_ptr_access(host->held);
+  if (host->held != NULL && !host->reading_back) wlr_buffer_end_data_ptr_access(host->held);
   host->reading = false;
 }
 

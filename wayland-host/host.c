@@ -17,7 +17,6 @@
 #include <wlr/backend/headless.h>
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/allocator.h>
-#include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
@@ -95,11 +94,6 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 static struct splashd_host *create(int32_t screen_width, int32_t screen_height, int32_t width, int32_t height,
                                    const char *render_node, splashd_host_log_fn log, void *context, char *error,
                                    size_t capacity) {
-  if (render_node != NULL) {
-    // This one renders with pixman alone: a GPU is libsplashd-wayland-host-gpu.so's.
-    snprintf(error, capacity, "this compositor renders without a GPU; %s is not for it", render_node);
-    return NULL;
-  }
   log_start(log, context);
   struct splashd_host *host = calloc(1, sizeof *host);
   if (host == NULL) {
@@ -130,8 +124,8 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
     failed = "wl_display_create";
   } else if ((host->backend = wlr_headless_backend_create(host->display)) == NULL) {
     failed = "wlr_headless_backend_create";
-  } else if ((host->renderer = wlr_pixman_renderer_create()) == NULL) {
-    failed = "wlr_pixman_renderer_create";
+  } else if ((host->renderer = start_renderer(host, render_node, error, capacity)) == NULL) {
+    failed = "";
   } else if ((host->allocator = wlr_allocator_autocreate(host->backend, host->renderer)) == NULL) {
     failed = "wlr_allocator_autocreate";
   } else if (wl_display_init_shm(host->display) != 0) {
@@ -176,14 +170,18 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_idle_inhibit_v1_create";
     }
   }
+  if (failed == NULL) offer_gpu_buffers(host);
   if (failed != NULL) {
-    snprintf(error, capacity, "%s failed", failed);
+    // The renderer said what failed itself.
+    if (*failed != '\0') snprintf(error, capacity, "%s failed", failed);
     if (host->display != NULL) wl_display_destroy(host->display);
     if (host->layout != NULL) wlr_output_layout_destroy(host->layout);
     if (host->allocator != NULL) wlr_allocator_destroy(host->allocator);
     if (host->renderer != NULL) wlr_renderer_destroy(host->renderer);
+    stop_renderer(host);
     if (host->wake >= 0) close(host->wake);
     free(host);
+    log_stop();
     return NULL;
   }
   // The headless back end is not started: started, it wakes 60 times a
@@ -368,6 +366,7 @@ static void destroy(struct splashd_host *host) {
   wlr_backend_destroy(host->backend);
   wl_display_destroy(host->display);
   wlr_output_layout_destroy(host->layout);
+  stop_renderer(host);
   wlr_allocator_destroy(host->allocator);
   wlr_renderer_destroy(host->renderer);
   if (host->arrows != NULL) wlr_xcursor_manager_destroy(host->arrows);

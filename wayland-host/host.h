@@ -31,6 +31,10 @@
 //               program's, the focus, where they lie: events.c
 //   cursor.c    the cursor a client sets, the theme's arrow: events.c
 //   events.c    what happened, noted for the next dispatch; flush
+//   renderer/   the renderer, one of two in each variant: cpu.c (pixman;
+//               the plain libsplashd-wayland-host.so) or gpu.c (GLES2 on a
+//               render node, linux-dmabuf, GPU buffers read back;
+//               libsplashd-wayland-host-gpu.so): log.c
 //   log.c       wlroots', libinput's and libwayland's lines, to splashd's
 //               callback
 #pragma once
@@ -99,8 +103,12 @@ struct splashd_host {
   /* The buffer on the screen as it is (scanned out: shown_as_is), locked
      until another is shown so or the screen shows splashd's frames again. */
   struct wlr_buffer *shown;
-  /* Whether the held frame is being read (begin_held to end_held). */
-  bool reading;
+  /* Whether the held frame is being read (begin_held to end_held), and
+     whether from what read_back read of it. */
+  bool reading, reading_back;
+  /* The GPU variant's renderer's own state (renderer/gpu.c); NULL in the
+     plain one. */
+  struct gpu *gpu;
   /* The window composed from its surfaces (the toplevel's, its
      subsurfaces' and popups'), when it has more than one: kept while it
      is the held frame (reused by the next composition), remade when the
@@ -253,6 +261,21 @@ struct window_places {
    since it was last given the pointer, or no client is there (as other
    compositors show their theme's). */
 enum drawn_cursor { NO_CURSOR, CLIENTS_CURSOR, ARROW };
+
+// renderer/cpu.c or renderer/gpu.c
+
+/* The renderer: pixman's in the plain variant (`render_node` NULL), GLES2's
+   on `render_node` in the GPU variant; NULL with the reason in `error`. */
+struct wlr_renderer *start_renderer(struct splashd_host *host, const char *render_node, char *error,
+                                    size_t capacity);
+/* Offers clients the GPU's buffers beside wl_shm (the GPU variant:
+   linux-dmabuf, wl_drm); what cannot be offered is said, not fatal. */
+void offer_gpu_buffers(struct splashd_host *host);
+/* `buffer`'s pixels, when it is a client's GPU buffer: read back into an
+   a8r8g8b8 image the renderer keeps until the next read; NULL otherwise. */
+pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer);
+/* Frees what start_renderer made beside the renderer. */
+void stop_renderer(struct splashd_host *host);
 
 // log.c
 

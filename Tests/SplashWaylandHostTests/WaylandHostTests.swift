@@ -265,6 +265,30 @@ import Testing
         size: PixelSize(width: 8, height: 8), libraryPaths: { _ in ["/nonexistent/lib.so"] }, log: { _ in })
     }
   }
+
+  /// A GPU that cannot be rendered with (no such node, or no EGL there)
+  /// costs the program its GPU, never its compositor: the plain one is
+  /// made, and the reason said.
+  @Test func aRenderNodeThatCannotBeUsedLeavesThePlainCompositor() throws {
+    var said: [String] = []
+    let host = try WaylandHost(size: PixelSize(width: 8, height: 8), renderNode: "/nonexistent/renderD128") {
+      said.append($0)
+    }
+    #expect(host.renderNode == nil)
+    #expect(
+      said.contains {
+        $0.hasPrefix("host mode: the GPU's compositor cannot be had (")
+          && $0.contains("/nonexistent/renderD128: No such file or directory")
+      }, "\(said)")
+    // Without the GPU variant installed: the same.
+    said = []
+    let plain = try WaylandHost(
+      size: PixelSize(width: 8, height: 8), renderNode: "/dev/dri/renderD128",
+      libraryPaths: { $0 == WaylandHost.gpuLibraryName ? ["/nonexistent/gpu.so"] : WaylandHost.libraryPaths(of: $0) }
+    ) { said.append($0) }
+    #expect(plain.renderNode == nil)
+    #expect(said.contains { $0.hasPrefix("host mode: the GPU's compositor cannot be had (cannot load ") }, "\(said)")
+  }
 }
 
 /// A binary PPM (P6, 8 bits a channel) as grim writes it.

@@ -13,11 +13,12 @@
 # through DIR/current/lib/pkgconfig/splashd-wlroots.pc. A build already there
 # for the same script is used as it is (no network); another version of this
 # script builds afresh (a new Debian revision, a security fix among them,
-# comes with an edit of this script, as SDL's does). Takes ~15 s on two
+# comes with an edit of this script, as SDL's does). Takes ~40 s on two
 # cores.
 #
 # Why: host mode uses wlroots' headless back end (never started), its pixman
-# renderer, its shm allocator, its protocols and its Xwayland support, and a
+# renderer (its GLES2 renderer and GBM allocator in the GPU variant, a
+# second archive beside), its shm allocator, its protocols and its Xwayland support, and a
 # libinput context of its own. Debian's libwlroots10
 # links everything else too (the DRM, libinput, X11 and Wayland back ends,
 # GLES2 and EGL, GBM, libseat and through it libsystemd and its
@@ -132,8 +133,8 @@ echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and s
   # through it libexpat): wlr_allocator_autocreate tries it first when the
   # back end and the renderer take DMA-BUFs and there is a DRM device. The
   # headless back end with the pixman renderer (which takes none) gets the
-  # shm allocator, as it did.
-  patch -p1 --quiet << 'PATCH'
+  # shm allocator, as it did. The GPU variant keeps it (below).
+  gbm_trim=$(cat << 'PATCH'
 --- a/meson.build
 +++ b/meson.build
 @@ -125,7 +125,6 @@
@@ -197,6 +198,8 @@ echo "build-wlroots.sh: wlroots ($(basename "$wlroots_dsc" .dsc)), trimmed and s
 -has = cc.has_function('gbm_bo_get_fd_for_plane', dependencies: [gbm])
 -add_project_arguments('-DHAS_GBM_BO_GET_FD_FOR_PLANE=@0@'.format(has.to_int()), language: 'c')
 PATCH
+  )
+  patch -p1 --quiet <<< "$gbm_trim"
   # A buffer whose wl_buffer is gone (its client destroyed it, or went) is
   # never read: wl_shm guards its memory no more, and what it shows is
   # undefined. (The frame splashd holds as its client goes is copied by
@@ -531,6 +534,9 @@ PATCH
  
  static const struct wl_surface_interface surface_implementation = {
 PATCH
+  # The GPU variant's tree: the same patches, its GBM allocator kept.
+  cp -a . ../wlroots-gpu
+  patch -d ../wlroots-gpu -R -p1 --quiet <<< "$gbm_trim"
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
@@ -543,6 +549,20 @@ PATCH
       "not /usr/bin/Xwayland (install the xwayland package)" >&2
     exit 1
   fi
+)
+# The GPU variant (libsplashd-wayland-host-gpu.so, which splashd loads only
+# on a card with a render node): wlroots with its GLES2 renderer (EGL on
+# GBM), through which programs hand their GPU buffers over (linux-dmabuf)
+# and splashd reads those it draws itself, and the GBM allocator. Its own
+# prefix: its headers' wlr/config.h differs.
+echo "build-wlroots.sh: wlroots with its GLES2 renderer, static, into $prefix/gpu"
+(
+  cd "$src/wlroots-gpu"
+  meson setup build --prefix="$prefix/gpu" --libdir=lib "${meson_options[@]}" "-Dbackends=[]" "-Drenderers=gles2" \
+    -Dxwayland=enabled -Dxcb-errors=disabled -Dexamples=false > "$src/wlroots-gpu.log" 2>&1 \
+    && ninja -C build -j"$jobs" >> "$src/wlroots-gpu.log" 2>&1 \
+    && meson install -C build >> "$src/wlroots-gpu.log" 2>&1 \
+    || { tail -30 "$src/wlroots-gpu.log" >&2; exit 1; }
 )
 
 # make links through this pkg-config file: the archives under names of
@@ -567,6 +587,18 @@ Version: $(version "$wlroots_dsc")
 Requires: $requires
 Cflags: -I$prefix/include
 Libs: $libs
+PC
+# The GPU variant's: its archive and headers, the same libinput, and EGL,
+# GLESv2 and GBM.
+mv "$prefix/gpu/lib/libwlroots.a" "$prefix/gpu/lib/libsplashd-wlroots-gpu.a"
+rm "$prefix/gpu/lib/pkgconfig/wlroots.pc"
+cat > "$prefix/lib/pkgconfig/splashd-wlroots-gpu.pc" << PC
+Name: splashd-wlroots-gpu
+Description: wlroots with its GLES2 renderer, and libinput, as tools/build/build-wlroots.sh builds them for host mode on a GPU
+Version: $(version "$wlroots_dsc")
+Requires: $requires egl glesv2 gbm
+Cflags: -I$prefix/gpu/include
+Libs: ${libs/-lsplashd-wlroots/-L$prefix/gpu/lib -lsplashd-wlroots-gpu}
 PC
 # A build with Debian's libinput (its sources could not be had) is used
 # but not kept as done: the next run tries again.

@@ -60,6 +60,21 @@ if [ -n "$unwanted" ] || readelf -d "$host" | grep -q -E 'RUNPATH|RPATH'; then
 fi
 echo "release_host_needed_libraries: $(readelf -d "$host" | grep -c NEEDED)"
 echo "release_host_loaded_libraries: $(printf '%s\n' "$host_libraries" | grep -c .)"
+# Its GPU variant: the same, but EGL, GLESv2 and GBM (what the plain one
+# must never load) are what it is for.
+gpu="$dir/libsplashd-wayland-host-gpu.so"
+if [ ! -f "$gpu" ] || ! ldd "$gpu" > /dev/null; then
+  echo "check-release: $gpu is missing or cannot be loaded (ldd fails)" >&2
+  exit 1
+fi
+gpu_needed=$(readelf -d "$gpu" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p')
+unwanted=$(printf '%s\n' "$gpu_needed" | grep -E 'libwlroots|libseat|libsystemd|libwayland-client|libxcb-xinput|libswift' || true)
+if [ -n "$unwanted" ] || ! printf '%s\n' "$gpu_needed" | grep -q '^libEGL' \
+  || readelf -d "$gpu" | grep -q -E 'RUNPATH|RPATH'; then
+  echo "check-release: $gpu needs what the trimmed wlroots leaves out, lacks EGL, or has a RUNPATH:" $unwanted >&2
+  exit 1
+fi
+echo "release_host_gpu_needed_libraries: $(printf '%s\n' "$gpu_needed" | grep -c .)"
 
 # A splash showing its first frame (offscreen, the demo picture) maps at most
 # 12 shared libraries, and no GL, X11, Wayland, audio or shared SDL one.

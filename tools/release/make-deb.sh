@@ -47,6 +47,11 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/splashd" "$root/usr/bin
 # only suggested.
 host=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host.so" \
   | sed -n 's/^shlibs:Depends=//p')
+# Its GPU variant (loaded only on a card with a render node) adds EGL,
+# GLESv2 and GBM: suggested, for a kiosk whose program renders on the GPU.
+gpu=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/lib/splashd/libsplashd-wayland-host-gpu.so" \
+  | sed -n 's/^shlibs:Depends=//p')
+gpu=$(printf '%s\n' "$gpu" | tr ',' '\n' | sed 's/^ *//' | grep -E '^lib(egl|gles|gbm)' | paste -sd, | sed 's/,/, /g')
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF
 Package: splashd
@@ -56,7 +61,7 @@ Maintainer: splashd developers <dev@splashd.invalid>
 Installed-Size: $size
 Depends: $depends
 Recommends: fonts-dejavu-core, $host, libinput-bin
-Suggests: xwayland
+Suggests: xwayland${gpu:+, $gpu}
 Section: admin
 Priority: optional
 Homepage: https://splashd.invalid/

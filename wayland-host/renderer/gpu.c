@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GPU variant's renderer (libsplashd-wayland-host-gpu.so, loaded only
+// on a card with a render node): wlroots' GLES2 renderer on that node (EGL
+// on GBM). Clients get linux-dmabuf (and wl_drm, for Xwayland's glamor and
+// older Mesa) beside wl_shm, and render on the GPU; a frame of theirs that
+// splashd shows as it is (scanned out) is never read, and one it draws
+// itself (under the splash's doors, centred, composed with a popup or the
+// cursor) is read back once through a GBM buffer.
+#define _GNU_SOURCE
+#include "../host.h"
+
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/drm_format_set.h>
+#include <wlr/render/gles2.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/render/wlr_texture.h>
+#include <wlr/types/wlr_drm.h>
+#include <wlr/types/wlr_linux_dmabuf_v1.h>
+#include <wlr/types/wlr_matrix.h>
+
+/* What a read-back needs, kept from one to the next: the GPU buffer
+   rendered into, and the pixels read from it, both of the last size read. */
+struct gpu {
+  struct wlr_buffer *target;
+  pixman_image_t *pixels;
+  /* XRGB8888 with the driver's implicit layout: what the target is made as. */
+  struct wlr_drm_format *format;
+};
+
+struct wlr_renderer *start_renderer(struct splashd_host *host, const char *render_node, char *error,
+                                    size_t capacity) {
+  if (render_node == NULL) {
+    snprintf(error, capacity, "this compositor renders with a GPU: it needs a render node");
+    return NULL;
+  }
+  int fd = open(render_node, O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(error, capacity, "%s: %s", render_node, strerror(errno));
+    return NULL;
+  }
+  // The renderer keeps its own descriptor of the node.
+  struct wlr_renderer *renderer = wlr_gles2_renderer_create_with_drm_fd(fd);
+  close(fd);
+  if (renderer == NULL) {
+    snprintf(error, capacity, "%s: no GLES2 renderer (EGL on GBM) can be made there", render_node);
+    return NULL;
+  }
+  host->gpu = calloc(1, sizeof *host->gpu);
+  if (host->gpu != NULL) host->gpu->format = calloc(1, sizeof *host->gpu->format + sizeof(uint64_t));
+  if (host->gpu == NULL || host->gpu->format == NULL) {
+    stop_renderer(host);
+    wlr_renderer_destroy(renderer);
+    snprintf(error, capacity, "out of memory");
+    return NULL;
+  }
+  host->gpu->format->format = DRM_FORMAT_ARGB8888;
+  host->gpu->format->len = 1;
+  host->gpu->format->capacity = 1;
+  host->gpu->format->modifiers[0] = DRM_FORMAT_MOD_INVALID;
+  return renderer;
+}
+
+void offer_gpu_buffers(struct splashd_host *host) {
+  // Both need the renderer's DMA-BUF formats; linux-dmabuf's feedback
+  // table also needs shared memory (/dev/shm). Without them the program
+  // renders into shared memory, as under the plain compositor.
+  if (wlr_drm_create(host->display, host->renderer) == NULL) log_error("wl_drm cannot be offered");
+  if (wlr_linux_dmabuf_v1_create(host->display, host->renderer) == NULL) {
+    log_error("linux-dmabuf cannot be offered (is /dev/shm mounted?): programs render into shared memory");
+  }
+}
+
+/* The target and the pixels for a read of `width` x `height`, made anew
+   when the size changed. */
+static bool prepare(struct splashd_host *host, int32_t width, int32_t height) {
+  struct gpu *gpu = host->gpu;
+  if (gpu->target != NULL && (gpu->target->width != width || gpu->target->height != height)) {
+    wlr_buffer_drop(gpu->target);
+    gpu->target = NULL;
+    pixman_image_unref(gpu->pixels);
+    gpu->pixels = NULL;
+  }
+  if (gpu->target == NULL) {
+    gpu->target = wlr_allocator_create_buffer(host->allocator, width, height, gpu->format);
+    if (gpu->target == NULL) return false;
+    gpu->pixels = pixman_image_create_bits_no_clear(PIXMAN_a8r8g8b8, width, height, NULL, 0);
+    if (gpu->pixels == NULL) {
+      wlr_buffer_drop(gpu->target);
+      gpu->target = NULL;
+      return false;
+    }
+  }
+  return true;
+}
+
+pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer) {
+  struct wlr_dmabuf_attributes attributes;
+  if (host->gpu == NULL || !wlr_buffer_get_dmabuf(buffer, &attributes)) return NULL;
+  // Larger than the screen needs is not read: a GPU buffer is cut to the
+  // picture as shm ones are (budgets.c caps both sides at 16384).
+  if (!prepare(host, buffer->width, buffer->height)) return NULL;
+  struct wlr_texture *texture = wlr_texture_from_buffer(host->renderer, buffer);
+  if (texture == NULL) return NULL;
+  bool read = false;
+  if (wlr_renderer_begin_with_buffer(host->renderer, host->gpu->target)) {
+    float identity[9];
+    wlr_matrix_identity(identity);
+    // Cleared to nothing: a frame with nothing in it still reads as nothing.
+    wlr_renderer_clear(host->renderer, (float[4]){0, 0, 0, 0});
+    wlr_render_texture(host->renderer, texture, identity, 0, 0, 1.0f);
+    uint32_t flags = 0;
+    pixman_image_t *pixels = host->gpu->pixels;
+    read = wlr_renderer_read_pixels(host->renderer, DRM_FORMAT_ARGB8888, &flags,
+                                    (uint32_t)pixman_image_get_stride(pixels), (uint32_t)buffer->width,
+                                    (uint32_t)buffer->height, 0, 0, 0, 0, pixman_image_get_data(pixels));
+    wlr_renderer_end(host->renderer);
+    if (read && (flags & WLR_RENDERER_READ_PIXELS_Y_INVERT)) {
+      // Rows bottom-up: turned upright in place.
+      int32_t stride = pixman_image_get_stride(pixels) / 4;
+      uint32_t *rows = pixman_image_get_data(pixels);
+      for (int32_t top = 0, bottom = buffer->height - 1; top < bottom; top++, bottom--) {
+        for (int32_t x = 0; x < buffer->width; x++) {
+          uint32_t kept = rows[top * stride + x];
+          rows[top * stride + x] = rows[bottom * stride + x];
+          rows[bottom * stride + x] = kept;
+        }
+      }
+    }
+  }
+  wlr_texture_destroy(texture);
+  return read ? host->gpu->pixels : NULL;
+}
+
+void stop_renderer(struct splashd_host *host) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL) return;
+  if (gpu->target != NULL) wlr_buffer_drop(gpu->target);
+  if (gpu->pixels != NULL) pixman_image_unref(gpu->pixels);
+  free(gpu->format);
+  free(gpu);
+  host->gpu = NULL;
+}
