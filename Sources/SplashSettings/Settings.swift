@@ -154,6 +154,9 @@ public struct HandoffSettings: Equatable, Sendable {
   /// Host mode: X11 programs are served too (Xwayland, started when the
   /// first X client connects; the program gets DISPLAY).
   public var xwayland = false
+  /// Host mode: the program renders on the GPU of the screen's card and
+  /// hands its buffers over as they are (when the card has a render node).
+  public var gpu = true
   /// The transition waits (after the hold) until this file exists.
   public var untilFile: String?
   /// The transition waits (after the hold) for `splashctl reveal`.

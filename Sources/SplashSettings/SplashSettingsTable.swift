@@ -278,6 +278,13 @@ enum SplashSettingsTable {
         + "it). Needs Xwayland (the xwayland package).", values: ["yes", "no"], \.handoff.xwayland,
       read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
+      "gpu", .handoff, .flag, .reveal,
+      help: "Host mode: on a card with a render node (a GPU's), the program renders on that GPU and hands its "
+        + "buffers over as they are (linux-dmabuf); alone on the only screen, unturned and the screen's size, its "
+        + "buffer is scanned out with no copy (splashctl status: scanout=direct). no: the program renders into "
+        + "shared memory and splashd copies each frame, as on a card without a GPU.", values: ["yes", "no"],
+      \.handoff.gpu, read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
+    SettingSpec(
       "screens", .handoff, .option(placeholder: "mirror|extend|last"), .reveal,
       help: "Host mode with several screens (kms): mirror: the program's window is the first screen's canvas and "
         + "each other screen shows it scaled to fit; extend: one window across all the screens side by side, in "

@@ -152,13 +152,17 @@ import Testing
   }
 
   @Test func theCompositorRendersWithTheGPUOfTheScreensCardWhenItHasOne() throws {
-    for renderNode in ["/dev/dri/renderD128", nil] {
+    // The card's render node, none, and one not wanted (gpu = no).
+    for (renderNode, options, given) in [
+      ("/dev/dri/renderD128", [], "/dev/dri/renderD128"), (nil, [], nil),
+      ("/dev/dri/renderD128", ["--gpu", "no"], nil),
+    ] as [(String?, [String], String?)] {
       let (splash, card) = try harness()
       card.renderNode = renderNode
       splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
       splash.clock.at(3) { killProgram(of: splash) }
-      #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
-      #expect(splash.waylandHost?.renderNode == renderNode)
+      #expect(splash.run(arguments(options)) == .exit(128 + SIGKILL))
+      #expect(splash.waylandHost?.renderNode == given, "\(options)")
     }
   }
 }

@@ -284,8 +284,8 @@ import Testing
     said = []
     let plain = try WaylandHost(
       size: PixelSize(width: 8, height: 8), renderNode: "/dev/dri/renderD128",
-      libraryPaths: { $0 == WaylandHost.gpuLibraryName ? ["/nonexistent/gpu.so"] : WaylandHost.libraryPaths(of: $0) }
-    ) { said.append($0) }
+      libraryPaths: { $0 == WaylandHost.gpuLibraryName ? ["/nonexistent/gpu.so"] : WaylandHost.libraryPaths(of: $0) },
+      log: { said.append($0) })
     #expect(plain.renderNode == nil)
     #expect(said.contains { $0.hasPrefix("host mode: the GPU's compositor cannot be had (cannot load ") }, "\(said)")
   }

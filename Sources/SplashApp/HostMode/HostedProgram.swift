@@ -90,7 +90,7 @@ final class HostedProgram: EventSource {
     let size = arranged.window
     let host: any WaylandHosting
     do {
-      let renderNode = (stage.output as? ScanningOutOutput)?.renderNode
+      let renderNode = settings.handoff.gpu ? (stage.output as? ScanningOutOutput)?.renderNode : nil
       host = try makeHost(size, screen, renderNode) { [log] in log.info("wayland: \(printable($0))") }
     } catch {
       log.error(
