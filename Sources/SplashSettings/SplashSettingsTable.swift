@@ -278,7 +278,7 @@ enum SplashSettingsTable {
         + "it). Needs Xwayland (the xwayland package).", values: ["yes", "no"], \.handoff.xwayland,
       read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
-      "gpu", .handoff, .flag, .reveal,
+      "gpu", .handoff, .option(placeholder: "yes|no"), .reveal,
       help: "Host mode: on a card with a render node (a GPU's), the program renders on that GPU and hands its "
         + "buffers over as they are (linux-dmabuf); alone on the only screen, unturned and the screen's size, its "
         + "buffer is scanned out with no copy (splashctl status: scanout=direct). no: the program renders into "
