@@ -237,4 +237,22 @@ extension HostModeHostileClientTests {
     #expect(limits.splashd == "4096 4096", "\(outcome.stderr)")
     #expect(limits.program == "1024 4096", "\(outcome.stderr)")
   }
+
+  /// A program that draws each frame from a new 64 MiB pool and never
+  /// destroys one: it is cut off once it would have more than 2 GiB mapped
+  /// (the budget on a small canvas), and splashd's address space is back
+  /// where it was (every pool stayed mapped while the client lived, without
+  /// end: +6.4 GB over 100 frames).
+  @Test func aProgramOverItsSharedMemoryBudgetIsCutOff() throws {
+    let (found, alive, outcome) = try hostileProgram("pools", ["64", "100"])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "\(note)")
+    #expect(found?["outcome"]?.contains("shared memory over splashd's budget") == true, "\(note)")
+    #expect((found?["pools_made"].flatMap(Int.init) ?? .max) <= 32, "\(note)")
+    let before = try #require(found?["host_vm_before_kib"].flatMap(Int.init), "\(note)")
+    let after = try #require(found?["host_vm_after_kib"].flatMap(Int.init), "\(note)")
+    let peak = try #require(found?["host_vm_peak_kib"].flatMap(Int.init), "\(note)")
+    #expect(peak - before < (2 << 20) + (64 << 10), "\(note)")
+    #expect(after - before < 64 << 10, "\(note)")
+  }
 }
