@@ -224,6 +224,9 @@ PATCH
   # be ready) keeps none of the compositor's descriptors: with its end of
   # Xwayland's connection open, a compositor ending before Xwayland is ready
   # left both asleep for good (and the card's descriptor with them).
+  # Xwayland is started without -core, and with no core size at all (hard
+  # limit too): a crash of it dumped core in the compositor's working
+  # directory, / under systemd.
   patch -p1 --quiet << 'PATCH'
 --- a/xwayland/server.c
 +++ b/xwayland/server.c
@@ -233,7 +236,34 @@ PATCH
  #include <assert.h>
  #include <errno.h>
  #include <fcntl.h>
-@@ -364,6 +364,16 @@
+@@ -7,6 +7,7 @@
+ #include <stdlib.h>
+ #include <stdlib.h>
+ #include <stdnoreturn.h>
++#include <sys/resource.h>
+ #include <sys/socket.h>
+ #include <sys/types.h>
+ #include <sys/wait.h>
+@@ -26,6 +27,10 @@ static void safe_close(int fd) {
+ }
+ 
+ noreturn static void exec_xwayland(struct wlr_xwayland_server *server) {
++	// splashd: Xwayland dumps no core (it would land in the compositor's
++	// working directory, / under systemd); the hard limit too, so that
++	// nothing raises it again.
++	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+ 	if (!set_cloexec(server->x_fd[0], false) ||
+ 			!set_cloexec(server->x_fd[1], false) ||
+ 			!set_cloexec(server->wl_fd[1], false)) {
+@@ -52,7 +57,6 @@ noreturn static void exec_xwayland(struct wlr_xwayland_server *server) {
+ 	argv[i++] = server->display_name;
+ 	argv[i++] = "-rootless";
+ 	argv[i++] = "-terminate";
+-	argv[i++] = "-core";
+ 
+ #if HAVE_XWAYLAND_LISTENFD
+ 	argv[i++] = "-listenfd";
+@@ -364,6 +368,16 @@ static bool server_start(struct wlr_xwayland_server *server) {
  		} else if (pid == 0) {
  			exec_xwayland(server);
  		}
