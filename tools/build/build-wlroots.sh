@@ -561,6 +561,59 @@ PATCH
  
  static const struct wl_surface_interface surface_implementation = {
 PATCH
+  # Two crashes a client could cause at will, found by
+  # tools/test/wayland/hostile-fuzz.py: a subsurface whose parent was
+  # destroyed is inert to place_above and place_below (wlroots 0.15 looked
+  # for its siblings in its parent's lists, through the NULL parent); and an
+  # xdg_surface without a role that was a popup's parent takes its popups
+  # with it when destroyed, as one with a role does (they kept its address,
+  # and their links in its list of popups: a use after free, the heap
+  # corrupted).
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_surface.c
++++ b/types/wlr_surface.c
+@@ -928,7 +928,10 @@ static struct wlr_subsurface *subsurface_find_sibling(
+ static void subsurface_handle_place_above(struct wl_client *client,
+ 		struct wl_resource *resource, struct wl_resource *sibling_resource) {
+ 	struct wlr_subsurface *subsurface = subsurface_from_resource(resource);
+-	if (subsurface == NULL) {
++	// splashd: one whose parent was destroyed is inert (as later
++	// wlroots destroys it with its parent): it has no siblings to be
++	// found, and its parent's lists were read through NULL.
++	if (subsurface == NULL || subsurface->parent == NULL) {
+ 		return;
+ 	}
+ 
+@@ -960,7 +963,10 @@ static void subsurface_handle_place_above(struct wl_client *client,
+ static void subsurface_handle_place_below(struct wl_client *client,
+ 		struct wl_resource *resource, struct wl_resource *sibling_resource) {
+ 	struct wlr_subsurface *subsurface = subsurface_from_resource(resource);
+-	if (subsurface == NULL) {
++	// splashd: one whose parent was destroyed is inert (as later
++	// wlroots destroys it with its parent): it has no siblings to be
++	// found, and its parent's lists were read through NULL.
++	if (subsurface == NULL || subsurface->parent == NULL) {
+ 		return;
+ 	}
+ 
+--- a/types/xdg_shell/wlr_xdg_surface.c
++++ b/types/xdg_shell/wlr_xdg_surface.c
+@@ -424,6 +424,14 @@ struct wlr_xdg_surface *create_xdg_surface(
+ void reset_xdg_surface(struct wlr_xdg_surface *xdg_surface) {
+ 	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_NONE) {
+ 		unmap_xdg_surface(xdg_surface);
++	} else {
++		// splashd: a surface without a role may be a popup's parent
++		// too: its popups go with it, as a parent with a role's do
++		// (unmap_xdg_surface), rather than keep pointers into it.
++		struct wlr_xdg_popup *popup, *popup_tmp;
++		wl_list_for_each_safe(popup, popup_tmp, &xdg_surface->popups, link) {
++			wlr_xdg_popup_destroy(popup->base);
++		}
+ 	}
+ 
+ 	if (xdg_surface->added) {
+PATCH
   # backends and renderers empty: the headless and Wayland back ends and the
   # pixman renderer are always built. xwayland=enabled fails here, rather
   # than later at run time, when Xwayland or an xcb library is missing.
