@@ -68,6 +68,20 @@ extension HostModeHostileClientTests {
     #expect((found?["host_cpu_s"].flatMap(Double.init) ?? .infinity) < 2, "\(note)")
   }
 
+  /// A chain of popups (each the child of the last, the first the
+  /// window's) may be 16 long: a 17th is a protocol error, and splashd
+  /// serves on (wlroots walks popup trees recursively too).
+  @Test(arguments: [16, 17]) func aChainOfPopupsIsAtMostSixteenLong(levels: Int) throws {
+    let (found, alive, outcome) = try hostileProgram("popups", [String(levels)])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "\(note)")
+    if levels > 16 {
+      #expect(found?["outcome"]?.contains("popups nested more than 16 deep") == true, "\(note)")
+    } else {
+      #expect(found?["outcome"] == "served", "\(note)")
+    }
+  }
+
   /// A program whose window has 2,000 subsurfaces outside the picture (at
   /// 2000,2000 of a 320x240 window), which then draws 300 frames, each
   /// waited for: each frame composes the window, and splashd's memory is
