@@ -20,7 +20,8 @@
 //   host.c      the set-up (the display, the back end, the protocols), the
 //               API table, dispatch and the clients: calls into all below
 //   budgets.c   what a client may make the compositor do (how many may
-//               connect; requests seen before they are served): log.c
+//               connect; requests seen before they are served, its shared
+//               memory counted): xwayland.c, log.c
 //   input.c     libinput, keyboards, the pointer, touch, clients' virtual
 //               keyboards and pointers: windows.c, cursor.c, events.c, log.c
 //   frames.c    commits, the held frame and its composition, frame
@@ -185,6 +186,8 @@ struct splashd_host {
   bool listener_paused, listener_starved;
 };
 
+struct pool_record;
+
 /* A client of the display, watched until it goes. */
 struct watched_client {
   struct splashd_host *host;
@@ -198,7 +201,15 @@ struct watched_client {
   pid_t pid;
   /* The idle callback that cuts it off (it came over a cap), until it runs. */
   struct wl_event_source *cut;
-  struct wl_listener destroy;
+  /* Its wl_shm pools (budgets.c's struct pool_record) and how many bytes
+     and pools they are; what the last create_pool or create_buffer asked,
+     for the resource it makes next (resource_created). */
+  struct wl_list pool_records;
+  int64_t shm_bytes;
+  int pools;
+  int64_t pending_pool_size;
+  struct pool_record *pending_buffer_pool;
+  struct wl_listener destroy, resource_created;
 };
 
 /* A window, until it is destroyed: an xdg-shell toplevel or an X11
@@ -393,9 +404,10 @@ int show_screen(struct splashd_host *host, const struct splashd_host_buffer *scr
 void start_budgets(struct splashd_host *host);
 /* Stops that (before the display is destroyed). */
 void stop_budgets(struct splashd_host *host);
-/* A client connected (its `watched` listed in the host's): one over a
-   cap (too many clients, or too many from its process) is cut off, from
-   an idle callback (the client's maker uses it when it is made). */
+/* A client connected (its `watched` listed in the host's): its wl_shm
+   pools are counted from now on; one over a cap (too many clients, or too
+   many from its process) is cut off, from an idle callback (the client's
+   maker uses it when it is made). */
 void admit_client(struct splashd_host *host, struct watched_client *watched);
 /* A client is going: what admit_client left for it is undone. */
 void client_gone(struct watched_client *watched);

@@ -68,6 +68,20 @@ extension HostModeHostileClientTests {
     #expect((found?["host_cpu_s"].flatMap(Double.init) ?? .infinity) < 2, "\(note)")
   }
 
+  /// A chain of popups (each the child of the last, the first the
+  /// window's) may be 16 long: a 17th is a protocol error, and splashd
+  /// serves on (wlroots walks popup trees recursively too).
+  @Test(arguments: [16, 17]) func aChainOfPopupsIsAtMostSixteenLong(levels: Int) throws {
+    let (found, alive, outcome) = try hostileProgram("popups", [String(levels)])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "\(note)")
+    if levels > 16 {
+      #expect(found?["outcome"]?.contains("popups nested more than 16 deep") == true, "\(note)")
+    } else {
+      #expect(found?["outcome"] == "served", "\(note)")
+    }
+  }
+
   /// A program whose window has 2,000 subsurfaces outside the picture (at
   /// 2000,2000 of a 320x240 window), which then draws 300 frames, each
   /// waited for: each frame composes the window, and splashd's memory is
@@ -236,5 +250,70 @@ extension HostModeHostileClientTests {
       })
     #expect(limits.splashd == "4096 4096", "\(outcome.stderr)")
     #expect(limits.program == "1024 4096", "\(outcome.stderr)")
+  }
+
+  /// A program that draws each frame from a new 64 MiB pool and never
+  /// destroys one: it is cut off once it would have more than 2 GiB mapped
+  /// (the budget on a small canvas), and splashd's address space is back
+  /// where it was (every pool stayed mapped while the client lived, without
+  /// end: +6.4 GB over 100 frames).
+  @Test func aProgramOverItsSharedMemoryBudgetIsCutOff() throws {
+    let (found, alive, outcome) = try hostileProgram("pools", ["64", "100"])
+    let note = "\(found ?? [:]): \(outcome.stderr)"
+    #expect(alive, "\(note)")
+    #expect(found?["outcome"]?.contains("shared memory over splashd's budget") == true, "\(note)")
+    #expect((found?["pools_made"].flatMap(Int.init) ?? .max) <= 32, "\(note)")
+    let before = try #require(found?["host_vm_before_kib"].flatMap(Int.init), "\(note)")
+    let after = try #require(found?["host_vm_after_kib"].flatMap(Int.init), "\(note)")
+    let peak = try #require(found?["host_vm_peak_kib"].flatMap(Int.init), "\(note)")
+    #expect(peak - before < (2 << 20) + (64 << 10), "\(note)")
+    #expect(after - before < 64 << 10, "\(note)")
+  }
+
+  /// The hostile-client stress test: tools/test/wayland/hostile-fuzz.py as
+  /// the program, a seeded random walk of surface, subsurface, buffer,
+  /// damage, pool and popup requests for 10 s on connections of its own
+  /// (each cut off over a bound or for a request it may not make, and
+  /// replaced), beside its well-behaved window of #208040: splashd never
+  /// crashes nor hangs, its memory stays within 64 MiB and a canvas of
+  /// where it began, its CPU time within 10 ms a commit, and the window is
+  /// still the program's and shown at the end. Prints the figures.
+  @Test(arguments: [1, 2]) func randomHostileRequestsAreBoundedAndTheProgramStaysShown(seed: Int) throws {
+    let path = dir.path + "/fuzz.report"
+    var found: [String: String]?
+    var alive = false
+    var middle: UInt32?
+    let started = Date()
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/hostile-fuzz.py", String(seed), "10",
+        path,
+      ], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(60, { report(path) != nil || splashd.ended }) else { return }
+        found = report(path)
+        alive = !splashd.ended
+        middle = snapshot("fuzz-end")?.screen.at(160, 120)
+      })
+    let figures = found ?? [:]
+    let names = [
+      "seed", "seconds", "inputs_tried", "commits", "walks", "cut_off", "hangs", "programs_lost", "crashes",
+      "host_rss_before_kib", "host_rss_after_kib", "host_rss_most_kib", "host_cpu_s", "host_cpu_per_commit_ms",
+    ]
+    print(names.map { "fuzz \(seed) \($0): \(figures[$0] ?? "-")" }.joined(separator: "\n"))
+    print("fuzz \(seed) test_seconds: \(formatted(Date().timeIntervalSince(started)))")
+    let note = "\(figures): \(outcome.stderr)"
+    #expect(alive && figures["crashes"] == "0" && !outcome.stderr.contains("crashed"), "\(note)")
+    #expect(figures["hangs"] == "0" && figures["programs_lost"] == "0", "\(note)")
+    #expect((figures["inputs_tried"].flatMap(Int.init) ?? 0) > 10000, "\(note)")
+    let before = try #require(figures["host_rss_before_kib"].flatMap(Int.init), "\(note)")
+    let most = try #require(figures["host_rss_most_kib"].flatMap(Int.init), "\(note)")
+    let after = try #require(figures["host_rss_after_kib"].flatMap(Int.init), "\(note)")
+    let canvasKiB = 320 * 240 * 4 / 1024
+    #expect(max(most, after) - before < (64 << 10) + canvasKiB, "\(note)")
+    #expect((figures["host_cpu_per_commit_ms"].flatMap(Double.init) ?? .infinity) < 10, "\(note)")
+    #expect(
+      middle == 0x208040, "the program's window is not shown: \(middle.map { String($0, radix: 16) } ?? "no snapshot")")
   }
 }

@@ -18,6 +18,32 @@ import Testing
       ["xlogo", "-bg", "#2080c0", "-fg", "#2080c0"], options: ["--xwayland"], keptAs: "host-mode-xwayland")
   }
 
+  /// Xwayland dumps no core when it crashes (it would land in splashd's
+  /// working directory, / under systemd): it is started without `-core`,
+  /// its core size limit 0, the hard limit too.
+  @Test func xwaylandDumpsNoCore() throws {
+    var found: (arguments: [String], limits: String?)?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--xwayland", "--duration", "0.2", "--", "xlogo", "-bg", "#2080c0", "-fg", "#2080c0"], in: dir,
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram() else { return }
+        let display = children(of: splashd.pid).lazy.compactMap { environment(of: $0)["DISPLAY"] }.first
+        guard let xwayland = processes(named: "Xwayland").first(where: { arguments(of: $0).contains(display ?? "-") })
+        else { return }
+        let limits = readProcFile("/proc/\(xwayland)/limits")?.split(separator: "\n")
+          .first { $0.hasPrefix("Max core file size") }
+          .map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2).joined(separator: " ")
+          }
+        found = (arguments(of: xwayland), limits)
+      })
+    let note = outcome.stderr
+    let xwayland = try #require(found, "no Xwayland of the program's DISPLAY: \(note)")
+    #expect(!xwayland.arguments.isEmpty && !xwayland.arguments.contains("-core"), "\(xwayland.arguments)")
+    #expect(xwayland.limits == "0 0", "\(xwayland.limits ?? "no limits")")
+  }
+
   /// Xwayland killed under a running X11 program (its X server gone, the
   /// program ends with it): splashd forgets the X windows, lives on, and
   /// with `restart = on-failure` starts the program again, whose new X

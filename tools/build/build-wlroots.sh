@@ -227,6 +227,9 @@ PATCH
   # be ready) keeps none of the compositor's descriptors: with its end of
   # Xwayland's connection open, a compositor ending before Xwayland is ready
   # left both asleep for good (and the card's descriptor with them).
+  # Xwayland is started without -core, and with no core size at all (hard
+  # limit too): a crash of it dumped core in the compositor's working
+  # directory, / under systemd.
   patch -p1 --quiet << 'PATCH'
 --- a/xwayland/server.c
 +++ b/xwayland/server.c
@@ -236,7 +239,34 @@ PATCH
  #include <assert.h>
  #include <errno.h>
  #include <fcntl.h>
-@@ -364,6 +364,16 @@
+@@ -7,6 +7,7 @@
+ #include <stdlib.h>
+ #include <stdlib.h>
+ #include <stdnoreturn.h>
++#include <sys/resource.h>
+ #include <sys/socket.h>
+ #include <sys/types.h>
+ #include <sys/wait.h>
+@@ -26,6 +27,10 @@ static void safe_close(int fd) {
+ }
+ 
+ noreturn static void exec_xwayland(struct wlr_xwayland_server *server) {
++	// splashd: Xwayland dumps no core (it would land in the compositor's
++	// working directory, / under systemd); the hard limit too, so that
++	// nothing raises it again.
++	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+ 	if (!set_cloexec(server->x_fd[0], false) ||
+ 			!set_cloexec(server->x_fd[1], false) ||
+ 			!set_cloexec(server->wl_fd[1], false)) {
+@@ -52,7 +57,6 @@ noreturn static void exec_xwayland(struct wlr_xwayland_server *server) {
+ 	argv[i++] = server->display_name;
+ 	argv[i++] = "-rootless";
+ 	argv[i++] = "-terminate";
+-	argv[i++] = "-core";
+ 
+ #if HAVE_XWAYLAND_LISTENFD
+ 	argv[i++] = "-listenfd";
+@@ -364,6 +368,16 @@ static bool server_start(struct wlr_xwayland_server *server) {
  		} else if (pid == 0) {
  			exec_xwayland(server);
  		}
@@ -533,6 +563,59 @@ PATCH
  }
  
  static const struct wl_surface_interface surface_implementation = {
+PATCH
+  # Two crashes a client could cause at will, found by
+  # tools/test/wayland/hostile-fuzz.py: a subsurface whose parent was
+  # destroyed is inert to place_above and place_below (wlroots 0.15 looked
+  # for its siblings in its parent's lists, through the NULL parent); and an
+  # xdg_surface without a role that was a popup's parent takes its popups
+  # with it when destroyed, as one with a role does (they kept its address,
+  # and their links in its list of popups: a use after free, the heap
+  # corrupted).
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_surface.c
++++ b/types/wlr_surface.c
+@@ -928,7 +928,10 @@ static struct wlr_subsurface *subsurface_find_sibling(
+ static void subsurface_handle_place_above(struct wl_client *client,
+ 		struct wl_resource *resource, struct wl_resource *sibling_resource) {
+ 	struct wlr_subsurface *subsurface = subsurface_from_resource(resource);
+-	if (subsurface == NULL) {
++	// splashd: one whose parent was destroyed is inert (as later
++	// wlroots destroys it with its parent): it has no siblings to be
++	// found, and its parent's lists were read through NULL.
++	if (subsurface == NULL || subsurface->parent == NULL) {
+ 		return;
+ 	}
+ 
+@@ -960,7 +963,10 @@ static void subsurface_handle_place_above(struct wl_client *client,
+ static void subsurface_handle_place_below(struct wl_client *client,
+ 		struct wl_resource *resource, struct wl_resource *sibling_resource) {
+ 	struct wlr_subsurface *subsurface = subsurface_from_resource(resource);
+-	if (subsurface == NULL) {
++	// splashd: one whose parent was destroyed is inert (as later
++	// wlroots destroys it with its parent): it has no siblings to be
++	// found, and its parent's lists were read through NULL.
++	if (subsurface == NULL || subsurface->parent == NULL) {
+ 		return;
+ 	}
+ 
+--- a/types/xdg_shell/wlr_xdg_surface.c
++++ b/types/xdg_shell/wlr_xdg_surface.c
+@@ -424,6 +424,14 @@ struct wlr_xdg_surface *create_xdg_surface(
+ void reset_xdg_surface(struct wlr_xdg_surface *xdg_surface) {
+ 	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_NONE) {
+ 		unmap_xdg_surface(xdg_surface);
++	} else {
++		// splashd: a surface without a role may be a popup's parent
++		// too: its popups go with it, as a parent with a role's do
++		// (unmap_xdg_surface), rather than keep pointers into it.
++		struct wlr_xdg_popup *popup, *popup_tmp;
++		wl_list_for_each_safe(popup, popup_tmp, &xdg_surface->popups, link) {
++			wlr_xdg_popup_destroy(popup->base);
++		}
+ 	}
+ 
+ 	if (xdg_surface->added) {
 PATCH
   # The GPU variant's tree: the same patches, its GBM allocator kept.
   cp -a . ../wlroots-gpu

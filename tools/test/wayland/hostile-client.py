@@ -12,6 +12,8 @@ then stays (the program runs on) until a signal ends it.
         LEVELS subsurfaces, each under the last (leaf-first: each over the
         last, the chain then put under the window), each committed, then
         the window committed: the synchronized nest applied at once.
+    hostile-client.py popups REPORT LEVELS
+        LEVELS popups, each the child of the last (the first the window's).
     hostile-client.py offscreen REPORT SUBSURFACES FRAMES
         SUBSURFACES subsurfaces of 64x64 at 2000,2000, outside the picture,
         then FRAMES frames of the window (each waited for); the
@@ -104,6 +106,32 @@ def nest(path, levels, leaf_first=False):
     report(path, [("levels", levels), ("order", "leaf-first" if leaf_first else "top-down"),
                   ("seconds", "%.3f" % (time.monotonic() - started)), ("host_cpu_s", cpu_since(before)),
                   ("outcome", outcome)])
+
+
+def popups(path, levels):
+    c = Connection()
+    window = Window(c)
+    parent = window.xdg
+    outcome = "served"
+    try:
+        for _ in range(levels):
+            surface = c.new_id()
+            c.queue(window.compositor, 0, struct.pack("<I", surface))
+            xdg = c.new_id()
+            c.queue(window.wm_base, 2, struct.pack("<II", xdg, surface))
+            positioner = c.new_id()
+            c.queue(window.wm_base, 1, struct.pack("<I", positioner))
+            c.queue(positioner, 1, struct.pack("<ii", 10, 10))  # set_size
+            c.queue(positioner, 2, struct.pack("<iiii", 0, 0, 1, 1))  # set_anchor_rect
+            c.queue(xdg, 2, struct.pack("<III", c.new_id(), parent, positioner))  # get_popup
+            c.queue(positioner, 0)
+            c.queue(surface, 6)
+            parent = xdg
+        c.flush()
+        c.roundtrip()
+    except (OSError, ConnectionError) as error:
+        outcome = cut_off(c, error)
+    report(path, [("levels", levels), ("outcome", outcome)])
 
 
 def offscreen(path, count, frames):
@@ -344,7 +372,7 @@ def connections(path, count):
 
 
 def main():
-    modes = {"nest": (nest, 1), "offscreen": (offscreen, 2), "aliased": (aliased, 2), "wide": (wide, 1), "rects": (rects, 2),
+    modes = {"nest": (nest, 1), "popups": (popups, 1), "offscreen": (offscreen, 2), "aliased": (aliased, 2), "wide": (wide, 1), "rects": (rects, 2),
              "pools": (pools, 2), "window": (window, 0), "conns": (conns, 1), "connections": (connections, 1)}
     if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)

@@ -234,9 +234,11 @@ def report(path, lines):
 
 
 def stay():
-    """Stays connected (the program runs on) until a signal ends it."""
-    while True:
-        time.sleep(3600)
+    """Stays connected (the program runs on) until a signal ends it, or
+    the compositor has gone (a client it left behind is no one's)."""
+    while host_figures() is not None:
+        time.sleep(0.5)
+    sys.exit(0)
 
 
 def run(main):
