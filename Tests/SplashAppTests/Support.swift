@@ -187,8 +187,11 @@ final class PipeDisplayEvents: DisplayDeviceEvents {
 /// A screen with a fixed mode (a framebuffer's) and a vsync every 1/60 s on
 /// the test clock; drawing frame N costs `cost(N)` seconds. It paints into
 /// memory.
-class ScreenStub: Output {
+class ScreenStub: Output, FlipWatchedOutput {
   let canvas: OffscreenOutput
+  /// Since when its page flip has been stuck, as a display that stopped
+  /// completing them; nil while it completes them.
+  var flipsStuckSince: Double?
   let clock: TestClock
   let cost: (Int) -> Double
   /// Whether it keeps what was painted between frames (as offscreen and an
@@ -242,6 +245,9 @@ class ScreenStub: Output {
   }
 
   func release(keepingLastFrame: Bool, repaintLast: () -> Void) { keptLastFrame = keepingLastFrame }
+
+  /// Stuck past a second, as the native KMS output's flip timeout.
+  func flipStuck(at now: Double) -> Bool { flipsStuckSince.map { now - $0 > 1 } ?? false }
 }
 
 /// A screen of two pages flipped in turn, as a KMS card's dumb buffers:

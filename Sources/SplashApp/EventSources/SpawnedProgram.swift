@@ -107,10 +107,11 @@ final class SpawnedProgram: EventSource {
   /// Waits for the program to end, passing on every SIGTERM, SIGINT and
   /// SIGHUP meanwhile (those that came during the splash were passed on
   /// as they came); returns its exit status (128 + the signal when a
-  /// signal ended it).
-  func supervise(signals: SignalReceiving?, clock: EventClock) -> Int32 {
+  /// signal ended it). systemd's `watchdog`, if any, is fed meanwhile.
+  func supervise(signals: SignalReceiving?, clock: EventClock, watchdog: WatchdogPinger? = nil) -> Int32 {
     let loop = RunLoop(clock: clock)
     loop.add(self)
+    if let watchdog { loop.add(watchdog) }
     if let signals { loop.add(SignalForwarder(signals, to: child)) }
     loop.run(until: .infinity) { ended }
     guard let exited = try? child.wait() else { return ExitStatus.runtimeFailure }

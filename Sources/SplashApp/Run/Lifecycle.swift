@@ -5,9 +5,12 @@ import SplashSystem
 
 /// Tells the log and systemd (when NOTIFY_SOCKET is set) how the splash is
 /// doing: READY=1 once the first frame is really on screen, a STATUS= line
-/// for every event.
+/// for every event; and its watchdog, when it asked for one.
 final class Lifecycle {
   private let notifier: SystemdNotifier?
+  /// systemd's watchdog (`WatchdogSec=`: WATCHDOG_USEC for this process),
+  /// when it asked for one and can be told; fed by `WatchdogPinger`.
+  let watchdog: Watchdog?
   private let log: Log
   private let started: Double
   private var readySent = false
@@ -15,10 +18,27 @@ final class Lifecycle {
   /// hear it is on the screen (`--boot initramfs`); told once.
   var parent: FileDescriptor?
 
-  init(started: Double, notifySocket: String?, log: Log) {
+  /// The lifecycle of a splash started at `started`, told to systemd at
+  /// `notifySocket` (NOTIFY_SOCKET); `environment` (splashd's) says
+  /// whether systemd's watchdog is on for process `processID`.
+  init(started: Double, notifySocket: String?, environment: [String: String], processID: Int32, log: Log) {
     self.started = started
     self.log = log
     notifier = SystemdNotifier(socketPath: notifySocket)
+    watchdog = notifier == nil ? nil : Watchdog(environment: environment, processID: processID)
+  }
+
+  /// Sends `state` to systemd (the watchdog's WATCHDOG=1).
+  func tellSystemd(_ state: String) { notify(state) }
+
+  /// The program takes splashd's place (execve: the unit's main process,
+  /// which does not feed splashd's watchdog): systemd is told to watch no
+  /// more (WATCHDOG_USEC=0), so that it does not kill the program for
+  /// splashd's silence.
+  func stopWatchdog() {
+    guard watchdog != nil else { return }
+    log.info("systemd's watchdog: off for the program that takes splashd's place (WATCHDOG_USEC=0)")
+    notify("WATCHDOG_USEC=0")
   }
 
   /// Reports one event of `settings`' splash.

@@ -38,7 +38,8 @@ final class Run {
     self.dependencies = dependencies
     started = dependencies.clock.now()
     lifecycle = Lifecycle(
-      started: started, notifySocket: dependencies.environment["NOTIFY_SOCKET"], log: dependencies.log)
+      started: started, notifySocket: dependencies.environment["NOTIFY_SOCKET"],
+      environment: dependencies.environment, processID: dependencies.processID, log: dependencies.log)
     let (options, program) = ParsedCommandLine.splitProgram(arguments)
     if !ParsedCommandLine.asksOnlyForInformation(options), let program { take(program) }
   }
@@ -213,10 +214,12 @@ final class Run {
     case .spawned:
       guard let spawned = session?.spawned else { break }
       dependencies.handOffRecord?.handingOff(to: spawned.path, now: dependencies.clock.now())
-      return .exit(spawned.supervise(signals: dependencies.signals, clock: dependencies.clock))
+      return .exit(
+        spawned.supervise(signals: dependencies.signals, clock: dependencies.clock, watchdog: session?.watchdog))
     case .execInPlace:
       guard let handOff else { break }
       if let path = handOff.path { dependencies.handOffRecord?.handingOff(to: path, now: dependencies.clock.now()) }
+      lifecycle.stopWatchdog()
       let rotation = session?.controller.rotation ?? planned?.rotation ?? .none
       return .handOff(handOff, environment: [HandOff.rotationVariable: String(rotation.rawValue)])
     case .nothing, .hosted:  // (a hosted program's supervision ended the run above)

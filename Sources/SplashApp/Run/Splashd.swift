@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashConfigFile
 import SplashCore
 import SplashDevices
@@ -62,6 +63,9 @@ public struct Dependencies {
   /// When the program was last handed the screen (restart loops); nil
   /// outside systemd, where nothing restarts splashd in a loop.
   var handOffRecord: HandOffRecord?
+  /// This process's ID (systemd's WATCHDOG_PID names the process its
+  /// watchdog is meant for).
+  var processID: Int32 = getpid()
   /// Whether snapshots are made into PNG files on threads of their own
   /// (tests on a clock of their own make them in place, in step with it).
   var snapshotsOffTheLoop = true

@@ -36,6 +36,9 @@ final class Session {
   private var questions: Questions?
   /// Where the splash goes when display devices come and go.
   private var moves: DisplayMoves?
+  /// systemd's watchdog, fed from the run loop while the display is not
+  /// stuck; nil when systemd asked for none.
+  private(set) var watchdog: WatchdogPinger?
 
   init(_ plan: Plan, dependencies: Dependencies, lifecycle: Lifecycle, started: Double) {
     self.plan = plan
@@ -59,6 +62,16 @@ final class Session {
       let source = SignalSource(receiver, controller: controller)
       runLoop.add(source)
       signals = source
+    }
+    if let asked = lifecycle.watchdog {
+      let stage = stage
+      let clock = dependencies.clock
+      let pinger = WatchdogPinger(
+        asked, clock: clock, send: { [lifecycle] in lifecycle.tellSystemd($0) },
+        displayStuck: { (stage.output as? FlipWatchedOutput)?.flipStuck(at: clock.now()) ?? false },
+        log: dependencies.log)
+      runLoop.add(pinger)
+      watchdog = pinger
     }
   }
 

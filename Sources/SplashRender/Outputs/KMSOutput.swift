@@ -24,7 +24,7 @@ import SplashSystem
 /// copied into the card's fbdev emulation, which the kernel shows again
 /// once the last file of the card is closed.
 public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPluggableOutput, LingeringOutput,
-  ScanningOutOutput
+  ScanningOutOutput, FlipWatchedOutput
 {
   /// The first card (the first screen's): what `--device` names, or the
   /// lowest-numbered card with a connected connector.
@@ -62,6 +62,12 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
   /// How long a flip event may take: a refresh is 7–33 ms; a stalled
   /// machine (or an emulator) gets far more before the splash gives up.
   static let flipTimeout = 1.0
+
+  /// Whether a lit screen's flip has waited longer than `flipTimeout` for
+  /// its event at `now`.
+  public func flipStuck(at now: Double) -> Bool {
+    lit.contains { screen in screen.flipQueuedAt.map { now - $0 > Self.flipTimeout } ?? false }
+  }
 
   /// The registry's entry: tried when a card has a connected connector, or
   /// `--device` names one.
@@ -298,7 +304,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
       }
       do {
         try screen.card.flip(screen.pipe, to: screen.buffers[screen.back])
-        screen.flipPending = true
+        screen.flipQueuedAt = clock.now()
       } catch {
         // Another screen that refuses a flip keeps its frame; the first one's is the splash's.
         guard screen === first else { continue }
@@ -396,7 +402,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
       return refused(error.description)
     }
     first.flipsToScanout = framebuffer
-    first.flipPending = true
+    first.flipQueuedAt = clock.now()
     first.scannedOutAFrame()
     guard let event = awaitFlips() else {
       note("no page flip event from \(card.path) in \(formatNumber(Self.flipTimeout)) s; pacing by the clock")

@@ -23,8 +23,11 @@ final class KMSScreen {
   /// among them; nil before it is first painted).
   private var framesPainted = 0
   private var paintedFrame: [Int?] = [nil, nil]
+  /// When (the run loop's clock) a flip was queued whose event has not
+  /// come; nil when none is pending.
+  var flipQueuedAt: Double?
   /// Whether a flip was queued and its event has not come.
-  var flipPending = false
+  var flipPending: Bool { flipQueuedAt != nil }
   /// The framebuffer of a program's buffer the screen shows as it is
   /// (scanned out), if any: its own buffers are off the screen meanwhile.
   private(set) var scannedOut: UInt32?
@@ -74,7 +77,7 @@ final class KMSScreen {
   /// program's framebuffer no longer shown is removed (its buffer goes
   /// back to its program).
   func flipped() {
-    flipPending = false
+    flipQueuedAt = nil
     let previous = scannedOut
     if let next = flipsToScanout {
       scannedOut = next

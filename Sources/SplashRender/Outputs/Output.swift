@@ -171,6 +171,16 @@ public protocol LingeringOutput: Output {
   var lastFrameNeedsThisProcess: Bool { get }
 }
 
+/// An output whose frames reach the screen by page flips that the display
+/// completes (a DRM card): whether one is overdue. splashd's liveness asks
+/// it: while a flip is stuck, systemd's watchdog is not fed, and a stuck
+/// display becomes a restart by systemd.
+public protocol FlipWatchedOutput: Output {
+  /// Whether a page flip queued on one of its screens has waited for its
+  /// completion longer than its timeout, at `now` (the run loop's clock).
+  func flipStuck(at now: Double) -> Bool
+}
+
 /// The display as one splashd hands it to another: the DRM cards it shows
 /// on, with their open descriptors (master and the frame on the screen go
 /// with them). Empty for a back end the adopter opens again as it is

@@ -22,10 +22,14 @@ public final class SystemdNotifier {
   deinit { close(socket) }
 
   /// Sends `state` (newline-separated assignments); failures are ignored,
-  /// as systemd's own sd_notify callers do.
+  /// as systemd's own sd_notify callers do. Never waits: a receiver whose
+  /// queue is full (a datagram socket's holds a few) does not get it,
+  /// rather than the run loop stalling on it.
   public func send(_ state: String) {
     var bytes = Array(state.utf8)
-    _ = withSocketAddress(address) { sendto(socket, &bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, addressLength) }
+    _ = withSocketAddress(address) {
+      sendto(socket, &bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, addressLength)
+    }
   }
 }
 
