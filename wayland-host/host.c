@@ -340,6 +340,13 @@ static int client_processes(struct splashd_host *host, int32_t *pids, int capaci
   return count;
 }
 
+static int ping(struct splashd_host *host, uint32_t timeout_ms) {
+  int sent = ping_program(host, timeout_ms);
+  // Outside a dispatch: the ping goes out now.
+  if (sent) flush(host);
+  return sent;
+}
+
 static void destroy(struct splashd_host *host) {
   end_held(host);
   drop_held(host);
@@ -398,5 +405,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .windows = count_windows,
     .client_processes = client_processes,
     .start_xwayland = start_xwayland,
+    .ping = ping,
     .destroy = destroy,
 };

@@ -223,6 +223,8 @@ struct window {
   /* Between its map and unmap signals (Xwayland marks its surfaces mapped
      only after the map signal, xdg-shell before). */
   bool mapped;
+  /* An xdg toplevel's: its client missed a pong (wlroots' ping_timeout). */
+  struct wl_listener ping_timeout;
   struct wl_listener destroy, map, unmap, request_configure;
 };
 
@@ -342,6 +344,9 @@ void drop_window(struct window *window);
 /* A window watched until it is destroyed: the program's when `first`, else a later one. */
 struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg, struct wlr_xwayland_surface *x11,
                           bool first);
+/* Pings the client of the program's window (an xdg toplevel), its pong
+   awaited `timeout_ms`: 1, or 0 when that window is none or not xdg-shell's. */
+int ping_program(struct splashd_host *host, uint32_t timeout_ms);
 /* Where the program's windows lie on the canvas; false before the first buffer. */
 bool place_windows(const struct splashd_host *host, struct window_places *places);
 /* Where a later window's surface lies on the canvas. */

@@ -144,7 +144,25 @@ void drop_window(struct window *window) {
   wl_list_remove(&window->map.link);
   wl_list_remove(&window->unmap.link);
   if (window->x11 != NULL) wl_list_remove(&window->request_configure.link);
+  if (window->xdg != NULL) wl_list_remove(&window->ping_timeout.link);
   free(window);
+}
+
+/* A ping to the window's client went unanswered (wlroots emits it on each
+   xdg surface of that client): said once, for the program's window. */
+static void handle_ping_timeout(struct wl_listener *listener, void *data) {
+  struct window *window = wl_container_of(listener, window, ping_timeout);
+  (void)data;
+  if (window->host->first == window) note(window->host, SPLASHD_HOST_PING_MISSED);
+}
+
+int ping_program(struct splashd_host *host, uint32_t timeout_ms) {
+  struct window *window = host->first;
+  if (window == NULL || window->xdg == NULL || window->xdg->client == NULL) return 0;
+  // wlroots arms its timer with the shell's timeout as each ping goes out.
+  window->xdg->client->shell->ping_timeout = timeout_ms;
+  wlr_xdg_surface_ping(window->xdg);
+  return 1;
 }
 
 static void handle_window_destroy(struct wl_listener *listener, void *data) {
@@ -168,6 +186,8 @@ struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg
   window->map.notify = handle_window_map;
   window->unmap.notify = handle_window_unmap;
   if (xdg != NULL) {
+    window->ping_timeout.notify = handle_ping_timeout;
+    wl_signal_add(&xdg->events.ping_timeout, &window->ping_timeout);
     wl_signal_add(&xdg->events.destroy, &window->destroy);
     wl_signal_add(&xdg->events.map, &window->map);
     wl_signal_add(&xdg->events.unmap, &window->unmap);

@@ -306,4 +306,12 @@ public final class WaylandHost: WaylandHosting {
   public func frameDone(at monotonic: Double, refreshPeriod: Double) {
     api.frame_done(host, Int64(monotonic * 1e9), Int64(refreshPeriod * 1e9))
   }
+
+  /// Asks the client of the program's window whether it still answers:
+  /// xdg_wm_base's ping, its pong awaited `timeout` seconds (wlroots'
+  /// timer), a miss reported by a dispatch as `pingMissed`. False when the
+  /// program's window is no xdg-shell toplevel.
+  public func ping(within timeout: Double) -> Bool {
+    api.ping(host, UInt32(min(max(timeout * 1000, 1), Double(UInt32.max)))) == 1
+  }
 }

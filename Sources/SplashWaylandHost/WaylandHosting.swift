@@ -73,6 +73,11 @@ public protocol WaylandHosting: AnyObject {
   /// The frame that showed the program's buffer was presented at
   /// `monotonic` seconds, the screen refreshing every `refreshPeriod`.
   func frameDone(at monotonic: Double, refreshPeriod: Double)
+  /// Asks the client of the program's window whether it still answers
+  /// (xdg_wm_base's ping), its pong awaited `timeout` seconds: a pong not
+  /// come by then is a dispatch's `pingMissed`. False when the program's
+  /// window is no xdg-shell toplevel (none yet, or an X11 one).
+  func ping(within timeout: Double) -> Bool
 }
 
 /// What a dispatch of the compositor found.
@@ -87,6 +92,8 @@ public struct WaylandHostEvents: OptionSet, Sendable {
   public static let clientCame = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_CLIENT_CAME))
   /// A screencopy client (grim) asked for the screen: `showScreen`.
   public static let screenWanted = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_FRAME_WANTED))
+  /// The program's window's client did not answer a ping in time (`ping`).
+  public static let pingMissed = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_PING_MISSED))
 }
 
 /// 32-bit pixels where they lie, 0xAARRGGBB as a native UInt32: a

@@ -209,4 +209,30 @@ final class FakeWaylandHost: WaylandHosting {
   }
 
   func frameDone(at monotonic: Double, refreshPeriod: Double) { framesDone += 1 }
+
+  // MARK: Pings
+
+  /// Whether the program stopped answering: a ping then goes unanswered,
+  /// and its timeout (on `clock`) is a dispatch's `pingMissed`.
+  var frozen = false
+  /// The test's clock, for the pings' timeouts; without it no ping misses.
+  var clock: TestClock?
+  /// When each ping went out.
+  private(set) var pings: [Double] = []
+  /// Whether a ping awaits its pong (as wlroots sends no second meanwhile).
+  private var awaiting = false
+
+  func ping(within timeout: Double) -> Bool {
+    guard current != nil, let clock else { return false }
+    guard !awaiting else { return true }
+    pings.append(clock.now())
+    guard frozen else { return true }
+    awaiting = true
+    clock.atTime(clock.now() + timeout) { [weak self] in
+      guard let self, awaiting else { return }
+      awaiting = false
+      if frozen { note(.pingMissed) }
+    }
+    return true
+  }
 }

@@ -444,6 +444,7 @@ final class Harness {
     if fakesWaylandHost {
       dependencies.makeWaylandHost = { [weak self] size, screen, renderNode, _ throws(SystemError) in
         let host = FakeWaylandHost(size: size, screen: screen, renderNode: renderNode)
+        host.clock = self?.clock
         self?.waylandHost = host
         self?.onWaylandHost(host)
         return host

@@ -82,6 +82,9 @@ enum {
   /* A client connected (to the display's socket, or the program's own
      connection was made). */
   SPLASHD_HOST_CLIENT_CAME = 8,
+  /* The program's window's client did not answer a ping (ping) within its
+     timeout: it no longer reads what the compositor sends. */
+  SPLASHD_HOST_PING_MISSED = 16,
 };
 
 struct splashd_host;
@@ -204,9 +207,18 @@ struct splashd_host_api {
      own user otherwise). Returns the display's name for DISPLAY (":N"),
      or NULL with the reason in `error`. */
   const char *(*start_xwayland)(struct splashd_host *host, const char *user, char *error, size_t capacity);
+  /* Asks the client of the program's window (the first toplevel) whether
+     it still answers: xdg_wm_base's ping, its pong awaited `timeout_ms`
+     (wlroots' timer in the event loop); a pong that has not come by then
+     is reported as SPLASHD_HOST_PING_MISSED, once. 1 when a ping went out,
+     or one already awaits its pong; 0 when the program's window is no
+     xdg-shell toplevel (none yet, or an X11 window: X has no such ping
+     here). When to ask, how long to wait and what a miss means are the
+     caller's. */
+  int (*ping)(struct splashd_host *host, uint32_t timeout_ms);
 };
 
-#define SPLASHD_HOST_API_VERSION 12
+#define SPLASHD_HOST_API_VERSION 13
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
