@@ -199,7 +199,7 @@ void splashd_descriptor_limit_for_programs(int programs) {
 }
 
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
-                     unsigned int gid, int group_count, const unsigned int *groups) {
+                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) return -errno;
   pid_t pid = fork();
@@ -219,7 +219,9 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     sigprocmask(SIG_SETMASK, mask, NULL);
     splashd_descriptor_limit_for_programs(1);
     int error = 0;
-    if (splashd_become(uid, gid, group_count, groups) != 0) {
+    if (stderr_fd >= 0 && dup2(stderr_fd, 2) < 0) {
+      error = errno;
+    } else if (splashd_become(uid, gid, group_count, groups) != 0) {
       error = errno;
     } else {
       execve(path, argv, envp);

@@ -195,6 +195,9 @@ public struct HandoffSettings: Equatable, Sendable {
   /// Host mode: the most restarts, after which splashd keeps the splash
   /// and ends with the program's status.
   public var restartLimit = 5
+  /// Host mode: seconds the program's window has to answer a ping before
+  /// it counts as frozen (a failure); 0: it is not pinged.
+  public var hangTimeout: Double = 0
   /// Host mode: how the program's window lies on several screens.
   public var screens = ScreenSharing.mirror
 
@@ -357,6 +360,8 @@ public struct Settings: Equatable, Sendable {
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
   public static let maxRestartWindow = 3600.0
+  /// The longest `hang-timeout`.
+  public static let maxHangTimeout = 3600.0
   /// The most restarts `restart-limit` may allow.
   public static let maxRestartLimit = 1000
   /// The longest an accelerometer may delay the first frame.
@@ -432,6 +437,11 @@ public struct Settings: Equatable, Sendable {
       throw SettingsError(
         "\(origin(of: \.handoff.restart)) needs \(sibling("host", of: "restart")) wayland: only a program splashd "
           + "hosts is started again under the splash (under systemd, Restart= restarts the others)")
+    }
+    if handoff.hangTimeout > 0 && handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: \.handoff.hangTimeout)) needs \(sibling("host", of: "hang-timeout")) wayland: only a program "
+          + "splashd hosts is pinged")
     }
     if splash.record != nil && splash.display == "window" {
       throw SettingsError("--record renders offscreen and cannot be combined with --display window")

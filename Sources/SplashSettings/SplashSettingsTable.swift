@@ -320,12 +320,14 @@ enum SplashSettingsTable {
       print: { formatNumber($0) }),
     SettingSpec(
       "restart", .handoff, .option(placeholder: "no|on-failure|always"), .reveal,
-      help: "Host mode: when the program ends (on-failure: with a status other than 0 or by a signal; always: "
-        + "however it ends; not when splashd is stopped), the splash comes back, cross-faded from the program's "
-        + "last frame, with a message line saying how it ended; the program is started again after a pause (half "
-        + "a second, doubled at each restart up to 8), and the transition opens onto its new first frame. After "
-        + "restart-limit restarts the splash stays with its message and splashd exits with the program's status. "
-        + "no: splashd exits with the program's status at once.",
+      help: "Host mode: when the program ends (on-failure: with a status other than 0 or by a signal, or frozen: "
+        + "hang-timeout; always: however it ends; not when splashd is stopped), the splash comes back, cross-faded "
+        + "from the program's last frame, with a message line saying how it ended; the program is started again "
+        + "after a pause (half a second, doubled at each restart up to 8), and the transition opens onto its new "
+        + "first frame. After restart-limit restarts the splash shows the diagnostic screen (how the program "
+        + "ended, when, the last lines of its standard error, the machine's name and addresses; splashctl status "
+        + "says the same) for 30 s, then splashd exits with the program's status, the screen kept. no: splashd "
+        + "exits with the program's status at once.",
       values: RestartPolicy.allCases.map(\.rawValue), \.handoff.restart, read: { try $0.choice(RestartPolicy.self) },
       print: { $0.rawValue }),
     SettingSpec(
@@ -338,6 +340,14 @@ enum SplashSettingsTable {
         }
         return number
       }, print: { String($0) }),
+    SettingSpec(
+      "hang-timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
+      help: "Host mode: once the program has shown its first frame, its window's client is pinged (xdg-shell's "
+        + "ping) and must answer within this many seconds; one that does not is frozen, and is treated as a "
+        + "failure: the splash comes back over its last frame saying so, the program is ended (SIGTERM, then "
+        + "SIGKILL after 5 s) and started again as restart says. X11 programs are not pinged. 0 (off) never pings.",
+      \.handoff.hangTimeout, read: { try $0.seconds(upTo: Settings.maxHangTimeout, zero: " (off)") },
+      print: { formatNumber($0) }),
     SettingSpec(
       "timeout", .handoff, .option(placeholder: "SECONDS"), .reveal,
       help: "The longest --ready notify, --until-file or --until-reveal holds the splash, counted from the first "

@@ -414,6 +414,9 @@ final class Harness {
   private(set) var waylandHost: FakeWaylandHost?
   /// Told of the stand-in compositor when it is made.
   var onWaylandHost: (FakeWaylandHost) -> Void = { _ in }
+  /// Where host mode's program's standard error is forwarded (the test
+  /// process's own when nil).
+  var programStderr: FileDescriptor?
 
   init() throws {
     dir = try TemporaryDirectory()
@@ -440,6 +443,7 @@ final class Harness {
     if let resolveRotation { dependencies.resolveRotation = resolveRotation }
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
+    if let programStderr { dependencies.programStderr = programStderr }
     dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
     if fakesWaylandHost {
       dependencies.makeWaylandHost = { [weak self] size, screen, renderNode, _ throws(SystemError) in

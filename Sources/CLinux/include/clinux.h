@@ -155,10 +155,11 @@ int splashd_alternate_signal_stack(void);
 
 /* Starts `path` as `uid`/`gid`/`groups` with `argv`, `envp` and the signal
    mask `mask` (every signal's action the default): fork, then in the child
-   the credentials and execve. The child's pid, or -errno when it could not
+   the credentials and execve; with `stderr_fd` (not -1), its standard
+   error is that descriptor. The child's pid, or -errno when it could not
    be started (the credentials or execve failed: told back through a pipe). */
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
-                     unsigned int gid, int group_count, const unsigned int *groups);
+                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd);
 
 /* Guards a file mapping against the file being cut short under it (a
    truncated file's pages beyond its end raise SIGBUS when read): a read

@@ -33,11 +33,13 @@ final class SpawnedProgram: EventSource {
   /// Starts `program` (found, its user and environment, as `HandOff`
   /// says: a user that cannot be had means the program does not run), with
   /// `additions` to its environment and NOTIFY_SOCKET, a socket of
-  /// splashd's own. Its end asks the splash for `whenEnded()`;
+  /// splashd's own, and `standardError` as its standard error when given
+  /// (else splashd's). Its end asks the splash for `whenEnded()`;
   /// `revealsWhen` says what else reveals it.
   init(
-    _ program: HandOff, additions: [String: String] = [:], controller: Controller, log: Log,
-    whenEnded: @escaping () -> ControlCommand? = { .reveal }, revealsWhen: String = "it sends READY=1"
+    _ program: HandOff, additions: [String: String] = [:], standardError: FileDescriptor? = nil,
+    controller: Controller, log: Log, whenEnded: @escaping () -> ControlCommand? = { .reveal },
+    revealsWhen: String = "it sends READY=1"
   ) throws(Failure) {
     guard let path = program.path else {
       throw Failure(status: ExitStatus.cannotRun, message: program.problem ?? "cannot run \(program.arguments[0])")
@@ -51,7 +53,8 @@ final class SpawnedProgram: EventSource {
       notify = try NotifyListener()
       let ours = ["NOTIFY_SOCKET": notify.name, HandOff.rotationVariable: String(controller.rotation.rawValue)]
       let (user, environment) = try program.resolved(additions: additions.merging(ours) { _, ours in ours })
-      child = try ChildProcess.spawn(path, program.arguments, environment: environment, as: user)
+      child = try ChildProcess.spawn(
+        path, program.arguments, environment: environment, standardError: standardError, as: user)
       userID = user?.uid ?? geteuid()
       exit = try child.endWatch()
     } catch {

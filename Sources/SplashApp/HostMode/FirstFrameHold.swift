@@ -25,6 +25,9 @@ final class FirstFrameHold: ScreenSuccessor {
   var screenPaths: () -> [String] = { [] }
   /// Told when splashd is asked to stop after the splash.
   var onStopAfterSplash: () -> Void = {}
+  /// The program has failed for good: what the diagnostic screen shows,
+  /// which `status` says too (program=failed, ended=, …).
+  var failure: FailureReport?
   /// The reveal that waits for the first frame: its reason.
   private var waitingReveal: String?
   /// Where a waiting reveal is made again.
@@ -49,8 +52,13 @@ final class FirstFrameHold: ScreenSuccessor {
 
   var statusFields: [String] {
     var fields: [String] = []
-    if let state { fields.append("program=\(state.rawValue)") }
+    if let failure {
+      fields += failure.statusFields.prefix(1)
+    } else if let state {
+      fields.append("program=\(state.rawValue)")
+    }
     if restarts > 0 { fields.append("restarts=\(restarts)") }
+    if let failure { fields += failure.statusFields.dropFirst() }
     if state != nil { fields.append("windows=\(windows())") }
     if state == .shown, case let paths = screenPaths(), !paths.isEmpty {
       fields.append("scanout=" + paths.joined(separator: ","))

@@ -37,6 +37,11 @@ final class HostedProgram: EventSource {
   let frames: ProgramFrames
   /// What reaches it from the machine's input devices.
   private let input: ProgramInput
+  /// Whether it still answers (`hang-timeout`).
+  let liveness: ProgramLiveness
+  /// Its standard error, forwarded to splashd's and its last lines kept;
+  /// nil when the pipe cannot be had (it then writes to splashd's own).
+  let stderr: ProgramStderr?
   private var host: (any WaylandHosting)?
   /// Where the program's window lies on the screens (`screens`), once it
   /// is started.
@@ -53,7 +58,8 @@ final class HostedProgram: EventSource {
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
-    makeHost: @escaping WaylandHostMaker, now: @escaping () -> Double, log: Log, handlesCrashes: Bool
+    makeHost: @escaping WaylandHostMaker, clock: EventClock, log: Log, handlesCrashes: Bool,
+    stderrDestination: FileDescriptor
   ) {
     self.program = program
     self.settings = settings
@@ -65,13 +71,22 @@ final class HostedProgram: EventSource {
     let fill: Color
     if case .color(let color) = settings.splash.background { fill = color } else { fill = .black }
     hold = FirstFrameHold(controller: controller, log: log)
-    frames = ProgramFrames(stage: stage, fill: fill, now: now, log: log)
+    frames = ProgramFrames(stage: stage, fill: fill, now: clock.now, log: log)
     input = ProgramInput(environment: environment, handlesCrashes: handlesCrashes, log: log)
+    liveness = ProgramLiveness(timeout: settings.handoff.hangTimeout, clock: clock, log: log)
+    do {
+      stderr = try ProgramStderr(forwardingTo: stderrDestination)
+    } catch {
+      log.error("host mode: the program's standard error goes to splashd's as it is (\(error.phrase))")
+      stderr = nil
+    }
     controller.successor = hold
     hold.windows = { [weak self] in self?.host?.windowCount ?? 0 }
     hold.screenPaths = { [weak self] in self?.frames.screenPaths ?? [] }
     frames.programEnded = { [weak self] in self?.ended ?? true }
     frames.onFirstFrame = { [weak self] in self?.showedItsFirstFrame() }
+    liveness.programShown = { [weak self] in self?.frames.showedAFrame ?? false }
+    liveness.programRuns = { [weak self] in !(self?.ended ?? true) }
   }
 
   /// Makes the compositor and starts the program, its window arranged on
@@ -120,6 +135,7 @@ final class HostedProgram: EventSource {
     }
     self.host = host
     frames.serve(host)
+    liveness.serve(host)
     frames.arrangement = arranged
     input.serve(host)
     input.map(arranged, on: screens)
@@ -144,7 +160,7 @@ final class HostedProgram: EventSource {
     }
     spawned = try SpawnedProgram(
       toRun, additions: additions.merging(["WAYLAND_SOCKET": String(connection.rawValue)]) { $1 },
-      controller: controller, log: log,
+      standardError: stderr?.writeEnd, controller: controller, log: log,
       whenEnded: { [weak self] in
         guard let self, !frames.showedAFrame else { return .reveal }
         // No doors onto nothing: the splash ends now (or its player, for a restart, stops).
@@ -160,6 +176,7 @@ final class HostedProgram: EventSource {
   func restart() throws(Failure) {
     guard let host else { throw Failure.runtime("host mode: the compositor is gone") }
     frames.programRestarts()
+    liveness.programRestarts()
     restarted = true
     hold.programRestarted()
     // The ended one's notify socket goes first: the new one takes its name.
@@ -221,6 +238,7 @@ final class HostedProgram: EventSource {
     let happened = host.dispatch()
     if happened.contains(.newBuffer) { frames.showCurrent(wholly: false) }
     if happened.contains(.screenWanted) { frames.screenWanted() }
+    if happened.contains(.pingMissed) { liveness.pingMissed() }
     if !happened.isDisjoint(with: [.clientGone, .clientCame]), !frames.showedAFrame { followConnections(of: host) }
   }
 

@@ -35,6 +35,8 @@ final class KioskSupervisor {
   /// The program was not started again after it ended (the limit, or a
   /// stop): the splash stays on the screen when splashd lets go of it.
   private(set) var keepsSplash = false
+  /// How the program ended, each time (the tests look at them).
+  private(set) var ends: [ProgramEnd] = []
 
   /// How long a program told to stop has before it is killed.
   static let stopWait = 5.0
@@ -61,9 +63,11 @@ final class KioskSupervisor {
     self.dependencies = dependencies
     program = HostedProgram(
       program: arguments, settings: settings, environment: dependencies.environment, controller: controller,
-      stage: stage, makeHost: dependencies.makeWaylandHost, now: dependencies.clock.now, log: dependencies.log,
-      handlesCrashes: dependencies.handlesCrashes)
+      stage: stage, makeHost: dependencies.makeWaylandHost, clock: dependencies.clock, log: dependencies.log,
+      handlesCrashes: dependencies.handlesCrashes, stderrDestination: dependencies.programStderr)
     runLoop.add(program)
+    runLoop.add(program.liveness)
+    if let stderr = program.stderr { runLoop.add(stderr) }
     program.hold.onStopAfterSplash = { [weak self] in self?.stopProgram() }
     // Its window follows the screens: turned, plugged in, moved.
     stage.onScreensChanged = { [weak program] screens, turned in
@@ -126,38 +130,59 @@ final class KioskSupervisor {
     while true {
       // A splash stopped before its transition shows the program from now
       // on too (unless splashd is stopping, or the program has ended
-      // already and may be started again: the splash stays).
-      if !stopAsked && (!program.ended || handoff.restart == .no) { stage.showTransitionEnd() }
-      runLoop.run(until: .infinity) { program.ended || stopAsked || controller.isAsking }
-      if controller.isAsking && !program.ended && !stopAsked {
+      // already and may be started again, or is frozen: the splash stays).
+      if !stopAsked && !program.liveness.hung && (!program.ended || handoff.restart == .no) {
+        stage.showTransitionEnd()
+      }
+      runLoop.run(until: .infinity) { program.ended || program.liveness.hung || stopAsked || controller.isAsking }
+      // A frozen program that has not ended meanwhile is ended here.
+      let hung = program.liveness.hung && !stopAsked
+      if controller.isAsking && !program.ended && !stopAsked && !hung {
         askOverTheProgram()
         continue
       }
+      if hung { endTheFrozenProgram() }
       if stopAsked {
         fadeToTheShutdownPicture()
         awaitTheEnd()
       }
-      let status = program.exitStatus()
+      let endedAt = ThisMachine.localTime()
+      // One that not even SIGKILL ended (stuck in the kernel) is not waited for.
+      let status = program.ended ? program.exitStatus() : 128 + SIGKILL
       // Reaped: its PID is no longer its own.
       passSignals(to: nil)
       guard let status else {
         program.close()
         return ExitStatus.runtimeFailure
       }
-      let decision = handoff.restart.decide(
-        status: status, restarts: restarts, limit: handoff.restartLimit, stopping: stopAsked)
+      let end: ProgramEnd =
+        hung ? .hung(timeout: program.liveness.check?.timeout ?? 0, status: status) : .exited(status: status)
+      ends.append(end)
+      let decision = handoff.restart.decide(end, restarts: restarts, limit: handoff.restartLimit, stopping: stopAsked)
       guard decision != .end else {
         program.close()
-        keepsSplash = stopAsked
+        // A frozen program's splash, back over it, stays.
+        keepsSplash = stopAsked || hung
         return status
       }
-      beginAgain()
-      returnToTheSplash(saying: decision.message(program: name, status: status, restarts: restarts))
+      let message = decision.message(program: name, end: end, restarts: restarts)
+      if hung {
+        // The splash came back as it froze: only its line changes.
+        say(message)
+      } else {
+        beginAgain()
+        returnToTheSplash(saying: message)
+      }
       if case .restart(let pause) = decision {
         runLoop.run(until: dependencies.clock.now() + pause) { stopAsked }
       }
       guard case .restart = decision, !stopAsked else {
         keepsSplash = true
+        if !stopAsked {
+          showFailure(
+            end, at: endedAt, restarts: restarts,
+            verdict: "not started again after \(restarts) restart\(restarts == 1 ? "" : "s")")
+        }
         program.close()
         return status
       }
@@ -167,12 +192,66 @@ final class KioskSupervisor {
       } catch {
         log.error(error.message)
         keepsSplash = true
+        showFailure(
+          end, at: endedAt, restarts: restarts - 1, verdict: "it cannot be started again (\(error.message))")
         program.close()
         return status
       }
       if let child = program.spawned?.child { passSignals(to: child) }
       playAgain()
     }
+  }
+
+  /// How long the diagnostic screen holds, with splashd answering
+  /// `status`, before splashd exits with the program's status (for
+  /// systemd's `Restart=`; the screen keeps the report); a stop ends it sooner.
+  static let failureHold = 30.0
+
+  /// The program froze (it did not answer a ping within `hang-timeout`):
+  /// the splash comes back over its last frame with a line saying so, and
+  /// it is ended: SIGTERM, then SIGKILL after `stopWait` seconds, each wait
+  /// bounded.
+  private func endTheFrozenProgram() {
+    program.liveness.ending = true
+    let timeout = program.liveness.check?.timeout ?? 0
+    beginAgain()
+    returnToTheSplash(saying: ProgramEnd.hung(timeout: timeout, status: 0).phrase(program: name) + "; ending it")
+    guard !program.ended, let child = program.spawned?.child else { return }
+    child.send(SIGTERM)
+    let clock = dependencies.clock
+    guard !runLoop.run(until: clock.now() + Self.stopWait, stopWhen: { program.ended }) else { return }
+    log.error(
+      "host mode: the frozen program did not end within \(formatNumber(Self.stopWait)) s of its SIGTERM; killing it")
+    child.send(SIGKILL)
+    if !runLoop.run(until: clock.now() + Self.stopWait, stopWhen: { program.ended }) {
+      log.error("host mode: the frozen program did not end even when killed; it is not waited for")
+    }
+  }
+
+  /// The splash, on the screen, says `message` (nil: nothing) from now on.
+  private func say(_ message: String?) {
+    var next = stage.status
+    next.message = message
+    if let message { log.info("host mode: \(message)") }
+    _ = stage.show(next)
+  }
+
+  /// The program has failed for good: the diagnostic screen
+  /// (`FailureReport`: how it ended, when, after how many restarts, the
+  /// last lines of its standard error, the machine's name and addresses)
+  /// over the splash, the same in `status`, for `failureHold` seconds.
+  private func showFailure(_ end: ProgramEnd?, at time: (text: String, field: String), restarts: Int, verdict: String) {
+    program.stderr?.drain()
+    let report = FailureReport(
+      program: program.spawned?.path ?? name, end: end, verdict: verdict, when: time.text, whenField: time.field,
+      restarts: restarts, stderr: program.stderr?.lastLines ?? [], hostname: ThisMachine.name(),
+      addresses: ThisMachine.addresses())
+    program.hold.failure = report
+    var next = stage.status
+    next.report = report.lines
+    _ = stage.show(next)
+    log.error("host mode: \(report.lines[0]); the diagnostic screen shows for \(formatNumber(Self.failureHold)) s")
+    runLoop.run(until: dependencies.clock.now() + Self.failureHold) { stopAsked }
   }
 
   /// A question asked after the splash (a later unlock: a volume mounted

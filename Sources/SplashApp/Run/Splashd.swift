@@ -63,6 +63,9 @@ public struct Dependencies {
   /// When the program was last handed the screen (restart loops); nil
   /// outside systemd, where nothing restarts splashd in a loop.
   var handOffRecord: HandOffRecord?
+  /// Where host mode's program's standard error is forwarded (splashd's
+  /// own; the tests' may be elsewhere).
+  var programStderr = FileDescriptor.standardError
   /// This process's ID (systemd's WATCHDOG_PID names the process its
   /// watchdog is meant for).
   var processID: Int32 = getpid()

@@ -95,9 +95,23 @@ final class Stage: EventSource, FrameSink {
 
   // MARK: Placing and moving
 
+  /// `made` (new scenes) with the diagnostic screen shown now, if any,
+  /// rendered in each (one that cannot be is said, and left out).
+  private func withReport(_ made: [SceneRenderer]) -> [SceneRenderer] {
+    guard let report = status.report else { return made }
+    for scene in made {
+      do {
+        try scene.status?.render(report: report)
+      } catch {
+        log.error("\(error): the diagnostic screen is not shown")
+      }
+    }
+    return made
+  }
+
   /// Plays on `output` from now on, with a scene for each of its screens.
   func place(on output: Output) throws(Failure) {
-    scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
+    scenes = withReport(try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes)
     self.output = output
     display = output.name
     drawnBefore = []
@@ -110,7 +124,7 @@ final class Stage: EventSource, FrameSink {
   func move(to next: Output) throws(Failure) {
     guard let current = output else { throw Failure.runtime("the splash has been let go of") }
     do {
-      let made = try maker.scenes(for: next, rotation: rotation, message: status.shownText).scenes
+      let made = withReport(try maker.scenes(for: next, rotation: rotation, message: status.shownText).scenes)
       _ = try next.present { made[$0].draw(progress: lastProgress, time: lastTime, status: status) }
       scenes = made
     } catch {
@@ -135,7 +149,7 @@ final class Stage: EventSource, FrameSink {
   /// told, and the frame is drawn on all. Whether they changed.
   func screensChanged(on node: String) throws(Failure) -> Bool {
     guard let output = output as? HotPluggableOutput, output.screensChanged(on: node) else { return false }
-    scenes = try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes
+    scenes = withReport(try maker.scenes(for: output, rotation: rotation, message: status.shownText).scenes)
     if splashPicturesReleased { releaseSplashPictures() }
     damage(.whole)
     onScreensChanged(shownScreens, nil)
@@ -185,6 +199,7 @@ final class Stage: EventSource, FrameSink {
     let keys: [String]
     do {
       (scenes, keys) = try maker.scenes(for: output, rotation: rotation, message: status.shownText)
+      scenes = withReport(scenes)
     } catch {
       return error.message
     }
@@ -198,8 +213,9 @@ final class Stage: EventSource, FrameSink {
     return nil
   }
 
-  /// Shows `next` from the next frame on (a message is rendered now);
-  /// returns why it could not (the message's font), or nil.
+  /// Shows `next` from the next frame on (a message, the diagnostic
+  /// screen, is rendered now); returns why it could not (the message's
+  /// font), or nil.
   func show(_ next: BootStatus) -> String? {
     guard next != status else { return nil }
     if next.shownText != status.shownText {
@@ -210,8 +226,18 @@ final class Stage: EventSource, FrameSink {
         return error.description
       }
     }
+    if next.report != status.report {
+      do {
+        for scene in scenes { try scene.status?.render(report: next.report) }
+      } catch {
+        log.error("\(error): the diagnostic screen is not shown")
+        return error.description
+      }
+    }
     // A bar that was shown and moved changes only inside its rectangle.
-    let onlyTheBar = next.shownText == status.shownText && next.progress != nil && status.progress != nil
+    let onlyTheBar =
+      next.shownText == status.shownText && next.report == status.report && next.progress != nil
+      && status.progress != nil
     status = next
     if let layers = scenes.first?.status, onlyTheBar { damage(.area(layers.layout.bar)) } else { damage(.whole) }
     return nil
@@ -511,6 +537,7 @@ final class Stage: EventSource, FrameSink {
     let previous = scenes
     do {
       (scenes, _) = try (other ?? maker).scenes(for: output, rotation: rotation, message: status.shownText)
+      scenes = withReport(scenes)
     } catch {
       log.error("host mode: the splash cannot come back: \(error.message)")
       return false

@@ -14,6 +14,8 @@ public enum AssetID: Hashable, Sendable {
   case message
   /// Frame `n` (from 0) of the animation.
   case animationFrame(Int)
+  /// Line `n` (from 0) of host mode's diagnostic screen, rendered.
+  case reportLine(Int)
 
   /// A name that orders the assets ("splash", "animation-3").
   public var name: String {
@@ -24,6 +26,7 @@ public enum AssetID: Hashable, Sendable {
     case .background: return "background"
     case .message: return "message"
     case .animationFrame(let n): return "animation-\(n)"
+    case .reportLine(let n): return "report-\(n)"
     }
   }
 }

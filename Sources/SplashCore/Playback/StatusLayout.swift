@@ -10,6 +10,10 @@ public struct BootStatus: Equatable, Sendable {
   /// shown in the message's place while it is asked; nil for none. Not
   /// handed over: a question ends with the splash that asked it.
   public var prompt: String?
+  /// Host mode's diagnostic screen, once the program has failed for good
+  /// (`FailureReport.lines`): lines drawn over the splash, top left, on a
+  /// dark panel; nil for none. Not handed over.
+  public var report: [String]?
 
   /// The text the message's layer shows: the question's line, else the message.
   public var shownText: String? { prompt ?? message }
@@ -97,6 +101,30 @@ public struct StatusLayout: Equatable, Sendable {
     PixelRect(
       x: snap(textCenterX - Double(size.width) / 2), y: snap(textCenterY - Double(size.height) / 2),
       width: size.width, height: size.height)
+  }
+
+  /// Where the diagnostic screen's lines go (`BootStatus.report`), each
+  /// rendered at `sizes` (at most `textMaxWidth` wide): left-aligned from
+  /// the canvas's top-left margin, a line's height and a quarter apart, as
+  /// many as fit above the canvas's bottom margin (the rest are not
+  /// shown); and the dark panel behind them.
+  public func reportPlacement(lineSizes sizes: [PixelSize]) -> (panel: PixelRect, lines: [PixelRect]) {
+    let margin = max(4, min(canvas.width, canvas.height) / 20)
+    let pitch = max(1, textHeight + textHeight / 4)
+    var lines: [PixelRect] = []
+    var y = margin
+    for size in sizes {
+      guard y + size.height <= canvas.height - margin else { break }
+      lines.append(PixelRect(x: margin, y: y, width: size.width, height: size.height))
+      y += max(pitch, size.height)
+    }
+    let padding = max(2, margin / 2)
+    let widest = lines.map(\.width).max() ?? 0
+    let bottom = lines.last.map { $0.y + $0.height } ?? margin
+    let panel = PixelRect(
+      x: margin - padding, y: margin - padding, width: min(canvas.width, widest + 2 * padding),
+      height: min(canvas.height, bottom - margin + 2 * padding))
+    return (panel, lines)
   }
 
   /// Where an animation whose frames are `size` plays: fitted inside its box, centred.

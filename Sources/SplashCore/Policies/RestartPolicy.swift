@@ -14,7 +14,14 @@ public enum RestartPolicy: String, CaseIterable, Equatable, Sendable {
   /// `stopping`: splashd itself was asked to stop (SIGTERM), which ended
   /// the program too.
   public func decide(status: Int32, restarts: Int, limit: Int, stopping: Bool) -> RestartDecision {
-    let wanted = self == .always || (self == .onFailure && status != 0)
+    decide(.exited(status: status), restarts: restarts, limit: limit, stopping: stopping)
+  }
+
+  /// What follows the program's `end` (a hang is a failure, whatever
+  /// status it ended with once told to), after `restarts` restarts of at
+  /// most `limit`; `stopping`: splashd itself was asked to stop.
+  public func decide(_ end: ProgramEnd, restarts: Int, limit: Int, stopping: Bool) -> RestartDecision {
+    let wanted = self == .always || (self == .onFailure && end.failed)
     guard wanted, !stopping else { return .end }
     guard restarts < limit else { return .giveUp }
     return .restart(after: RestartDecision.pause(before: restarts + 1))
@@ -46,8 +53,13 @@ public enum RestartDecision: Equatable, Sendable {
   /// The message line the splash shows when `program` (its name) ended with
   /// `status`, for this decision after `restarts` restarts (nil: none).
   public func message(program: String, status: Int32, restarts: Int) -> String? {
-    let ended =
-      status > 128 ? "\(program) was ended by signal \(status - 128)" : "\(program) ended with status \(status)"
+    message(program: program, end: .exited(status: status), restarts: restarts)
+  }
+
+  /// The message line the splash shows when `program` (its name) ended as
+  /// `end` says, for this decision after `restarts` restarts (nil: none).
+  public func message(program: String, end: ProgramEnd, restarts: Int) -> String? {
+    let ended = end.phrase(program: program)
     switch self {
     case .end: return nil
     case .restart: return "\(ended); starting it again (restart \(restarts + 1))"

@@ -18,6 +18,13 @@ public final class StatusLayers {
   private var font: Font?
   /// Where the rendered message goes; nil while there is none.
   private var messageRect: PixelRect?
+  /// The diagnostic screen's lines rendered into `.reportLine(n)`, and
+  /// where they go (with the panel behind them); nil for none.
+  public private(set) var renderedReport: [String]?
+  private var reportPlacement: (panel: PixelRect, lines: [PixelRect])?
+  /// The diagnostic screen's panel: black, mostly opaque, so that its
+  /// lines read over any picture.
+  static let reportPanel = (color: Color(red: 0, green: 0, blue: 0), alpha: 0.85)
   /// The animation's timeline and where it plays; nil without one.
   public let animation: (timeline: AnimationTimeline, rect: PixelRect)?
 
@@ -68,6 +75,36 @@ public final class StatusLayers {
     renderedMessage = message
   }
 
+  /// Renders the diagnostic screen's `lines` (nil: none) for the frames to
+  /// come, when they are not the ones rendered already: each cut to the
+  /// canvas's width (ended with "…"), as many as fit its height. On an
+  /// error the screen stays as it was.
+  public func render(report lines: [String]?) throws(RenderError) {
+    guard lines != renderedReport else { return }
+    guard let lines, !lines.isEmpty else {
+      reportPlacement = nil
+      renderedReport = lines
+      return
+    }
+    let font: Font
+    if let opened = self.font { font = opened } else { font = try openFont() }
+    self.font = font
+    var sizes: [PixelSize] = []
+    let room = layout.reportPlacement(lineSizes: lines.map { _ in PixelSize(width: 1, height: font.height) })
+    for (index, line) in lines.prefix(room.lines.count).enumerated() {
+      let width = layout.canvas.width - 2 * room.lines[index].x
+      guard let pixels = try font.render(line.isEmpty ? " " : line, color: textColor, maxWidth: width) else {
+        sizes.append(PixelSize(width: 1, height: font.height))
+        continue
+      }
+      let size = PixelSize(width: pixels.width, height: pixels.height)
+      try renderer.adopt(pixels, as: .reportLine(index), size: size, opaque: false)
+      sizes.append(size)
+    }
+    reportPlacement = layout.reportPlacement(lineSizes: sizes)
+    renderedReport = lines
+  }
+
   /// The layers showing `status` at `time` seconds after the first frame,
   /// at opacity `alpha`: the message as rendered last.
   public func layers(_ status: BootStatus, time: Double, alpha: Double) -> [Layer] {
@@ -81,6 +118,14 @@ public final class StatusLayers {
       let whole = PixelRect(x: 0, y: 0, width: rect.width, height: rect.height)
       let frame = timeline.frame(at: time)
       layers.append(Layer(content: .image(.animationFrame(frame), source: whole), destination: rect.rect, alpha: alpha))
+    }
+    if let (panel, lines) = reportPlacement, status.report != nil {
+      let (color, opacity) = Self.reportPanel
+      layers.append(Layer(content: .color(color), destination: panel.rect, alpha: alpha * opacity))
+      for (index, line) in lines.enumerated() where line.width > 1 {
+        let whole = PixelRect(x: 0, y: 0, width: line.width, height: line.height)
+        layers.append(Layer(content: .image(.reportLine(index), source: whole), destination: line.rect, alpha: alpha))
+      }
     }
     return layers
   }

@@ -17,18 +17,20 @@ public struct ChildProcess: Sendable {
   public let pid: pid_t
 
   /// Starts `path` with `arguments` (argv[0] included) and `environment`
-  /// (nil: this process's), as `user` (its ids and groups) when given; standard output and error go to the files given, if any. The
+  /// (nil: this process's), as `user` (its ids and groups) when given;
+  /// standard output and error go to the files given, if any, or standard
+  /// error to `standardError` (a pipe's writing end, say). The
   /// child starts with the signal mask splashd started with
   /// (`ThisProcess.signalMaskForChildren`), and with the descriptor limit
   /// it started with (`ThisProcess.raiseDescriptorLimit`).
   public static func spawn(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdoutPath: String? = nil,
-    stderrPath: String? = nil, as user: ProgramUser? = nil
+    stderrPath: String? = nil, standardError: FileDescriptor? = nil, as user: ProgramUser? = nil
   ) throws(SystemError) -> ChildProcess {
     let variables = environment ?? Environment.all()
     if let user {
       precondition(stdoutPath == nil && stderrPath == nil, "a user's program keeps splashd's streams")
-      return try spawn(path, arguments, environment: variables, as: user)
+      return try spawn(path, arguments, environment: variables, standardError: standardError, as: user)
     }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -44,6 +46,8 @@ public struct ChildProcess: Sendable {
     }
     if let stderrPath {
       posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    } else if let standardError {
+      posix_spawn_file_actions_adddup2(&actions, standardError.rawValue, 2)
     }
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -62,7 +66,8 @@ public struct ChildProcess: Sendable {
   /// Starts `path` as `user`: forked, the child given the user's ids and
   /// groups, then exec'd.
   private static func spawn(
-    _ path: String, _ arguments: [String], environment variables: [String: String], as user: ProgramUser
+    _ path: String, _ arguments: [String], environment variables: [String: String],
+    standardError: FileDescriptor?, as user: ProgramUser
   ) throws(SystemError) -> ChildProcess {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -70,7 +75,9 @@ public struct ChildProcess: Sendable {
     defer { for pointer in envp { free(pointer) } }
     var mask = ThisProcess.signalMaskForChildren
     let pid = user.groups.withUnsafeBufferPointer { groups in
-      splashd_spawn_as(path, &argv, &envp, &mask, user.uid, user.gid, Int32(groups.count), groups.baseAddress)
+      splashd_spawn_as(
+        path, &argv, &envp, &mask, user.uid, user.gid, Int32(groups.count), groups.baseAddress,
+        standardError?.rawValue ?? -1)
     }
     guard pid > 0 else { throw SystemError("start \(path) as \(user.name)", code: -pid) }
     return ChildProcess(pid: pid)
