@@ -102,6 +102,11 @@ import Testing
     // Started again after it was ended.
     let startedAgain = splash.log.filter { $0.line.hasPrefix("splashd: started ") }.map(\.time)
     #expect(startedAgain.count == 2 && startedAgain[1] > back, "\(startedAgain)")
+    // Each start was revealed by its own first frame (never the first's end).
+    let reveals = (splash.session?.controller.playbackEvents ?? []).compactMap { event -> String? in
+      if case .gateOpened(_, let reason) = event { reason } else { nil }
+    }
+    #expect(reveals == Array(repeating: "the program's first frame", count: 2), "\(reveals)")
     // Its second start shows, and answers.
     #expect(during?.status.contains("program=shown restarts=1") == true, "\(during?.status ?? "")")
   }

@@ -167,7 +167,10 @@ final class KioskSupervisor {
       }
       let message = decision.message(program: name, end: end, restarts: restarts)
       if hung {
-        // The splash came back as it froze: only its line changes.
+        // The splash came back as it froze: only its line changes; what
+        // its end asked of the splash meanwhile (to end it) is forgotten,
+        // so that the next start is revealed by its own first frame.
+        beginAgain()
         say(message)
       } else {
         beginAgain()
