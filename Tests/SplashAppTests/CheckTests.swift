@@ -40,7 +40,7 @@ import Testing
       Array(handoff) == [
         "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "pass-environment = none", "ready = notify",
         "host = none",
-        "xwayland = no", "screens = mirror", "; until-file: not set",
+        "xwayland = no", "gpu = yes", "screens = mirror", "; until-file: not set",
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "timeout = 30",
         "control = /run/x/control", "control-group = kiosk", "compat = none",
