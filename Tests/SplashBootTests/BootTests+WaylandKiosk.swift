@@ -185,6 +185,8 @@ extension BootTests {
       let kept = Screendump.folder + "/\(gpu)-\(step)-boot-work"
       try? FileManager.default.removeItem(atPath: kept)
       try? FileManager.default.createDirectory(atPath: Screendump.folder, withIntermediateDirectories: true)
+      // QEMU's sockets cannot be copied (nor used once it has gone).
+      for socket in ["qmp.sock", "vnc.sock"] { try? FileManager.default.removeItem(atPath: work + "/" + socket) }
       try? FileManager.default.copyItem(atPath: work, toPath: kept)
     }
     try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")

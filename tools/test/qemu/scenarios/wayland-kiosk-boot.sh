@@ -211,17 +211,22 @@ gpu)
   # gpu-program, the screen's watch stopped; then 10 samples,
   # 0.2 s apart, of the primary plane's framebuffer (gpu-plane-after, the
   # same fields) and the framebuffers then (gpu-framebuffers-after). Then
-  # the figures: the same client under three compositors in turn on the
+  # the figures: the same client under four compositors in turn on the
   # same card: splashd in the kiosk unit (gpu), cage 0.1.4 with
-  # WLR_RENDERER=gles2 (cage), splashd with --gpu no (shm: Mesa renders
-  # in software). For each, in figures-NAME, once the client has drawn 30
+  # WLR_RENDERER=gles2 (cage), splashd on the GPU with the client told
+  # to render in software, into shared memory (gpu-shm: its status in
+  # gpu-shm-status, how many of three snapshots differ in
+  # gpu-shm-distinct), splashd with --gpu no (shm: Mesa renders in
+  # software). For each, in figures-NAME, once the client has drawn 30
   # frames (within 90 s): "animating" and the compositor's and the
-  # client's CPU ticks, the frames drawn and the seconds, over 10 s;
+  # client's CPU ticks, the frames drawn, the seconds and the fences the
+  # card's driver made (GPU work handed to the host), over 10 s;
   # "idle" and the same over 5 s with the client paused (SIGUSR1);
   # "memory", the compositor's peak and current RSS in KiB and the ticks
   # a second. The client's renderer in renderer-NAME; splashctl's status
-  # with --gpu no in gpu-no-status; cage's and that splashd's output in
-  # cage.log and shm.log. A run that fails leaves its files out.
+  # with --gpu no in gpu-no-status; cage's and those splashd's output in
+  # cage.log, gpu-shm.log and shm.log. A run that fails leaves its files
+  # out.
   mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
   dri=/sys/kernel/debug/dri/0
   # "ID START ALLOCATED-BY" of each framebuffer debugfs lists.
@@ -243,6 +248,9 @@ gpu)
   ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
   frames() { awk '{print $1 + 0}' "$1/frames" 2>/dev/null || echo 0; }
   uptime_s() { cut -d' ' -f1 /proc/uptime; }
+  # The fences the card's driver has made so far: one for each piece of
+  # GPU work it hands the host (a flip, a transfer, a submission).
+  fences() { awk '{print $3 + 0}' "$dri/virtio-gpu-irq-fence" 2>/dev/null || echo 0; }
   # within SECONDS COMMAND...: COMMAND every 0.1 s until it succeeds (0)
   # or SECONDS have passed by the clock (1).
   within() {
@@ -256,12 +264,12 @@ gpu)
     for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = "$1" ] && basename "${c%/comm}"; done | head -n 1
   }
   # window NAME COMPOSITOR CLIENT DIR SECONDS: NAME, the CPU ticks of
-  # each, the frames drawn and the seconds, over SECONDS.
+  # each, the frames drawn, the seconds and the card's fences, over SECONDS.
   window() {
-    c0=$(ticks "$2"); p0=$(ticks "$3"); f0=$(frames "$4"); t0=$(uptime_s)
+    c0=$(ticks "$2"); p0=$(ticks "$3"); f0=$(frames "$4"); t0=$(uptime_s); g0=$(fences)
     sleep "$5"
     echo "$1 $(($(ticks "$2") - c0)) $(($(ticks "$3") - p0)) $(($(frames "$4") - f0))" \
-      "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN {print b - a}')"
+      "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN {print b - a}') $(($(fences) - g0))"
   }
   # figures NAME COMPOSITOR CLIENT DIR: figures-NAME and renderer-NAME.
   drew_30() { [ "$(frames "$1")" -ge 30 ]; }
@@ -297,7 +305,8 @@ gpu)
   systemctl stop kiosk-with-splash.service
   # cage as the kiosk user (seatd gives it the seat), with the GLES2 renderer.
   systemctl start seatd.service
-  install -d -o kiosk -m 0700 /run/rig-gpu /run/rig-gpu/runtime /run/rig-gpu/cage /run/rig-gpu/shm
+  install -d -o kiosk -m 0700 /run/rig-gpu /run/rig-gpu/runtime /run/rig-gpu/cage /run/rig-gpu/gpu-shm \
+    /run/rig-gpu/shm
   runuser -u kiosk -- env XDG_RUNTIME_DIR=/run/rig-gpu/runtime WLR_RENDERER=gles2 \
     cage -- /usr/local/bin/gles-counter /run/rig-gpu/cage > /run/rig/cage.log 2>&1 &
   client_runs() { [ -n "$(pid_of gles-counter)" ]; }
@@ -308,7 +317,30 @@ gpu)
   cage_gone() { [ -z "$(pid_of cage)" ]; }
   within 10 cage_gone
   systemctl stop seatd.service
-  # Host mode without the GPU: the plain compositor, no linux-dmabuf.
+  # Host mode on the GPU with a program in shared memory (Mesa told to
+  # render in software), then without the GPU: the plain compositor, no
+  # linux-dmabuf.
+  LIBGL_ALWAYS_SOFTWARE=true splashd --config /etc/splashd/splashd.conf --host wayland --control /run/rig-gpu/on-gpu \
+    --user kiosk --pass-environment LIBGL_ALWAYS_SOFTWARE -- /usr/local/bin/gles-counter /run/rig-gpu/gpu-shm \
+    > /run/rig/gpu-shm.log 2>&1 &
+  shm=$!
+  within 60 client_runs
+  # What it shows moves on: once the program is shown, three snapshots
+  # 0.3 s apart, the number of different ones in gpu-shm-distinct (its
+  # marker moves at each frame).
+  within 90 drew_30 /run/rig-gpu/gpu-shm
+  on_gpu_shown() { SPLASHD_CONTROL=/run/rig-gpu/on-gpu status 2>/dev/null | grep -q '^phase=done .*program=shown'; }
+  within 60 on_gpu_shown
+  for n in 1 2 3; do
+    SPLASHD_CONTROL=/run/rig-gpu/on-gpu timeout 5 splashctl snapshot "/run/rig/gpu-shm-$n.png"
+    sleep 0.3
+  done
+  md5sum /run/rig/gpu-shm-[123].png | cut -d' ' -f1 | sort -u | wc -l > /run/rig/gpu-shm-distinct
+  figures gpu-shm "$shm" "$(pid_of gles-counter)" /run/rig-gpu/gpu-shm
+  SPLASHD_CONTROL=/run/rig-gpu/on-gpu status > /run/rig/gpu-shm-status 2>&1
+  kill "$shm"
+  shm_gone() { [ ! -e "/proc/$shm" ]; }
+  within 10 shm_gone
   splashd --config /etc/splashd/splashd.conf --host wayland --gpu no --control /run/rig-gpu/control --user kiosk \
     -- /usr/local/bin/gles-counter /run/rig-gpu/shm > /run/rig/shm.log 2>&1 &
   shm=$!
@@ -316,7 +348,6 @@ gpu)
   figures shm "$shm" "$(pid_of gles-counter)" /run/rig-gpu/shm
   SPLASHD_CONTROL=/run/rig-gpu/control status > /run/rig/gpu-no-status 2>&1
   kill "$shm"
-  shm_gone() { [ ! -e "/proc/$shm" ]; }
   within 10 shm_gone
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
