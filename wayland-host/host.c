@@ -131,7 +131,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   } else if (wl_display_init_shm(host->display) != 0) {
     // wl_shm with ARGB8888 and XRGB8888 alone: what splashd paints.
     failed = "wl_display_init_shm";
-  } else if ((host->compositor = wlr_compositor_create(host->display, host->renderer)) == NULL) {
+  } else if ((host->compositor = wlr_compositor_create(host->display, surface_renderer(host))) == NULL) {
     failed = "wlr_compositor_create";
   } else if ((host->layout = wlr_output_layout_create()) == NULL) {
     failed = "wlr_output_layout_create";

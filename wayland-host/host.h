@@ -281,6 +281,11 @@ enum drawn_cursor { NO_CURSOR, CLIENTS_CURSOR, ARROW };
    on `render_node` in the GPU variant; NULL with the reason in `error`. */
 struct wlr_renderer *start_renderer(struct splashd_host *host, const char *render_node, char *error,
                                     size_t capacity);
+/* The renderer the compositor makes its surfaces' textures with: the
+   renderer itself in the plain variant (pixman wraps a shared-memory
+   buffer where it lies), one that makes empty textures in the GPU
+   variant (splashd never draws a surface's texture). */
+struct wlr_renderer *surface_renderer(struct splashd_host *host);
 /* Offers clients the GPU's buffers beside wl_shm (the GPU variant:
    linux-dmabuf, wl_drm); what cannot be offered is said, not fatal. */
 void offer_gpu_buffers(struct splashd_host *host);

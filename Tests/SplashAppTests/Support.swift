@@ -458,7 +458,12 @@ final class Harness {
     // cover the snapshots made on threads of their own).
     dependencies.snapshotsOffTheLoop = false
     let hasConfig = arguments.contains { $0 == "--config" || $0.hasPrefix("--config=") }
-    defer { clock.discardPending() }
+    defer {
+      clock.discardPending()
+      // A test's hook that names the harness would keep it (and the session) for ever.
+      onWaylandHost = { _ in }
+      waylandHost?.onConnect = { _ in }
+    }
     return Splashd.run((hasConfig ? [] : ["--config", dir.testConfig]) + arguments, dependencies)
   }
 

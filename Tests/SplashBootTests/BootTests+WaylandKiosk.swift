@@ -77,11 +77,13 @@ extension BootTests {
   /// kiosk-with-splash.service runs `execStart` as shipped otherwise, with
   /// `dropIn` as its drop-in, on QEMU's `gpu`, the screen watched; the
   /// splash shows red and green leaves over blue, and foot (or the page of
-  /// the browser step) draws in the kiosk's colour. The guest's script runs
-  /// `step` once the kiosk unit has started (wayland-kiosk-boot.sh).
+  /// the browser step, or gles-counter) draws in the kiosk's colour. The
+  /// guest's script runs `step` once the kiosk unit has started
+  /// (wayland-kiosk-boot.sh); the rig gives the whole boot `timeout`
+  /// seconds.
   func bootWaylandKiosk(
     in dir: TemporaryDirectory, execStart: (_ example: String) throws -> String, dropIn: String,
-    packages: [String], gpu: String, step: String = "final"
+    packages: [String], gpu: String, step: String = "final", timeout: Double = 300
   ) throws -> WaylandKioskBoot {
     let tree = dir.path + "/tree"
     try installSplashd(into: tree)
@@ -123,6 +125,9 @@ extension BootTests {
     for client in ["input-probe", "frame-counter"] {
       try buildWaylandClient("tools/test/qemu/\(client).c", in: dir.path, to: tree + "/usr/local/bin/" + client)
     }
+    try buildWaylandClient(
+      "tools/test/qemu/gles-counter.c", in: dir.path, to: tree + "/usr/local/bin/gles-counter",
+      libraries: ["-lwayland-egl", "-lEGL", "-lGLESv2"])
     // An accelerometer, reporting upright, there before splashd starts (the
     // angle it follows: rotate = auto); the script tilts it.
     try putFile(
@@ -160,7 +165,9 @@ extension BootTests {
       [
         "python3", packageRoot + "/tools/test/qemu/debian-root.py", "--cache", packageRoot + "/.build/qemu-rig",
         "--overlay", tree, "--out", image, "--libraries-of", tree + "/usr/bin/splashd",
-        "--run", "useradd --create-home --groups video kiosk",
+        // video for cage's seat (seatd); render for the GPU's render node,
+        // which a program (or cage) rendering on it opens itself.
+        "--run", "useradd --create-home --groups video,render kiosk",
       ] + packages.flatMap { ["--with", $0] }, timeout: 1500)
     try #require(made.status == 0, "\(made.stdout) \(made.stderr)")
 
@@ -169,10 +176,19 @@ extension BootTests {
       "/usr/bin/env",
       [
         "python3", packageRoot + "/tools/test/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
-        "800x480", "--watch-screen", "0.1", "--timeout", "300", "--type",
+        "800x480", "--watch-screen", "0.1", "--timeout", String(Int(timeout)), "--type",
         "RIG-KIOSK-KEYS=touch /home/kiosk/typed",
-      ], environment: ProcessInfo.processInfo.environment, timeout: 400)
+      ], environment: ProcessInfo.processInfo.environment, timeout: timeout + 100)
     let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
+    if booted.status != 0 {
+      // What the guest left, for people to look at (the test's folder goes).
+      let kept = Screendump.folder + "/\(gpu)-\(step)-boot-work"
+      try? FileManager.default.removeItem(atPath: kept)
+      try? FileManager.default.createDirectory(atPath: Screendump.folder, withIntermediateDirectories: true)
+      // QEMU's sockets cannot be copied (nor used once it has gone).
+      for socket in ["qmp.sock", "vnc.sock"] { try? FileManager.default.removeItem(atPath: work + "/" + socket) }
+      try? FileManager.default.copyItem(atPath: work, toPath: kept)
+    }
     try #require(booted.status == 0, "\(booted.stdout) \(console.suffix(3000))")
     func text(_ name: String) -> String { (try? String(contentsOfFile: work + "/" + name, encoding: .utf8)) ?? "" }
     let frames = text("watch.txt").split(separator: "\n").compactMap { line -> (Double, Screendump)? in
@@ -243,8 +259,12 @@ extension BootTests {
   /// picks no alternative), and without shared-mime-info WebKit shows a
   /// local page's HTML as text (it tells a file's type by its name from
   /// that database); grim reads the screen by screencopy in the browser step.
+  /// The GPU step's client (gles-counter) and host mode's GPU compositor
+  /// load EGL, GLESv2, GBM and wayland-egl: named, though cage and cog
+  /// bring them already (one base for every kiosk boot).
   static let waylandKioskPackages = [
     "cage", "xwayland", "foot", "seatd", "cog", "libgl1-mesa-dri", "dbus-user-session", "shared-mime-info", "grim",
+    "libegl-mesa0", "libgles2", "libgbm1", "libwayland-egl1",
   ]
 
   /// The ExecStart= line kiosk-with-splash.service's comment gives for a

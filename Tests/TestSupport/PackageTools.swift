@@ -17,8 +17,12 @@ public func buildRigTool(_ name: String, to output: String) throws {
 /// Builds one of the package's Wayland test clients (`source`, a C file
 /// under the package: tools/test/qemu/input-probe.c, say) into `output`, with
 /// the xdg-shell glue wayland-scanner makes in `folder` (made once there)
-/// and tools/test/wayland/xdg-client.h, warnings as errors; throws what the tools said when either fails.
-public func buildWaylandClient(_ source: String, in folder: String, to output: String) throws {
+/// and tools/test/wayland/xdg-client.h, linked with libwayland-client, libm
+/// and `libraries` (linker flags: `-lEGL`, say), warnings as errors; throws
+/// what the tools said when either fails.
+public func buildWaylandClient(_ source: String, in folder: String, to output: String, libraries: [String] = [])
+  throws
+{
   let xml = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
   let glue = folder + "/xdg-shell-protocol.c"
   for (kind, file) in [("client-header", "xdg-shell-client-protocol.h"), ("private-code", "xdg-shell-protocol.c")]
@@ -32,6 +36,6 @@ public func buildWaylandClient(_ source: String, in folder: String, to output: S
       "-O2", "-Wall", "-Wextra", "-Werror", "-I", folder, "-I", packageRoot + "/tools/test/wayland", "-o", output,
       packageRoot + "/" + source, glue,
       "-lwayland-client", "-lm",
-    ])
+    ] + libraries)
   guard built.status == 0 else { throw TestFailure("gcc \(source): \(built.stderr)") }
 }

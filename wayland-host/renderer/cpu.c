@@ -19,6 +19,8 @@ struct wlr_renderer *start_renderer(struct splashd_host *host, const char *rende
   return renderer;
 }
 
+struct wlr_renderer *surface_renderer(struct splashd_host *host) { return host->renderer; }
+
 void offer_gpu_buffers(struct splashd_host *host) { (void)host; }
 
 pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer) {

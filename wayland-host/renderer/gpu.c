@@ -19,6 +19,7 @@
 #include <wlr/render/allocator.h>
 #include <wlr/render/drm_format_set.h>
 #include <wlr/render/gles2.h>
+#include <wlr/render/interface.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/render/wlr_texture.h>
 #include <wlr/types/wlr_drm.h>
@@ -26,13 +27,102 @@
 #include <wlr/types/wlr_matrix.h>
 
 /* What a read-back needs, kept from one to the next: the GPU buffer
-   rendered into, and the pixels read from it, both of the last size read. */
+   rendered into, and the pixels read from it, both of the last size read;
+   and the surfaces' renderer (surface_renderer). */
 struct gpu {
   struct wlr_buffer *target;
   pixman_image_t *pixels;
   /* XRGB8888 with the driver's implicit layout: what the target is made as. */
   struct wlr_drm_format *format;
+  struct wlr_renderer *surfaces;
 };
+
+/* The surfaces' renderer. wlroots gives each buffer a client commits a
+   texture made by the compositor's renderer: with GLES2's, each
+   shared-memory frame would be uploaded into a GL texture (on virgl that
+   doubled splashd's CPU for each frame of a program in shared memory),
+   and each GPU buffer's image bound again at each commit. splashd never
+   draws those textures: it reads a shared-memory buffer where it lies,
+   and reads back (with its own texture) or scans out a GPU buffer. So
+   the surfaces get empty textures of their buffers' size, made without
+   the GPU; linux-dmabuf and wl_drm still check each GPU buffer with the
+   GLES2 renderer when the client makes it. It draws nothing.
+
+   An empty texture keeps its buffer until the surface's next buffer
+   replaces it, as pixman's does in the plain variant: the client is not
+   told it may draw into a buffer splashd may still read, and the
+   surface's buffer stays the one last committed. It takes no pixels:
+   wlroots then makes a new texture of each commit's buffer rather than
+   writing the damage into the last one (which would leave the surface
+   naming the last buffer, not the one committed). */
+struct empty_texture {
+  struct wlr_texture base;
+  struct wlr_buffer *buffer;
+};
+
+static bool takes_no_pixels(struct wlr_texture *texture, uint32_t stride, uint32_t width, uint32_t height,
+                            uint32_t src_x, uint32_t src_y, uint32_t dst_x, uint32_t dst_y, const void *data) {
+  (void)texture, (void)stride, (void)width, (void)height, (void)src_x, (void)src_y, (void)dst_x, (void)dst_y,
+      (void)data;
+  return false;
+}
+
+static void empty_texture_destroy(struct wlr_texture *texture) {
+  struct empty_texture *empty = wl_container_of(texture, empty, base);
+  wlr_buffer_unlock(empty->buffer);
+  free(empty);
+}
+
+static const struct wlr_texture_impl empty_texture_impl = {.write_pixels = takes_no_pixels,
+                                                           .destroy = empty_texture_destroy};
+
+static struct wlr_texture *empty_texture_from_buffer(struct wlr_renderer *renderer, struct wlr_buffer *buffer) {
+  (void)renderer;
+  struct empty_texture *texture = calloc(1, sizeof *texture);
+  if (texture == NULL) return NULL;
+  wlr_texture_init(&texture->base, &empty_texture_impl, (uint32_t)buffer->width, (uint32_t)buffer->height);
+  texture->buffer = wlr_buffer_lock(buffer);
+  return &texture->base;
+}
+
+static void draws_nothing(struct wlr_renderer *renderer, uint32_t width, uint32_t height) {
+  (void)renderer, (void)width, (void)height;
+}
+static void clears_nothing(struct wlr_renderer *renderer, const float color[static 4]) { (void)renderer, (void)color; }
+static void cuts_nothing(struct wlr_renderer *renderer, struct wlr_box *box) { (void)renderer, (void)box; }
+static bool renders_no_texture(struct wlr_renderer *renderer, struct wlr_texture *texture, const struct wlr_fbox *box,
+                               const float matrix[static 9], float alpha) {
+  (void)renderer, (void)texture, (void)box, (void)matrix, (void)alpha;
+  return false;
+}
+static void renders_no_quad(struct wlr_renderer *renderer, const float color[static 4], const float matrix[static 9]) {
+  (void)renderer, (void)color, (void)matrix;
+}
+static const uint32_t *shm_formats(struct wlr_renderer *renderer, size_t *count) {
+  (void)renderer;
+  static const uint32_t formats[] = {DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB8888};
+  *count = sizeof formats / sizeof formats[0];
+  return formats;
+}
+static uint32_t no_buffer_caps(struct wlr_renderer *renderer) {
+  (void)renderer;
+  return 0;
+}
+static void destroy_surface_renderer(struct wlr_renderer *renderer) { free(renderer); }
+
+static const struct wlr_renderer_impl surface_renderer_impl = {
+    .begin = draws_nothing,
+    .clear = clears_nothing,
+    .scissor = cuts_nothing,
+    .render_subtexture_with_matrix = renders_no_texture,
+    .render_quad_with_matrix = renders_no_quad,
+    .get_shm_texture_formats = shm_formats,
+    .get_render_buffer_caps = no_buffer_caps,
+    .texture_from_buffer = empty_texture_from_buffer,
+    .destroy = destroy_surface_renderer,
+};
+
+struct wlr_renderer *surface_renderer(struct splashd_host *host) { return host->gpu->surfaces; }
 
 struct wlr_renderer *start_renderer(struct splashd_host *host, const char *render_node, char *error,
                                     size_t capacity) {
@@ -53,8 +143,12 @@ struct wlr_renderer *start_renderer(struct splashd_host *host, const char *rende
     return NULL;
   }
   host->gpu = calloc(1, sizeof *host->gpu);
-  if (host->gpu != NULL) host->gpu->format = calloc(1, sizeof *host->gpu->format + sizeof(uint64_t));
-  if (host->gpu == NULL || host->gpu->format == NULL) {
+  if (host->gpu != NULL) {
+    host->gpu->format = calloc(1, sizeof *host->gpu->format + sizeof(uint64_t));
+    host->gpu->surfaces = calloc(1, sizeof *host->gpu->surfaces);
+    if (host->gpu->surfaces != NULL) wlr_renderer_init(host->gpu->surfaces, &surface_renderer_impl);
+  }
+  if (host->gpu == NULL || host->gpu->format == NULL || host->gpu->surfaces == NULL) {
     stop_renderer(host);
     wlr_renderer_destroy(renderer);
     snprintf(error, capacity, "out of memory");
@@ -143,6 +237,8 @@ void stop_renderer(struct splashd_host *host) {
   if (gpu == NULL) return;
   if (gpu->target != NULL) wlr_buffer_drop(gpu->target);
   if (gpu->pixels != NULL) pixman_image_unref(gpu->pixels);
+  // Its surfaces are gone with the display's clients.
+  if (gpu->surfaces != NULL) wlr_renderer_destroy(gpu->surfaces);
   free(gpu->format);
   free(gpu);
   host->gpu = NULL;

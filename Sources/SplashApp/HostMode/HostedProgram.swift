@@ -140,7 +140,11 @@ final class HostedProgram: EventSource {
     input.serve(host)
     input.map(arranged, on: screens)
     if takingInput { input.takeDevices() }
-    stage.onPresented = { [weak host, stage] vsync in host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod) }
+    // Weakly: the stage keeps the closure.
+    stage.onPresented = { [weak host, weak stage] vsync in
+      guard let stage else { return }
+      host?.frameDone(at: vsync, refreshPeriod: stage.refreshPeriod)
+    }
     stage.programFrames = frames
     log.info("host mode: the program's window is \(size.description)")
   }

@@ -10,7 +10,14 @@ of what it draws.
 
 The guest's screen is QEMU's VGA (bochs-drm: /dev/dri/card0 and /dev/fb0) or,
 with --gpu virtio, virtio-gpu-pci (virtio_gpu: the same two), or with --gpu
-qxl, qxl-vga (the qxl driver: the same two; wlroots 0.15 runs on it). With --gpu
+qxl, qxl-vga (the qxl driver: the same two; wlroots 0.15 runs on it). With
+--gpu virgl it is virtio-vga-gl, a GPU with a render node (card0, renderD128
+and fb0): the guest's GL runs through virglrenderer on the host's Mesa
+(llvmpipe; QEMU's egl-headless display, its render node /dev/null so that
+Mesa takes its software screen). QMP screendump cannot read such a screen
+("no surface"): with virgl every screendump and --watch-screen grab is read
+from QEMU's VNC server instead (a Unix socket in DIR, vnc.sock; RFB, raw
+pixels), each bounded in time: a grab that does not complete fails the run. With --gpu
 firmware it is virtio-vga with only the firmware's framebuffer (vesafb at
 1024x768, 16 bpp: vga=0x317) and no DRM driver, as early in a boot before the
 real display driver loads; the command may load it (modprobe virtio-gpu),
@@ -44,13 +51,16 @@ the splash logs its prompt), and lists when in DIR/typed.txt.
 
 Screendumps: whenever the command prints a line "RIG-SCREENDUMP NAME
 [DEVICE]" on the guest's serial console (its standard output), the rig writes
-DIR/NAME.ppm (QMP screendump, of DEVICE's screen: video0, video1) and then
-creates DIR/NAME.done, which the command may wait for. A line "RIG-QMP NAME
+DIR/NAME.ppm (QMP screendump, of DEVICE's screen: video0, video1; with
+virgl, the VNC grab) and then creates DIR/NAME.done, which the command may
+wait for. A line "RIG-WATCH-STOP" ends --watch-screen's grabs (a test's
+measurements then have the host's CPU to themselves). A line "RIG-QMP NAME
 COMMAND {JSON}" runs that QMP command (device_add plugs a display in) and
 writes its reply to DIR/NAME.done. The command's exit status is written to
 DIR/status, its output (the serial console) to DIR/console.log. Exit status: 0 when the guest ran the
 command to the end, 1 otherwise. Needs qemu-system-x86, linux-image-amd64,
-busybox-static, kmod, cpio (make test installs them).
+busybox-static, kmod, cpio, and for virgl qemu-system-gui, libvirglrenderer1
+and Mesa's EGL and drivers (make test installs them).
 """
 import argparse
 import glob
@@ -59,6 +69,7 @@ import json
 import os
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -202,33 +213,181 @@ class Monitor:
                 return reply
 
 
-class ScreenWatch:
-    """Screendumps every `interval` seconds; each that differs from the last
-    is kept in DIR/watch and listed in DIR/watch.txt."""
+class VNCError(RuntimeError):
+    """The VNC server answered wrongly or not in time: the run fails."""
 
-    def __init__(self, work, interval, monitor, started):
+
+class VNCScreen:
+    """The guest's screen read through QEMU's VNC server, for a display that
+    QMP screendump cannot read (virgl's GL scanout: "no surface"): RFB 3.8 on
+    a Unix socket, no authentication, raw 32-bit pixels. One connection for
+    the run, opened at the first grab (QEMU serves several, but one is
+    enough); each grab asks for the whole screen (a non-incremental update
+    request) and takes what comes within `timeout` seconds, or raises
+    VNCError. Before QEMU has made its socket, a grab raises
+    FileNotFoundError or ConnectionRefusedError, which a caller may wait
+    out."""
+
+    RAW = 0
+    DESKTOP_SIZE = -223
+
+    def __init__(self, path, timeout=10.0):
+        self.path = path
+        self.timeout = timeout
+        self.sock = None
+        self.width = self.height = 0
+        # The screen as the server last sent it: 4 bytes a pixel, B G R X.
+        self.screen = bytearray()
+        self.deadline = 0.0
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def read(self, count):
+        data = bytearray()
+        while len(data) < count:
+            left = self.deadline - time.time()
+            if left <= 0:
+                raise VNCError("the VNC server sent %d of %d bytes in %.0f s" % (len(data), count, self.timeout))
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(count - len(data))
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise VNCError("the VNC server closed the connection")
+            data += chunk
+        return bytes(data)
+
+    def resize(self, width, height):
+        self.width, self.height = width, height
+        self.screen = bytearray(width * height * 4)
+
+    def connect(self):
+        sock = socket.socket(socket.AF_UNIX)
+        sock.settimeout(self.timeout)
+        sock.connect(self.path)
+        self.sock = sock
+        version = self.read(12)
+        if not version.startswith(b"RFB "):
+            raise VNCError("not an RFB server: %r" % version)
+        sock.sendall(b"RFB 003.008\n")
+        count = self.read(1)[0]
+        if count == 0:
+            reason = self.read(struct.unpack(">I", self.read(4))[0])
+            raise VNCError("the VNC server refused the connection: %s" % reason.decode(errors="replace"))
+        if 1 not in self.read(count):
+            raise VNCError("the VNC server wants authentication")
+        sock.sendall(b"\x01")
+        if struct.unpack(">I", self.read(4))[0] != 0:
+            raise VNCError("the VNC server refused the connection without authentication")
+        sock.sendall(b"\x01")  # shared: other clients may stay
+        width, height = struct.unpack(">HH", self.read(4))
+        self.read(16)  # the server's pixel format, replaced below
+        self.read(struct.unpack(">I", self.read(4))[0])  # the desktop's name
+        self.resize(width, height)
+        # 32 bits a pixel, depth 24, little-endian, true colour, 8 bits each: bytes B G R X.
+        sock.sendall(struct.pack(">B3xBBBBHHHBBB3x", 0, 32, 24, 0, 1, 255, 255, 255, 16, 8, 0))
+        sock.sendall(struct.pack(">BxHii", 2, 2, self.RAW, self.DESKTOP_SIZE))
+
+    def request(self):
+        self.sock.sendall(struct.pack(">BBHHHH", 3, 0, 0, 0, self.width, self.height))
+
+    def grab(self, path):
+        """Writes the whole screen to `path` as a binary PPM."""
+        self.deadline = time.time() + self.timeout
+        try:
+            if self.sock is None:
+                self.connect()
+            self.request()
+            while True:
+                kind = self.read(1)[0]
+                if kind == 0:
+                    if self.update():
+                        break
+                    # Only the screen's new size: the whole of it is asked again.
+                    self.request()
+                elif kind == 1:  # colour map entries (not used with true colour)
+                    self.read(struct.unpack(">xxxH", self.read(5))[0] * 6)
+                elif kind == 2:  # bell
+                    pass
+                elif kind == 3:  # the server's cut text
+                    self.read(struct.unpack(">xxxI", self.read(7))[0])
+                else:
+                    raise VNCError("unknown VNC message %d" % kind)
+        except (FileNotFoundError, ConnectionRefusedError):
+            self.close()
+            raise
+        except (OSError, struct.error) as error:
+            self.close()
+            raise VNCError("VNC: %s" % error)
+        except VNCError:
+            self.close()
+            raise
+        rgb = bytearray(self.width * self.height * 3)
+        rgb[0::3] = self.screen[2::4]
+        rgb[1::3] = self.screen[1::4]
+        rgb[2::3] = self.screen[0::4]
+        with open(path + ".part", "wb") as f:
+            f.write(b"P6\n%d %d\n255\n" % (self.width, self.height))
+            f.write(rgb)
+        os.rename(path + ".part", path)
+
+    def update(self):
+        """Reads one framebuffer update into the screen; whether it held pixels."""
+        (count,) = struct.unpack(">xH", self.read(3))
+        pixels = False
+        for _ in range(count):
+            x, y, width, height, encoding = struct.unpack(">HHHHi", self.read(12))
+            if encoding == self.DESKTOP_SIZE:
+                self.resize(width, height)
+                continue
+            if encoding != self.RAW:
+                raise VNCError("the VNC server sent encoding %d, not raw" % encoding)
+            if x + width > self.width or y + height > self.height:
+                raise VNCError("a VNC rectangle %dx%d at %d,%d outside the %dx%d screen" %
+                               (width, height, x, y, self.width, self.height))
+            data = self.read(width * height * 4)
+            row = width * 4
+            for line in range(height):
+                start = ((y + line) * self.width + x) * 4
+                self.screen[start:start + row] = data[line * row:(line + 1) * row]
+            pixels = True
+        return pixels
+
+
+class ScreenWatch:
+    """Screendumps every `interval` seconds (`grab(path)` writes one); each
+    that differs from the last is kept in DIR/watch and listed in
+    DIR/watch.txt."""
+
+    def __init__(self, work, interval, grab, started):
         self.folder = os.path.join(work, "watch")
         shutil.rmtree(self.folder, ignore_errors=True)
         os.makedirs(self.folder)
         self.listing = open(os.path.join(work, "watch.txt"), "w")
         self.interval = interval
-        self.monitor = monitor
+        self.grab = grab
         self.started = started
         self.next = started
         self.last = None
         self.count = 0
+        self.stopped = False
 
     def poll(self):
         now = time.time()
-        if now < self.next:
+        if self.stopped or now < self.next:
             return
         self.next = now + self.interval
         scratch = os.path.join(self.folder, "latest.ppm")
         try:
-            self.monitor("screendump", {"filename": scratch})
+            self.grab(scratch)
             with open(scratch, "rb") as f:
                 data = f.read()
         except (OSError, ValueError):
+            # QEMU's socket not there yet, or no screen yet.
             return
         if data != self.last:
             self.last = data
@@ -262,11 +421,13 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--size", default="800x480")
     parser.add_argument(
-        "--gpu", choices=["vga", "virtio", "vga+virtio", "firmware", "qxl"], default="vga",
+        "--gpu", choices=["vga", "virtio", "vga+virtio", "firmware", "qxl", "virgl"], default="vga",
         help="vga: QEMU's VGA, bochs-drm in the guest (fb0 at --size); virtio: virtio-gpu-pci (its own mode); "
         "vga+virtio: both, two cards (card0 bochs, card1 virtio-gpu) as QMP devices video0 and video1; "
         "firmware: virtio-vga with vesafb only (1024x768), virtio-gpu left for the command to load; "
-        "qxl: QEMU's qxl-vga (the qxl driver), the card wlroots 0.15's DRM back end runs on")
+        "qxl: QEMU's qxl-vga (the qxl driver), the card wlroots 0.15's DRM back end runs on; "
+        "virgl: virtio-vga-gl, a GPU with a render node (virglrenderer on the host's llvmpipe), its screen read "
+        "through VNC")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the command")
     parser.add_argument("--append", default="", help="more kernel parameters")
@@ -321,13 +482,26 @@ def main():
         + ("" if args.kernel else "rdinit=/init ")
         + ("vga=0x317 " if firmware else "") + args.append,
         "-vga", "none",
-        "-display", "none",
+    ]
+    vnc = None
+    if args.gpu == "virgl":
+        # The guest's GL on the host's Mesa: QEMU opens the render node
+        # unchecked, and Mesa's GBM on /dev/null falls back to its software
+        # screen. Its screen is read over VNC (VNCScreen).
+        socket_path = os.path.join(work, "vnc.sock")
+        if os.path.exists(socket_path):
+            os.unlink(socket_path)
+        qemu += ["-display", "egl-headless,rendernode=/dev/null", "-vnc", "unix:%s" % socket_path]
+        vnc = VNCScreen(socket_path)
+    else:
+        qemu += ["-display", "none"]
+    qemu += [
         "-qmp", "unix:%s,server,nowait" % monitor, "-serial", "stdio",
         "-virtfs", "local,path=%s,mount_tag=rig0,security_model=none" % work,
     ]
     devices = {
         "vga": ["VGA"], "virtio": ["virtio-gpu-pci"], "vga+virtio": ["VGA", "virtio-gpu-pci"],
-        "firmware": ["virtio-vga"], "qxl": ["qxl-vga"],
+        "firmware": ["virtio-vga"], "qxl": ["qxl-vga"], "virgl": ["virtio-vga-gl"],
     }[args.gpu]
     for index, device in enumerate(devices):
         qemu += ["-device", "%s,id=video%d,xres=%s,yres=%s" % (device, index, width, height)]
@@ -340,9 +514,31 @@ def main():
     started = time.time()
     deadline = started + args.timeout
     qmp = Monitor(monitor)
-    watch = ScreenWatch(work, args.watch_screen, qmp, started) if args.watch_screen else None
+
+    def watched(path):
+        """The screen as a PPM at `path`, for the watch (which waits out a
+        QEMU that has not made its sockets yet)."""
+        if vnc is None:
+            qmp("screendump", {"filename": path})
+        else:
+            vnc.grab(path)
+
+    def screendump(path, device=None):
+        """The screen (of `device`, a QMP display id) as a PPM at `path`."""
+        if vnc is None:
+            qmp("screendump", dict({"filename": path}, **({"device": device} if device else {})))
+        elif device:
+            raise VNCError("virgl has one screen: no screendump of %s" % device)
+        else:
+            try:
+                vnc.grab(path)
+            except (FileNotFoundError, ConnectionRefusedError) as error:
+                raise VNCError("no VNC server: %s" % error)
+
+    watch = ScreenWatch(work, args.watch_screen, watched, started) if args.watch_screen else None
     status = None
     timed_out = False
+    failure = None
     try:
         os.set_blocking(process.stdout.fileno(), False)
         pending = b""
@@ -383,18 +579,17 @@ def main():
             for raw in lines:
                 line = raw.decode(errors="replace").strip()
                 # A getty's prompt may come first on the same line ("vm login: RIG-STATUS 0").
-                for marker in ("RIG-SCREENDUMP ", "RIG-QMP ", "RIG-STATUS "):
+                for marker in ("RIG-SCREENDUMP ", "RIG-QMP ", "RIG-STATUS ", "RIG-WATCH-STOP"):
                     if marker in line:
                         line = line[line.index(marker):]
                         break
                 if line.startswith("RIG-SCREENDUMP "):
                     words = line.split()
                     name = words[1]
-                    arguments = {"filename": os.path.join(work, name + ".ppm")}
-                    if len(words) > 2:
-                        arguments["device"] = words[2]
-                    qmp("screendump", arguments)
+                    screendump(os.path.join(work, name + ".ppm"), words[2] if len(words) > 2 else None)
                     open(os.path.join(work, name + ".done"), "w").close()
+                elif line.startswith("RIG-WATCH-STOP") and watch:
+                    watch.stopped = True
                 elif line.startswith("RIG-QMP "):
                     # RIG-QMP NAME COMMAND {JSON arguments}: a QMP command (device_add a
                     # display, say), then DIR/NAME.done with its reply.
@@ -404,11 +599,16 @@ def main():
                         f.write(json.dumps(reply) + "\n")
                 elif line.startswith("RIG-STATUS "):
                     status = int(line.split()[1])
+    except VNCError as error:
+        failure = str(error)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, 9)
             process.wait()
         console.close()
+    if failure is not None:
+        print("rig: the guest's screen could not be read: %s; see %s/console.log" % (failure, work))
+        return 1
     if status is None:
         if timed_out:
             print("rig: the guest did not finish the command in %.0f s; see %s/console.log" % (args.timeout, work))

@@ -26,6 +26,10 @@
 # wayland-kiosk-boot.sh browser, with cog as the hosted program instead:
 # the page touched, then the same animating client under host mode and
 # under cage in turn (the step's own comment says what it writes).
+# wayland-kiosk-boot.sh gpu, on virgl with gles-counter as the hosted
+# program: its buffers on the plane, then the same client under cage and
+# under host mode without the GPU (the step's own comment says what it
+# writes).
 # Takes no variables.
 case $1 in
 final)
@@ -194,8 +198,162 @@ browser)
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
   ;;
+gpu)
+  # Host mode on a GPU (virgl) with gles-counter, an animating GLES2
+  # client, as the kiosk's program (its files in /run/gles-kiosk). While
+  # the splash shows: splashctl's status (gpu-phase-before) and the card's
+  # framebuffers (debugfs, mounted here) in gpu-framebuffers-before, each
+  # "ID START ALLOCATED-BY" (START: the offset of its buffer object, "-"
+  # when it has none). Once revealed and scanned out (splashctl:
+  # scanout=direct, within 120 s): splashctl's status (gpu-status), where
+  # splashd's threads wait in the kernel (gpu-splashd-stacks: a splashd
+  # that does not answer) and the card's state (gpu-state), screendump
+  # gpu-program, the screen's watch stopped; then 10 samples,
+  # 0.2 s apart, of the primary plane's framebuffer (gpu-plane-after, the
+  # same fields) and the framebuffers then (gpu-framebuffers-after). Then
+  # the figures: the same client under four compositors in turn on the
+  # same card: splashd in the kiosk unit (gpu), cage 0.1.4 with
+  # WLR_RENDERER=gles2 (cage), splashd on the GPU with the client told
+  # to render in software, into shared memory (gpu-shm: its status in
+  # gpu-shm-status, how many of three snapshots differ in
+  # gpu-shm-distinct), splashd with --gpu no (shm: Mesa renders in
+  # software). For each, in figures-NAME, once the client has drawn 30
+  # frames (within 90 s): "animating" and the compositor's and the
+  # client's CPU ticks, the frames drawn, the seconds and the fences the
+  # card's driver made (GPU work handed to the host), over 10 s;
+  # "idle" and the same over 5 s with the client paused (SIGUSR1);
+  # "memory", the compositor's peak and current RSS in KiB and the ticks
+  # a second. The client's renderer in renderer-NAME; splashctl's status
+  # with --gpu no in gpu-no-status; cage's and those splashd's output in
+  # cage.log, gpu-shm.log and shm.log. A run that fails leaves its files
+  # out.
+  mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+  dri=/sys/kernel/debug/dri/0
+  # "ID START ALLOCATED-BY" of each framebuffer debugfs lists.
+  framebuffers() {
+    awk '/^framebuffer\[/ { if (id != "") print id, start, owner
+                             id = $1; gsub(/[^0-9]/, "", id); start = "-"; owner = "-" }
+         /allocated by = / { owner = $0; sub(/.*allocated by = /, "", owner); gsub(/ /, "_", owner) }
+         /start=/ && start == "-" { start = $0; sub(/.*start=/, "", start) }
+         END { if (id != "") print id, start, owner }' "$dri/framebuffer"
+  }
+  # The same of the primary plane's framebuffer (the first plane the state lists).
+  primary() {
+    awk '/^plane\[/ { if (seen) exit; seen = 1 }
+         seen && /^\tfb=/ { id = $0; sub(/.*fb=/, "", id) }
+         seen && /allocated by = / { owner = $0; sub(/.*allocated by = /, "", owner); gsub(/ /, "_", owner) }
+         seen && /start=/ && start == "" { start = $0; sub(/.*start=/, "", start) }
+         END { print id, (start == "" ? "-" : start), (owner == "" ? "-" : owner) }' "$dri/state"
+  }
+  ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+  frames() { awk '{print $1 + 0}' "$1/frames" 2>/dev/null || echo 0; }
+  uptime_s() { cut -d' ' -f1 /proc/uptime; }
+  # The fences the card's driver has made so far: one for each piece of
+  # GPU work it hands the host (a flip, a transfer, a submission).
+  fences() { awk '{print $3 + 0}' "$dri/virtio-gpu-irq-fence" 2>/dev/null || echo 0; }
+  # within SECONDS COMMAND...: COMMAND every 0.1 s until it succeeds (0)
+  # or SECONDS have passed by the clock (1).
+  within() {
+    end=$(awk -v now="$(uptime_s)" -v s="$1" 'BEGIN {print now + s}'); shift
+    until "$@"; do
+      awk -v now="$(uptime_s)" -v end="$end" 'BEGIN {exit !(now >= end)}' && return 1
+      sleep 0.1
+    done
+  }
+  pid_of() {
+    for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = "$1" ] && basename "${c%/comm}"; done | head -n 1
+  }
+  # window NAME COMPOSITOR CLIENT DIR SECONDS: NAME, the CPU ticks of
+  # each, the frames drawn, the seconds and the card's fences, over SECONDS.
+  window() {
+    c0=$(ticks "$2"); p0=$(ticks "$3"); f0=$(frames "$4"); t0=$(uptime_s); g0=$(fences)
+    sleep "$5"
+    echo "$1 $(($(ticks "$2") - c0)) $(($(ticks "$3") - p0)) $(($(frames "$4") - f0))" \
+      "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN {print b - a}') $(($(fences) - g0))"
+  }
+  # figures NAME COMPOSITOR CLIENT DIR: figures-NAME and renderer-NAME.
+  drew_30() { [ "$(frames "$1")" -ge 30 ]; }
+  figures() {
+    within 90 drew_30 "$4" || return
+    cp "$4/renderer" "/run/rig/renderer-$1"
+    {
+      window animating "$2" "$3" "$4" 10
+      kill -USR1 "$3"
+      window idle "$2" "$3" "$4" 5
+      echo "memory $(awk '/^(VmHWM|VmRSS):/ {printf "%s ", $2}' "/proc/$2/status")$(getconf CLK_TCK)"
+    } > "/run/rig/figures-$1"
+  }
+  # splashctl, bounded: a splashd that does not answer is news, not a hang.
+  status() { timeout 5 splashctl status; }
+  status > /run/rig/gpu-phase-before 2>&1
+  framebuffers > /run/rig/gpu-framebuffers-before
+  scanned_out() { status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'; }
+  within 120 scanned_out
+  status > /run/rig/gpu-status 2>&1
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  # Where each of splashd's threads waits in the kernel, and the card's state, then.
+  for task in /proc/"$main"/task/*; do
+    echo "$(cat "$task/comm") $(cat "$task/wchan")"; cat "$task/stack"
+  done > /run/rig/gpu-splashd-stacks 2>&1
+  cp "$dri/state" /run/rig/gpu-state 2>/dev/null
+  echo RIG-SCREENDUMP gpu-program > /dev/ttyS0
+  while [ ! -e /run/rig/gpu-program.done ]; do sleep 0.1; done
+  echo RIG-WATCH-STOP > /dev/ttyS0
+  for i in 1 2 3 4 5 6 7 8 9 10; do primary; sleep 0.2; done > /run/rig/gpu-plane-after
+  framebuffers > /run/rig/gpu-framebuffers-after
+  figures gpu "$main" "$(pid_of gles-counter)" /run/gles-kiosk
+  systemctl stop kiosk-with-splash.service
+  # cage as the kiosk user (seatd gives it the seat), with the GLES2 renderer.
+  systemctl start seatd.service
+  install -d -o kiosk -m 0700 /run/rig-gpu /run/rig-gpu/runtime /run/rig-gpu/cage /run/rig-gpu/gpu-shm \
+    /run/rig-gpu/shm
+  runuser -u kiosk -- env XDG_RUNTIME_DIR=/run/rig-gpu/runtime WLR_RENDERER=gles2 \
+    cage -- /usr/local/bin/gles-counter /run/rig-gpu/cage > /run/rig/cage.log 2>&1 &
+  client_runs() { [ -n "$(pid_of gles-counter)" ]; }
+  within 60 client_runs
+  figures cage "$(pid_of cage)" "$(pid_of gles-counter)" /run/rig-gpu/cage
+  cage=$(pid_of cage)
+  [ -n "$cage" ] && kill "$cage"
+  cage_gone() { [ -z "$(pid_of cage)" ]; }
+  within 10 cage_gone
+  systemctl stop seatd.service
+  # Host mode on the GPU with a program in shared memory (Mesa told to
+  # render in software), then without the GPU: the plain compositor, no
+  # linux-dmabuf.
+  LIBGL_ALWAYS_SOFTWARE=true splashd --config /etc/splashd/splashd.conf --host wayland --control /run/rig-gpu/on-gpu \
+    --user kiosk --pass-environment LIBGL_ALWAYS_SOFTWARE -- /usr/local/bin/gles-counter /run/rig-gpu/gpu-shm \
+    > /run/rig/gpu-shm.log 2>&1 &
+  shm=$!
+  within 60 client_runs
+  # What it shows moves on: once the program is shown, three snapshots
+  # 0.3 s apart, the number of different ones in gpu-shm-distinct (its
+  # marker moves at each frame).
+  within 90 drew_30 /run/rig-gpu/gpu-shm
+  on_gpu_shown() { SPLASHD_CONTROL=/run/rig-gpu/on-gpu status 2>/dev/null | grep -q '^phase=done .*program=shown'; }
+  within 60 on_gpu_shown
+  for n in 1 2 3; do
+    SPLASHD_CONTROL=/run/rig-gpu/on-gpu timeout 5 splashctl snapshot "/run/rig/gpu-shm-$n.png"
+    sleep 0.3
+  done
+  md5sum /run/rig/gpu-shm-[123].png | cut -d' ' -f1 | sort -u | wc -l > /run/rig/gpu-shm-distinct
+  figures gpu-shm "$shm" "$(pid_of gles-counter)" /run/rig-gpu/gpu-shm
+  SPLASHD_CONTROL=/run/rig-gpu/on-gpu status > /run/rig/gpu-shm-status 2>&1
+  kill "$shm"
+  shm_gone() { [ ! -e "/proc/$shm" ]; }
+  within 10 shm_gone
+  splashd --config /etc/splashd/splashd.conf --host wayland --gpu no --control /run/rig-gpu/control --user kiosk \
+    -- /usr/local/bin/gles-counter /run/rig-gpu/shm > /run/rig/shm.log 2>&1 &
+  shm=$!
+  within 60 client_runs
+  figures shm "$shm" "$(pid_of gles-counter)" /run/rig-gpu/shm
+  SPLASHD_CONTROL=/run/rig-gpu/control status > /run/rig/gpu-no-status 2>&1
+  kill "$shm"
+  within 10 shm_gone
+  journalctl -b -o short-monotonic > /run/rig/journal.txt
+  echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
+  ;;
 *)
-  echo "$0: no step '$1': final, browser" >&2
+  echo "$0: no step '$1': final, browser, gpu" >&2
   exit 2
   ;;
 esac
