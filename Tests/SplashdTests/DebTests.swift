@@ -37,7 +37,8 @@ import Testing
     #expect(
       files == [
         "etc/splashd/splashd.conf", "usr/bin/splashctl", "usr/bin/splashd",
-        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/splashd/libsplashd-wayland-host.so",
+        "usr/lib/dracut/modules.d/90splashd/module-setup.sh", "usr/lib/splashd/libsplashd-wayland-host-gpu.so",
+        "usr/lib/splashd/libsplashd-wayland-host.so",
         "usr/lib/systemd/system/splashd-ask-password.path",
         "usr/lib/systemd/system/splashd-ask-password.service", "usr/lib/systemd/system/splashd-initrd.service",
         "usr/lib/systemd/system/splashd-shutdown.service", "usr/lib/systemd/system/splashd.service",

@@ -104,6 +104,8 @@ import Testing
           return
         }
         _ = FileManager.default.createFile(atPath: leave, contents: nil)
+        // At the limit, the diagnostic screen; splashd stopped there.
+        _ = failureReport(of: splashd.pid)
       })
     #expect(outcome.status == 3, "\(outcome.stderr)")
     #expect(!outcome.stderr.contains("crashed"), "\(outcome.stderr)")

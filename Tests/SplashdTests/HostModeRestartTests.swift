@@ -14,13 +14,15 @@ import Testing
   /// appears); the splash comes back, cross-faded from foot's last frame
   /// (never the background between them), the program starts again and
   /// the doors open onto its new frame (`restarts=1`); when it fails again
-  /// at the limit (1), the splash stays and splashd exits 3, saying why.
+  /// at the limit (1), the diagnostic screen says so (in status too) and
+  /// splashd exits 3, saying why.
   @Test func aProgramThatFailsIsStartedAgainUnderTheSplash() throws {
     let fail = dir.path + "/fail"
     var returning: [Screendump] = []
     var back: Screendump?
     var again: Screendump?
     var restartedStatus = ""
+    var report: String?
     func phase() -> String { splashctl(["status"])?.stdout ?? "" }
     let (_, outcome) = try spawnSplashd(
       splash + [
@@ -47,6 +49,7 @@ import Testing
         restartedStatus = phase()
         again = snapshot("again")?.screen
         ended = FileManager.default.createFile(atPath: fail, contents: nil)
+        report = failureReport(of: splashd.pid)
       })
     let note = outcome.stderr
     let closed = try #require(back, "the splash did not come back: \(note)")
@@ -63,6 +66,8 @@ import Testing
     #expect(outcome.status == 3, "\(outcome.status): \(note)")
     #expect(note.contains("foot ended with status 3; starting it again (restart 1)\n"), "\(note)")
     #expect(note.contains("foot ended with status 3; not started again after 1 restart\n"), "\(note)")
+    // Then the diagnostic screen, its report in status: how foot ended, after one restart.
+    #expect(report?.contains(" ended=status:3 ") == true, "\(report ?? "no report"): \(note)")
   }
 
   /// `splashctl quit` while the program runs (as systemctl stop's SIGTERM
@@ -160,12 +165,15 @@ import Testing
   /// 3, is a failure to start again (before: its end counted as a stop
   /// asked of splashd, which faded into the shutdown picture instead).
   @Test func aProgramThatNeverDrewIsStartedAgainWhenItFails() throws {
+    var report: String?
     let (_, outcome) = try spawnSplashd(
       splash + [
         "--timeout", "0.5", "--duration", "0.2", "--restart", "on-failure", "--restart-limit", "1", "--",
         "/bin/sh", "-c", "sleep 1; exit 3",
-      ], in: dir)
+      ], in: dir, whileRunning: { splashd in report = failureReport(of: splashd.pid) })
     #expect(outcome.status == 3, "\(outcome.stderr)")
+    // The diagnostic screen's report, in status too.
+    #expect(report?.contains(" ended=status:3 ") == true, "\(report ?? "no report"): \(outcome.stderr)")
     #expect(outcome.stderr.contains("sh ended with status 3; starting it again (restart 1)\n"), "\(outcome.stderr)")
     #expect(outcome.stderr.contains("sh ended with status 3; not started again after 1 restart\n"), "\(outcome.stderr)")
   }

@@ -68,6 +68,23 @@ extension HostModeSuite {
     try? run("/usr/bin/wtype", Self.typing(command), environment: displayEnvironment)
   }
 
+  /// Once the program has failed for good (`restart-limit` reached),
+  /// the diagnostic screen holds 30 s with splashd answering `status`:
+  /// waits for `status` to say `program=failed` and returns that line,
+  /// then stops splashd (SIGTERM, which ends the hold; splashd still exits
+  /// with the program's status). nil when the report never came (splashd
+  /// is stopped all the same).
+  func failureReport(of splashd: pid_t) -> String? {
+    defer { kill(splashd, SIGTERM) }
+    var report: String?
+    _ = waitUntil(40) {
+      guard let line = splashctl(["status"])?.stdout, line.contains(" program=failed") else { return false }
+      report = line
+      return true
+    }
+    return report
+  }
+
   /// Waits until `status` says the program has shown its first frame.
   func waitForTheProgram() -> Bool {
     waitUntil { FileManager.default.fileExists(atPath: socketPath) }

@@ -48,8 +48,11 @@ import Testing
     let attributes = try FileManager.default.attributesOfItem(atPath: errPath)
     let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value ?? 0
     let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-    var environment = ProcessInfo.processInfo.environment
-    environment["JOURNAL_STREAM"] = "\(device):\(inode)"
+    // What systemd gives a service: nothing the program would not be
+    // passed (such names are said in a line of their own first).
+    let environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "JOURNAL_STREAM": "\(device):\(inode)",
+    ]
     let process = try SpawnedChild(
       splashdPath,
       [
