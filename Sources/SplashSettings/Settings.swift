@@ -169,6 +169,9 @@ public struct HandoffSettings: Equatable, Sendable {
   public var control: String?
   /// The group allowed to use the control socket besides its owner.
   public var controlGroup: String?
+  /// Where splashd's figures for node_exporter's textfile collector are
+  /// written (`FleetMetrics`); nil: nowhere.
+  public var metricsFile: String?
   /// The user the program runs as (a name or a number); nil: splashd's own.
   public var user: String?
   /// The group it runs as instead of the user's own; nil: the user's.

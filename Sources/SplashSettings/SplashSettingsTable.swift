@@ -363,6 +363,21 @@ enum SplashSettingsTable {
       help: "Lets this group use the control socket too (mode 0660 instead of 0600).", \.handoff.controlGroup,
       read: { try $0.word("a group name") }, print: { $0.map(quotedForFile) }),
     SettingSpec(
+      "metrics-file", .handoff, .option(placeholder: "PATH"), .control,
+      help: "Writes splashd's figures for Prometheus' node_exporter here (its textfile collector reads the "
+        + "files ending in .prom in its --collector.textfile.directory): the first frame's and the reveal's "
+        + "seconds from the start, the display path, host mode's program starts, failures and hangs; replaced "
+        + "at once at each of those events. A folder that is a symbolic link, or a file that cannot be written, "
+        + "is said in one line and the splash goes on.",
+      \.handoff.metricsFile,
+      read: { value in
+        let path = try value.path()
+        guard path.hasSuffix(".prom") else {
+          throw value.fail("a file name ending in .prom (node_exporter reads only those)")
+        }
+        return path
+      }, print: { $0.map(quotedForFile) }),
+    SettingSpec(
       "compat", .handoff, .option(placeholder: "CLIENTS"), .control,
       help: "Answers a peer's clients too, so that boot scripts written for it work unchanged: psplash (its FIFO, "
         + "$PSPLASH_FIFO_DIR/psplash_fifo, /run by default: psplash-write's PROGRESS, MSG and QUIT); plymouth "

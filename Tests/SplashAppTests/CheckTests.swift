@@ -44,7 +44,7 @@ import Testing
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "hang-timeout = 0",
         "timeout = 30",
-        "control = /run/x/control", "control-group = kiosk", "compat = none",
+        "control = /run/x/control", "control-group = kiosk", "; metrics-file: not set", "compat = none",
         "plymouth-socket = /org/freedesktop/plymouthd", "plymouth-pid-file = /run/plymouth/pid",
         "prompt-tty = auto",
       ])

@@ -83,8 +83,11 @@ import Testing
         }
       }
     }
+    let metrics = splash.dir.path + "/splashd.prom"
     let ending = splash.run(
-      arguments(["--restart", "on-failure", "--restart-limit", "1", "--hang-timeout", "2"], program: ["sleep", "60"]))
+      arguments(
+        ["--restart", "on-failure", "--restart-limit", "1", "--hang-timeout", "2", "--metrics-file", metrics],
+        program: ["sleep", "60"]))
     #expect(ending == .exit(128 + SIGKILL), "\(splash.lines)")
     let host = try #require(splash.waylandHost)
     #expect(host.connections == 2, "\(splash.lines)")
@@ -109,6 +112,11 @@ import Testing
     #expect(reveals == Array(repeating: "the program's first frame", count: 2), "\(reveals)")
     // Its second start shows, and answers.
     #expect(during?.status.contains("program=shown restarts=1") == true, "\(during?.status ?? "")")
+    // metrics-file counts two starts, two failures, one of them a hang.
+    let figures = try Files.readText(metrics)
+    for sample in ["program_starts_total 2", "program_failures_total 2", "program_hangs_total 1"] {
+      #expect(figures.contains("\nsplashd_\(sample)\n"), "\(figures)")
+    }
   }
 
   /// A program that answers is never taken for frozen, however long it runs.

@@ -95,7 +95,10 @@ final class Controller {
   /// answer (a recording).
   var questions: Questions?
   private let log: Log
-  private var appearedAfter: Double?
+  /// Seconds from the start to the first frame on the screen.
+  private(set) var appearedAfter: Double?
+  /// Seconds from the start to the first reveal (the transition's start).
+  private(set) var revealedAfter: Double?
   /// The clock time the first frame was on the screen; nil before.
   private(set) var appearedAt: Double?
   private(set) var happened: Set<ControlEvent> = []
@@ -285,7 +288,9 @@ final class Controller {
       appearedAt = at
       appearedAfter = at - started
       publish(.appeared)
-    case .willDisappear: publish(.willDisappear)
+    case .willDisappear(let at):
+      if revealedAfter == nil { revealedAfter = at - started }
+      publish(.willDisappear)
     case .waiting, .gateOpened, .gateTimedOut, .didDisappear: break
     }
   }

@@ -37,6 +37,10 @@ final class KioskSupervisor {
   private(set) var keepsSplash = false
   /// How the program ended, each time (the tests look at them).
   private(set) var ends: [ProgramEnd] = []
+  /// The program's starts, failures and hangs so far (`metrics-file`).
+  private(set) var counts = FleetMetrics.ProgramCounts(starts: 0, failures: 0, hangs: 0)
+  /// Told each time `counts` changes.
+  var onCountsChanged: () -> Void = {}
 
   /// How long a program told to stop has before it is killed.
   static let stopWait = 5.0
@@ -86,6 +90,10 @@ final class KioskSupervisor {
   /// Whether the program runs now.
   var programRuns: Bool { program.spawned.map { !$0.ended } ?? false }
 
+  /// How the program's frames reach each screen while it shows (`direct`,
+  /// `software`); empty otherwise.
+  var screenPaths: [String] { program.hold.state == .shown ? program.hold.screenPaths() : [] }
+
   /// A question on the splash is asked, or the last one answered.
   func questionAsked(_ asking: Bool) { program.questionAsked(asking) }
 
@@ -100,6 +108,8 @@ final class KioskSupervisor {
       _ = controller.execute(.stop, because: "the program cannot run")
       return
     }
+    counts.starts += 1
+    onCountsChanged()
     if let child = program.spawned?.child {
       passSignals(to: child)
       // The program runs: a crash of splashd must not start it again.
@@ -158,6 +168,10 @@ final class KioskSupervisor {
       let end: ProgramEnd =
         hung ? .hung(timeout: program.liveness.check?.timeout ?? 0, status: status) : .exited(status: status)
       ends.append(end)
+      // An end splashd asked for (a stop) is no failure of the program's.
+      if end.failed && !stopAsked { counts.failures += 1 }
+      if case .hung = end { counts.hangs += 1 }
+      onCountsChanged()
       let decision = handoff.restart.decide(end, restarts: restarts, limit: handoff.restartLimit, stopping: stopAsked)
       guard decision != .end else {
         program.close()
@@ -200,6 +214,8 @@ final class KioskSupervisor {
         program.close()
         return status
       }
+      counts.starts += 1
+      onCountsChanged()
       if let child = program.spawned?.child { passSignals(to: child) }
       playAgain()
     }

@@ -39,6 +39,8 @@ final class Session {
   /// systemd's watchdog, fed from the run loop while the display is not
   /// stuck; nil when systemd asked for none.
   private(set) var watchdog: WatchdogPinger?
+  /// `metrics-file`: the figures for node_exporter; nil without it.
+  private(set) var metrics: MetricsFile?
 
   init(_ plan: Plan, dependencies: Dependencies, lifecycle: Lifecycle, started: Double) {
     self.plan = plan
@@ -63,6 +65,10 @@ final class Session {
       runLoop.add(source)
       signals = source
     }
+    if let path = plan.settings.handoff.metricsFile {
+      metrics = MetricsFile(
+        path: path, controller: controller, stage: stage, wallClock: ThisMachine.unixTime, log: dependencies.log)
+    }
     if let asked = lifecycle.watchdog {
       let stage = stage
       let clock = dependencies.clock
@@ -83,6 +89,7 @@ final class Session {
       kiosk = KioskSupervisor(
         program: program, settings: settings, controller: controller, stage: stage, runLoop: runLoop, clock: clock,
         lifecycle: lifecycle, signals: signals, dependencies: dependencies)
+      if let kiosk { metrics?.follow(kiosk) }
     case (.spawned, let arguments?):
       guard let program = HandOff(program: arguments, settings: settings.handoff, environment: dependencies.environment)
       else { break }
@@ -260,6 +267,8 @@ final class Session {
     transports = []
     // By now the root file system is likely writable: what went to /run stays for the next boot.
     maker.keepWrittenCacheFiles()
+    // The figures as splashd ends (host mode's program's last end counted).
+    metrics?.write()
   }
 
   /// keep-last-frame, with no program to become: stays while the screen's

@@ -12,6 +12,12 @@ public enum FileKind: Equatable, Sendable {
 
 /// Facts about paths and the file system.
 public enum Files {
+  /// Whether `path` is a symbolic link itself (not followed).
+  public static func isLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+  }
+
   /// What `path` names, following symbolic links.
   public static func kind(of path: String) throws(SystemError) -> FileKind {
     var info = stat()

@@ -38,6 +38,14 @@ public enum ThisMachine {
     return Array((v4 + v6).prefix(limit))
   }
 
+  /// Seconds since the Unix epoch now (the real-time clock, which may be
+  /// set while splashd runs: for records, never for intervals).
+  public static func unixTime() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
   /// The local time now, for people ("2026-12-06 22:10:03 CET") and for a
   /// field ("2026-12-06T22:10:03+0100").
   public static func localTime() -> (text: String, field: String) {

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+/// splashd's figures for a fleet's monitoring (`metrics-file`): what
+/// Prometheus' node_exporter reads from its textfile collector's folder,
+/// in Prometheus' text exposition format (version 0.0.4). A figure not
+/// known yet (the reveal before it happened, host mode's program without
+/// host mode) is left out rather than given as 0.
+public struct FleetMetrics: Equatable, Sendable {
+  /// Seconds from splashd's start to its first frame on the screen.
+  public var firstFrameSeconds: Double?
+  /// Seconds from splashd's start to the reveal (the transition's start).
+  public var revealSeconds: Double?
+  /// The display back end (`kms`, `fbdev`, `sdl`, `window`, `offscreen`, …).
+  public var display: String
+  /// How host mode's program reaches each screen (`direct`, `software`),
+  /// while it shows; empty otherwise.
+  public var scanout: [String] = []
+  /// Host mode: the program's starts, its ends counted as failures (a
+  /// status other than 0, a signal, a hang) and its hangs; nil without host
+  /// mode.
+  public var program: ProgramCounts?
+  /// When this was written: seconds since the Unix epoch.
+  public var writtenAt: Double
+
+  /// Host mode's program, counted since splashd started.
+  public struct ProgramCounts: Equatable, Sendable {
+    public var starts: Int
+    public var failures: Int
+    public var hangs: Int
+
+    public init(starts: Int, failures: Int, hangs: Int) {
+      self.starts = starts
+      self.failures = failures
+      self.hangs = hangs
+    }
+  }
+
+  public init(display: String, writtenAt: Double) {
+    self.display = display
+    self.writtenAt = writtenAt
+  }
+
+  /// The file's text: each figure with its HELP and TYPE lines, names
+  /// prefixed `splashd_`, ending with a line break.
+  public var text: String {
+    var lines: [String] = []
+    func figure(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+      lines.append("# HELP splashd_\(name) \(help)")
+      lines.append("# TYPE splashd_\(name) \(type)")
+      for sample in samples { lines.append("splashd_\(name)\(sample.labels) \(sample.value)") }
+    }
+    if let firstFrameSeconds {
+      figure(
+        "first_frame_seconds", "gauge", "Seconds from splashd's start to its first frame on the screen.",
+        [("", Self.number(firstFrameSeconds))])
+    }
+    if let revealSeconds {
+      figure(
+        "reveal_seconds", "gauge", "Seconds from splashd's start to the reveal (the transition's start).",
+        [("", Self.number(revealSeconds))])
+    }
+    let paths = scanout.isEmpty ? [""] : scanout
+    figure(
+      "display_info", "gauge",
+      "The display path in use: the back end and, while host mode's program shows, how its frames reach each "
+        + "screen (scanout: direct or software).",
+      paths.enumerated().map { index, path in
+        let screen = scanout.isEmpty ? "" : ",screen=\"\(index)\",scanout=\(Self.quoted(path))"
+        return ("{display=\(Self.quoted(display))\(screen)}", "1")
+      })
+    if let program {
+      figure(
+        "program_starts_total", "counter", "Host mode: the program's starts (the first and each restart).",
+        [("", String(program.starts))])
+      figure(
+        "program_failures_total", "counter",
+        "Host mode: the program's ends counted as failures (a status other than 0, a signal, a hang).",
+        [("", String(program.failures))])
+      figure(
+        "program_hangs_total", "counter", "Host mode: the program's hangs (no answer within hang-timeout).",
+        [("", String(program.hangs))])
+    }
+    figure(
+      "metrics_written_timestamp_seconds", "gauge", "When splashd last wrote these figures (Unix time).",
+      [("", Self.number(writtenAt))])
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A sample's value: six decimals at most, no exponent.
+  static func number(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf") }
+    return formatFixed(value, decimals: 6)
+  }
+
+  /// A label's value in quotes, with `\`, `"` and line breaks escaped as
+  /// the format asks.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for character in text {
+      switch character {
+      case "\\": result += "\\\\"
+      case "\"": result += "\\\""
+      case "\n": result += "\\n"
+      default: result.append(character)
+      }
+    }
+    return result + "\""
+  }
+}

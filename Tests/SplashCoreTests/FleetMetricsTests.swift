@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+import SplashCore
+import Testing
+
+/// `metrics-file`'s text, in Prometheus' text exposition format: each
+/// figure with its HELP and TYPE lines, the unknown ones left out, label
+/// values escaped.
+@Suite struct FleetMetricsTests {
+  /// The samples of `text`: each line that is not a comment, split at its
+  /// last space into the metric (with its labels) and the value.
+  func samples(_ text: String) -> [String: String] {
+    var samples: [String: String] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      guard let space = line.lastIndex(of: " ") else { continue }
+      samples[String(line[..<space])] = String(line[line.index(after: space)...])
+    }
+    return samples
+  }
+
+  @Test func aSplashWithoutAProgramSaysItsTimesAndDisplay() {
+    var figures = FleetMetrics(display: "kms", writtenAt: 1_796_000_000.25)
+    figures.firstFrameSeconds = 0.0123
+    figures.revealSeconds = 2.5
+    #expect(
+      samples(figures.text) == [
+        "splashd_first_frame_seconds": "0.012300", "splashd_reveal_seconds": "2.500000",
+        "splashd_display_info{display=\"kms\"}": "1",
+        "splashd_metrics_written_timestamp_seconds": "1796000000.250000",
+      ])
+    #expect(figures.text.hasSuffix("\n"))
+    // Each sample follows its own HELP and TYPE lines.
+    let lines = figures.text.split(separator: "\n")
+    for (index, line) in lines.enumerated() where !line.hasPrefix("#") {
+      let name = String(line.prefix { $0 != " " && $0 != "{" })
+      #expect(lines[index - 1].hasPrefix("# TYPE \(name) "), "\(lines)")
+      #expect(lines[index - 2].hasPrefix("# HELP \(name) "), "\(lines)")
+    }
+  }
+
+  @Test func whatIsNotKnownYetIsLeftOut() {
+    let text = FleetMetrics(display: "offscreen", writtenAt: 0).text
+    #expect(!text.contains("first_frame"))
+    #expect(!text.contains("reveal"))
+    #expect(!text.contains("program_"))
+  }
+
+  @Test func hostModeCountsItsProgramAndSaysEachScreensPath() {
+    var figures = FleetMetrics(display: "kms", writtenAt: 0)
+    figures.program = .init(starts: 3, failures: 2, hangs: 1)
+    figures.scanout = ["direct", "software"]
+    let found = samples(figures.text)
+    #expect(found["splashd_program_starts_total"] == "3")
+    #expect(found["splashd_program_failures_total"] == "2")
+    #expect(found["splashd_program_hangs_total"] == "1")
+    #expect(found["splashd_display_info{display=\"kms\",screen=\"0\",scanout=\"direct\"}"] == "1")
+    #expect(found["splashd_display_info{display=\"kms\",screen=\"1\",scanout=\"software\"}"] == "1")
+    #expect(figures.text.contains("# TYPE splashd_program_starts_total counter\n"))
+  }
+
+  @Test func labelValuesAreEscaped() {
+    let text = FleetMetrics(display: "a\"b\\c\nd", writtenAt: 0).text
+    #expect(text.contains("splashd_display_info{display=\"a\\\"b\\\\c\\nd\"} 1\n"), "\(text)")
+  }
+}
