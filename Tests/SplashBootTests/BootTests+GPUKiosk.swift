@@ -110,12 +110,7 @@ extension BootTests {
     let dir = try TemporaryDirectory()
     let boot = try bootWaylandKiosk(
       in: dir,
-      execStart: { example in
-        let line = try exampleLine(example, containing: "--host wayland")
-        // foot and the option given it give way to the GLES2 client.
-        let foot = try #require(line.range(of: "/usr/bin/foot"), "\(line)")
-        return line[..<foot.lowerBound] + "/usr/local/bin/gles-counter /run/gles-kiosk"
-      },
+      execStart: { example in try hostModeLine(example, running: "/usr/local/bin/gles-counter /run/gles-kiosk") },
       dropIn:
         "[Service]\nRestart=no\nRuntimeDirectory=splashd\nExecStartPre=/usr/bin/install -d -o kiosk /run/gles-kiosk\n",
       packages: Self.waylandKioskPackages, gpu: "virgl", step: "gpu", timeout: 600)

@@ -276,6 +276,14 @@ extension BootTests {
     return line.dropFirst("#   ".count) + " --override=colors.background=2080c0"
   }
 
+  /// The example unit's host-mode line with `program` (and its arguments)
+  /// in the place of foot and the option given it.
+  func hostModeLine(_ example: String, running program: String) throws -> String {
+    let line = try exampleLine(example, containing: "--host wayland")
+    let foot = try #require(line.range(of: "/usr/bin/foot"), "\(line)")
+    return line[..<foot.lowerBound] + program
+  }
+
   /// Prints the compositor's figures (foot idle; the same image, screen size
   /// and program for cage and host mode): `NAME_compositor_peak_rss_mib`,
   /// `NAME_compositor_idle_cpu_s_per_10s`, `NAME_compositor_idle_rss_mib` and its
@@ -493,10 +501,7 @@ extension BootTests {
     let boot = try bootWaylandKiosk(
       in: dir,
       execStart: { example in
-        let line = try exampleLine(example, containing: "--host wayland")
-        // foot and the option given it give way to cog and the page.
-        let foot = try #require(line.range(of: "/usr/bin/foot"), "\(line)")
-        return line[..<foot.lowerBound] + "/usr/bin/cog --platform=wl file:///usr/local/share/rig/touch.html"
+        try hostModeLine(example, running: "/usr/bin/cog --platform=wl file:///usr/local/share/rig/touch.html")
       },
       dropIn: "[Service]\nRestart=no\nRuntimeDirectory=splashd\n",
       packages: Self.waylandKioskPackages, gpu: "qxl", step: "browser")
