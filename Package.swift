@@ -106,7 +106,7 @@ let package = Package(
       dependencies: ["SplashConfigFile", "SplashCore", "SplashSettings", "SplashTestSupport"]),
     .testTarget(
       name: "SplashDevicesTests",
-      dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices"]),
+      dependencies: ["CLinux", "SplashCore", "SplashSettings", "SplashSystem", "SplashDevices", "SplashTestSupport"]),
     .testTarget(
       name: "SplashRenderTests",
       dependencies: [

@@ -163,10 +163,9 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_virtual_keyboard_manager_v1_create";
     } else if ((virtual_pointers = wlr_virtual_pointer_manager_v1_create(host->display)) == NULL) {
       failed = "wlr_virtual_pointer_manager_v1_create";
-    } else if (wlr_idle_inhibit_v1_create(host->display) == NULL) {
-      // splashd never blanks the screen on its own: an inhibitor (a video
-      // player's, a browser's) holds off nothing, but the program gets
-      // what it asks for, as under cage.
+    } else if ((host->idle_inhibit = wlr_idle_inhibit_v1_create(host->display)) == NULL) {
+      // An inhibitor (a video player's, a browser's) holds off idle-off
+      // (idle_inhibited).
       failed = "wlr_idle_inhibit_v1_create";
     }
   }
@@ -220,6 +219,10 @@ static int dispatch(struct splashd_host *host) {
   // What the requests just served queued (a screencopy's frame).
   flush(host);
   host->dispatching = false;
+  // An idle inhibitor came or went (its client's request, or its end).
+  int inhibitors = wl_list_length(&host->idle_inhibit->inhibitors);
+  if (inhibitors != host->inhibitors_seen) host->events |= SPLASHD_HOST_IDLE_INHIBITION;
+  host->inhibitors_seen = inhibitors;
   int events = host->events;
   host->events = 0;
   return events;
@@ -347,6 +350,8 @@ static int ping(struct splashd_host *host, uint32_t timeout_ms) {
   return sent;
 }
 
+static int idle_inhibited(struct splashd_host *host) { return !wl_list_empty(&host->idle_inhibit->inhibitors); }
+
 static void destroy(struct splashd_host *host) {
   end_held(host);
   drop_held(host);
@@ -406,5 +411,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .client_processes = client_processes,
     .start_xwayland = start_xwayland,
     .ping = ping,
+    .idle_inhibited = idle_inhibited,
     .destroy = destroy,
 };

@@ -75,6 +75,10 @@ struct splashd_host {
   struct wlr_output *output;
   struct wlr_presentation *presentation;
   struct wlr_seat *seat;
+  /* Clients' idle inhibitors (idle_inhibited). */
+  struct wlr_idle_inhibit_manager_v1 *idle_inhibit;
+  /* How many inhibitors the last dispatch found. */
+  int inhibitors_seen;
   int32_t width, height;
   /* The program's connection, and its first window (full screen). */
   struct wl_client *client;

@@ -116,6 +116,7 @@ static void touch_up(struct splashd_host *host, uint32_t time_msec, int32_t id) 
 static void handle_key(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
   struct wlr_event_keyboard_key *event = data;
+  note(keyboard->host, SPLASHD_HOST_INPUT);
   if (keyboard->host->input_withheld) return;
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_key(keyboard->host->seat, event->time_msec, event->keycode, event->state);
@@ -271,6 +272,7 @@ static void scroll(struct splashd_host *host, struct libinput_event_pointer *eve
 
 static void handle_pointer_event(struct splashd_host *host, enum libinput_event_type type,
                                  struct libinput_event_pointer *event) {
+  note(host, SPLASHD_HOST_INPUT);
   uint32_t time_msec = (uint32_t)(libinput_event_pointer_get_time_usec(event) / 1000);
   switch (type) {
   case LIBINPUT_EVENT_POINTER_MOTION:
@@ -312,6 +314,7 @@ static void handle_touch_event(struct splashd_host *host, enum libinput_event_ty
                                struct libinput_event_touch *event) {
   uint32_t time_msec = (uint32_t)(libinput_event_touch_get_time_usec(event) / 1000);
   const struct input_map *map = input_map(host, libinput_event_get_device(libinput_event_touch_get_base_event(event)));
+  if (type != LIBINPUT_EVENT_TOUCH_FRAME) note(host, SPLASHD_HOST_INPUT);
   switch (type) {
   case LIBINPUT_EVENT_TOUCH_DOWN:
     touch_down(host, map, time_msec, libinput_event_touch_get_seat_slot(event),
@@ -421,6 +424,7 @@ void handle_new_virtual_keyboard(struct wl_listener *listener, void *data) {
    screencopy show it, mapped as a touch screen's are. */
 static void handle_virtual_motion(struct wl_listener *listener, void *data) {
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, motion);
+  note(pointer->host, SPLASHD_HOST_INPUT);
   struct wlr_event_pointer_motion *event = data;
   struct splashd_host *host = pointer->host;
   move_pointer(host, event->time_msec, host->pointer_x + event->delta_x, host->pointer_y + event->delta_y);
@@ -428,6 +432,7 @@ static void handle_virtual_motion(struct wl_listener *listener, void *data) {
 
 static void handle_virtual_motion_absolute(struct wl_listener *listener, void *data) {
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, motion_absolute);
+  note(pointer->host, SPLASHD_HOST_INPUT);
   struct wlr_event_pointer_motion_absolute *event = data;
   double x, y;
   if (map_point(input_map(pointer->host, NULL), event->x, event->y, &x, &y)) {
@@ -437,6 +442,7 @@ static void handle_virtual_motion_absolute(struct wl_listener *listener, void *d
 
 static void handle_virtual_button(struct wl_listener *listener, void *data) {
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, button);
+  note(pointer->host, SPLASHD_HOST_INPUT);
   struct wlr_event_pointer_button *event = data;
   if (pointer->host->input_withheld) return;
   wlr_seat_pointer_notify_button(pointer->host->seat, event->time_msec, event->button, event->state);
@@ -444,6 +450,7 @@ static void handle_virtual_button(struct wl_listener *listener, void *data) {
 
 static void handle_virtual_axis(struct wl_listener *listener, void *data) {
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, axis);
+  note(pointer->host, SPLASHD_HOST_INPUT);
   struct wlr_event_pointer_axis *event = data;
   if (pointer->host->input_withheld) return;
   wlr_seat_pointer_notify_axis(pointer->host->seat, event->time_msec, event->orientation, event->delta,

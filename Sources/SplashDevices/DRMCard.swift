@@ -74,6 +74,10 @@ public protocol DRMCard: AnyObject {
   func canShow(framebuffer: UInt32, size: PixelSize, on pipe: DRMPipe) -> String?
   /// The flip events that have arrived, without waiting.
   func readEvents() -> [DRMFlipEvent]
+  /// Switches the display of `pipe` off (its connector's DPMS: the CRTC
+  /// inactive, the panel dark) or on again (showing what it showed); no
+  /// flip may be queued while it is off.
+  func setPower(_ pipe: DRMPipe, on: Bool) throws(DeviceError)
 }
 
 extension DRMCard {

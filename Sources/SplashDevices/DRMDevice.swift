@@ -395,6 +395,18 @@ public final class DRMDevice: DRMCard {
     else { throw failure("the flip was refused (PageFlip)") }
   }
 
+  public func setPower(_ pipe: DRMPipe, on: Bool) throws(DeviceError) {
+    // The DPMS property is a connector's, atomic or not: the kernel turns
+    // it into the CRTC's ACTIVE for atomic drivers.
+    guard let dpms = propertyID("DPMS", of: pipe.connector, kind: UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+      throw DeviceError("\(path): connector \(pipe.connector) has no DPMS property")
+    }
+    let state = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+    guard drmModeConnectorSetProperty(descriptor.rawValue, pipe.connector, dpms, state) == 0 else {
+      throw failure("cannot switch the display \(on ? "on" : "off") (DPMS)")
+    }
+  }
+
   public func importFramebuffer(_ dmabuf: Dmabuf) throws(DeviceError) -> UInt32 {
     let fd = descriptor.rawValue
     guard (1...4).contains(dmabuf.planes.count), dmabuf.size.width > 0, dmabuf.size.height > 0 else {

@@ -268,6 +268,7 @@ public struct OrientationSettings: Equatable, Sendable {
 public enum SettingsSection: String, CaseIterable, Equatable, Sendable {
   case splash
   case handoff
+  case screenPower = "screen-power"
   case orientation
   case progress
   case message
@@ -318,6 +319,7 @@ public struct SettingsError: Error, Equatable, Sendable, CustomStringConvertible
 public struct Settings: Equatable, Sendable {
   public var splash = SplashSettings()
   public var handoff = HandoffSettings()
+  public var screenPower = ScreenPowerSettings()
   public var orientation = OrientationSettings()
   public var progress = ProgressSettings()
   public var message = MessageSettings()
@@ -363,6 +365,8 @@ public struct Settings: Equatable, Sendable {
   public static let maxFPS = 1000.0
   public static let maxTimeout = 86400.0
   public static let maxRestartWindow = 3600.0
+  /// The longest `idle-off`.
+  public static let maxIdleOff = 86400.0
   /// The longest `hang-timeout`.
   public static let maxHangTimeout = 3600.0
   /// The most restarts `restart-limit` may allow.
@@ -446,10 +450,56 @@ public struct Settings: Equatable, Sendable {
         "\(origin(of: \.handoff.hangTimeout)) needs \(sibling("host", of: "hang-timeout")) wayland: only a program "
           + "splashd hosts is pinged")
     }
+    try validateScreenPower(sibling: sibling)
     if splash.record != nil && splash.display == "window" {
       throw SettingsError("--record renders offscreen and cannot be combined with --display window")
     }
   }
+}
+
+extension Settings {
+  /// `[screen-power]`: host mode's, and a schedule of both lists with no
+  /// time in both.
+  private func validateScreenPower(sibling: (String, String) -> String) throws(SettingsError) {
+    let power = screenPower
+    let given: [(PartialKeyPath<Settings>, String, Bool)] = [
+      (\Settings.screenPower.idleOff, "idle-off", power.idleOff > 0),
+      (\Settings.screenPower.onAt, "on-at", !power.onAt.isEmpty),
+      (\Settings.screenPower.offAt, "off-at", !power.offAt.isEmpty),
+    ].filter(\.2)
+    if let (field, key, _) = given.first, handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: field)) needs \(sibling("host", key)) wayland: only host mode decides when its screen "
+          + "is off (splashctl screen off works without)")
+    }
+    if power.onAt.isEmpty != power.offAt.isEmpty {
+      let (field, key, missing) =
+        power.onAt.isEmpty
+        ? (\Settings.screenPower.offAt, "off-at", "on-at") : (\Settings.screenPower.onAt, "on-at", "off-at")
+      throw SettingsError(
+        "\(origin(of: field)) needs \(sibling(missing, key)): the screen would go \(key == "on-at" ? "on" : "off") "
+          + "and never back")
+    }
+    if let both = power.onAt.first(where: power.offAt.contains) {
+      throw SettingsError("\(origin(of: \Settings.screenPower.onAt)): \(both) is an off-at time too")
+    }
+  }
+}
+
+/// The `[screen-power]` section: when host mode's screen is off
+/// (`ScreenPower`).
+public struct ScreenPowerSettings: Equatable, Sendable {
+  /// Seconds without input before the screen goes off; 0: never.
+  public var idleOff: Double = 0
+  /// The times of day the screen goes on.
+  public var onAt: [DayTime] = []
+  /// The times of day it goes off.
+  public var offAt: [DayTime] = []
+
+  public init() {}
+
+  /// The schedule `on-at` and `off-at` make; nil without them.
+  public var schedule: ScreenSchedule? { try? ScreenSchedule(onAt: onAt, offAt: offAt) }
 }
 
 /// The splash pictures chosen for a canvas: one picture, or two leaves

@@ -29,6 +29,7 @@ public enum SettingGroup: String, CaseIterable, Equatable, Sendable {
   case orientation = "Rotation from the hardware (rotate = auto)"
   case status = "Boot status over the picture (see splashctl progress, message)"
   case boot = "Boot and shutdown (--boot STAGE)"
+  case screenPower = "Screen power (host mode; see splashctl screen)"
 }
 
 /// A setting's text as given, with the parsers the table's entries use.

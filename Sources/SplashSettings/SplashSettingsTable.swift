@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import SplashCore
 
-/// The `[splash]`, `[handoff]` and `[orientation]` settings: the picture,
-/// the transition, the display, what holds the splash and what follows it,
-/// and where `rotate = auto` looks.
+/// The `[splash]`, `[handoff]`, `[screen-power]` and `[orientation]`
+/// settings: the picture, the transition, the display, what holds the
+/// splash and what follows it, when host mode's screen is off, and where
+/// `rotate = auto` looks.
 enum SplashSettingsTable {
-  static let all: [SettingSpec] = splash + handoff + orientation
+  static let all: [SettingSpec] = splash + handoff + screenPower + orientation
 
   private static let splash: [SettingSpec] =
     [
@@ -432,6 +433,41 @@ enum SplashSettingsTable {
         settings.handoff.promptTerminal = value.text == "auto" ? nil : try value.path()
       }, show: { $0.handoff.promptTerminal.map(quotedForFile) ?? "auto" }),
   ]
+
+  private static let screenPower: [SettingSpec] = [
+    SettingSpec(
+      "idle-off", .screenPower, .option(placeholder: "SECONDS"), .screenPower,
+      help: "Host mode: the screen goes off (the display powered down, DPMS, a backlight under "
+        + "/sys/class/backlight turned down first) after this many seconds without a key, a touch or the pointer "
+        + "moving, once the program is shown; any of them wakes it, and the one that woke it does not reach the "
+        + "program. A client's idle inhibitor (a video playing) holds it on. While the screen is off the program "
+        + "gets no frame callbacks. 0 (off) never.",
+      \.screenPower.idleOff, read: { try $0.seconds(upTo: Settings.maxIdleOff, zero: " (never)") },
+      print: { formatNumber($0) }),
+    SettingSpec(
+      "on-at", .screenPower, .option(placeholder: "HH:MM ..."), .screenPower,
+      help: "Host mode: the times of day (local time) the screen goes on, with off-at: each time switches it, so "
+        + "off-at 22:00 and on-at 07:00 keep it off through the night. The schedule wins over idle inhibitors; "
+        + "input in its off hours wakes the screen for idle-off seconds after the last of it (5 minutes without "
+        + "idle-off). Times separated by spaces or commas.",
+      field: \.screenPower.onAt, parse: { $0.screenPower.onAt = try dayTimes($1) },
+      show: { $0.screenPower.onAt.isEmpty ? nil : $0.screenPower.onAt.map(\.description).joined(separator: " ") }),
+    SettingSpec(
+      "off-at", .screenPower, .option(placeholder: "HH:MM ..."), .screenPower,
+      help: "Host mode: the times of day the screen goes off (see on-at).", field: \.screenPower.offAt,
+      parse: { $0.screenPower.offAt = try dayTimes($1) },
+      show: { $0.screenPower.offAt.isEmpty ? nil : $0.screenPower.offAt.map(\.description).joined(separator: " ") }),
+  ]
+
+  /// Times of day ("07:00 13:30"), each once.
+  private static func dayTimes(_ value: SettingValue) throws(SettingsError) -> [DayTime] {
+    let words = value.text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+    let times = words.map { DayTime($0) }
+    guard !times.isEmpty, times.allSatisfy({ $0 != nil }), Set(times).count == times.count else {
+      throw value.fail("times of day as HH:MM (00:00 to 23:59), each once, separated by spaces or commas")
+    }
+    return times.map { $0! }
+  }
 
   private static let orientation: [SettingSpec] = [
     SettingSpec(

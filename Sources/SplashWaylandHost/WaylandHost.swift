@@ -314,4 +314,6 @@ public final class WaylandHost: WaylandHosting {
   public func ping(within timeout: Double) -> Bool {
     api.ping(host, UInt32(min(max(timeout * 1000, 1), Double(UInt32.max)))) == 1
   }
+
+  public var idleInhibited: Bool { api.idle_inhibited(host) == 1 }
 }

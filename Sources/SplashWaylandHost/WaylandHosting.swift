@@ -78,6 +78,9 @@ public protocol WaylandHosting: AnyObject {
   /// come by then is a dispatch's `pingMissed`. False when the program's
   /// window is no xdg-shell toplevel (none yet, or an X11 one).
   func ping(within timeout: Double) -> Bool
+  /// Whether a client holds an idle inhibitor (a video playing): what
+  /// `idle-off` waits for.
+  var idleInhibited: Bool { get }
 }
 
 /// What a dispatch of the compositor found.
@@ -94,6 +97,11 @@ public struct WaylandHostEvents: OptionSet, Sendable {
   public static let screenWanted = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_FRAME_WANTED))
   /// The program's window's client did not answer a ping in time (`ping`).
   public static let pingMissed = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_PING_MISSED))
+  /// A key, a button, a touch or the pointer moving came (from the machine
+  /// or a client's virtual device), reaching a window or withheld.
+  public static let input = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_INPUT))
+  /// A client's idle inhibitor came or went (`idleInhibited`).
+  public static let idleInhibition = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_IDLE_INHIBITION))
 }
 
 /// 32-bit pixels where they lie, 0xAARRGGBB as a native UInt32: a

@@ -74,7 +74,7 @@ case .success(let said): text = said
 case .failure(let refusal): fail(1, refusal.message)
 }
 switch command {
-case .status, .ask: try? FileDescriptor.standardOutput.writeAll(text + "\n")
+case .status, .ask, .screen: try? FileDescriptor.standardOutput.writeAll(text + "\n")
 default: break
 }
 if let snapshotFile {

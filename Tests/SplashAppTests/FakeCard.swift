@@ -167,8 +167,18 @@ final class FakeCard: DRMCard {
 
   func hasVblank(crtc: UInt32) -> Bool { vblank }
 
+  /// The CRTCs switched off (DPMS), as the kernel has them.
+  private(set) var poweredOff: Set<UInt32> = []
+
+  func setPower(_ pipe: DRMPipe, on: Bool) throws(DeviceError) {
+    guard isMaster else { throw DeviceError("\(path): not DRM master") }
+    if on { poweredOff.remove(pipe.crtc) } else { poweredOff.insert(pipe.crtc) }
+  }
+
   func flip(_ pipe: DRMPipe, toFramebuffer framebuffer: UInt32, size: PixelSize) throws(DeviceError) {
     guard isMaster else { throw DeviceError("\(path): the flip was refused: not DRM master") }
+    // As the kernel: no flip on a CRTC that is not active.
+    guard !poweredOff.contains(pipe.crtc) else { throw DeviceError("\(path): the flip was refused: the CRTC is off") }
     guard framebuffers.contains(framebuffer) else { throw DeviceError("\(path): no framebuffer \(framebuffer)") }
     let now = clock.now()
     flips.append((pipe.crtc, framebuffer, now))

@@ -210,6 +210,24 @@ final class FakeWaylandHost: WaylandHosting {
 
   func frameDone(at monotonic: Double, refreshPeriod: Double) { framesDone += 1 }
 
+  // MARK: Input and idling
+
+  /// Whether a client holds an idle inhibitor (a change is a dispatch's).
+  var idleInhibited = false {
+    didSet { if idleInhibited != oldValue { note(.idleInhibition) } }
+  }
+  /// Input that came while it was withheld, and input that reached the
+  /// program, in presses.
+  private(set) var withheldPresses = 0
+  private(set) var deliveredPresses = 0
+
+  /// A touch (or a key) from the machine: the program gets it unless input
+  /// is withheld; the dispatch says input came either way.
+  func press() {
+    if inputWithheld { withheldPresses += 1 } else { deliveredPresses += 1 }
+    note(.input)
+  }
+
   // MARK: Pings
 
   /// Whether the program stopped answering: a ping then goes unanswered,

@@ -57,6 +57,37 @@ import Testing
     #expect(!card.isMaster)
   }
 
+  /// `splashctl screen off` on a held splash: the connector's DPMS off (the
+  /// fake card, as the kernel, refuses flips on it meanwhile), nothing
+  /// flipped though the splash turned meanwhile; `screen on`: DPMS on, and
+  /// the next frame (the turned splash) flips.
+  @Test func theScreenGoesOffAndOnByDPMS() throws {
+    let (splash, _, card) = try harness()
+    var whileOff: (poweredOff: Set<UInt32>, flips: Int)?
+    var afterOn: (poweredOff: Set<UInt32>, flips: Int)?
+    var client: TestClient?
+    splash.clock.at(0.5) {
+      client = TestClient(splash.controlPath)
+      client?.send("screen off\nrotate 180\n")
+    }
+    splash.clock.at(1) {
+      whileOff = (card.poweredOff, card.flips.count)
+      client?.send("screen on\n")
+    }
+    splash.clock.at(1.5) { afterOn = (card.poweredOff, card.flips.count) }
+    #expect(
+      splash.run([
+        "--image", picture(splash), "--hold", "2", "--duration", "0.2", "--background", "#000000", "--control",
+        splash.controlPath,
+      ]) == .exit(0), "\(splash.lines)")
+    // The turn is answered once it is shown, which is at once while the screen is off.
+    let replies = client?.replies ?? []
+    #expect(replies == ["ok screen=off off_by=splashctl", "ok", "ok screen=on"], "\(replies)")
+    #expect(whileOff?.poweredOff == [31] && whileOff?.flips == 0, "\(String(describing: whileOff))")
+    #expect(afterOn?.poweredOff == [] && (afterOn?.flips ?? 0) >= 1, "\(String(describing: afterOn))")
+    #expect(!splash.lines.contains { $0.contains("refused") }, "\(splash.lines)")
+  }
+
   @Test func aCardWithoutVblankFlipsOnATimerAtTheModesRefresh() throws {
     let (splash, _, card) = try harness()
     card.vblank = false

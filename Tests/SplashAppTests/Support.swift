@@ -187,7 +187,7 @@ final class PipeDisplayEvents: DisplayDeviceEvents {
 /// A screen with a fixed mode (a framebuffer's) and a vsync every 1/60 s on
 /// the test clock; drawing frame N costs `cost(N)` seconds. It paints into
 /// memory.
-class ScreenStub: Output, FlipWatchedOutput {
+class ScreenStub: Output, FlipWatchedOutput, PowerSwitchedOutput {
   let canvas: OffscreenOutput
   /// Since when its page flip has been stuck, as a display that stopped
   /// completing them; nil while it completes them.
@@ -229,7 +229,20 @@ class ScreenStub: Output, FlipWatchedOutput {
   var eventDescriptors: [FileDescriptor] { [] }
   func handleEvents() -> OutputEvents { [] }
 
+  /// Whether its screen is on (`setPowered`); each switch, with its time;
+  /// the frames presented while it was off (none may be).
+  private(set) var powered = true
+  private(set) var powerSwitches: [(time: Double, on: Bool)] = []
+  private(set) var presentsWhileOff = 0
+
+  func setPowered(_ on: Bool) -> String? {
+    powered = on
+    powerSwitches.append((clock.now(), on))
+    return nil
+  }
+
   func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    if !powered { presentsWhileOff += 1 }
     draw(0)
     clock.advance(by: cost(presents))
     presents += 1
@@ -429,6 +442,10 @@ final class Harness {
 
   /// The control socket tests talk to.
   var controlPath: String { dir.path + "/control" }
+  /// Where the backlights are (none by default).
+  var backlightFolder: String?
+  /// The local time of day the run sees; the machine's by default.
+  var localSecondOfDay: (() -> Double)?
 
   /// Runs splashd with `arguments`, with the empty config unless they name one.
   func run(_ arguments: [String]) -> Ending {
@@ -444,6 +461,8 @@ final class Harness {
     dependencies.displayEvents = { [weak self] in self?.displayEvents }
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
     if let programStderr { dependencies.programStderr = programStderr }
+    dependencies.backlightFolder = backlightFolder ?? dir.path + "/no-backlights"
+    if let localSecondOfDay { dependencies.localSecondOfDay = localSecondOfDay }
     dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
     if fakesWaylandHost {
       dependencies.makeWaylandHost = { [weak self] size, screen, renderNode, _ throws(SystemError) in

@@ -21,6 +21,12 @@ extension BootTests {
     /// keyboard, through the kernel's evdev) once foot ran reached foot's
     /// shell, which ran it.
     var typedIntoTheProgram: Bool
+    /// In host mode, the screen's power (wayland-kiosk-boot.sh's
+    /// screen-power lines): `splashctl screen off`'s answer, the CRTC's
+    /// `active=` while off, `off_ticks=SPLASHD FOOT TICKS_A_SECOND` in 5 s
+    /// off, `woke=yes` once a key woke it and reached nothing, `active=`
+    /// again, `screen status`'s answer, `on_ms=` for `screen on`.
+    var screenPower: [String]
     /// The console's keyboard mode (tty1's: keyboard-mode's word) while the
     /// compositor ran, then, in host mode, once splashd had crashed.
     var consoleKeyboard: [String]
@@ -177,7 +183,7 @@ extension BootTests {
       [
         "python3", packageRoot + "/tools/test/qemu/rig.py", "--work", work, "--root", image, "--gpu", gpu, "--size",
         "800x480", "--watch-screen", "0.1", "--timeout", String(Int(timeout)), "--type",
-        "RIG-KIOSK-KEYS=touch /home/kiosk/typed",
+        "RIG-KIOSK-KEYS=touch /home/kiosk/typed", "--type", "RIG-KIOSK-WAKE=xtouch /home/kiosk/woke",
       ], environment: ProcessInfo.processInfo.environment, timeout: timeout + 100)
     let console = (try? String(contentsOfFile: work + "/console.log", encoding: .utf8)) ?? ""
     if booted.status != 0 {
@@ -203,6 +209,7 @@ extension BootTests {
       who: Set(text("kiosk-who").split(separator: "\n").map { $0.split(separator: " ") }),
       unitState: text("kiosk-state"),
       restarts: text("kiosk-restarts"), typedIntoTheProgram: text("kiosk-typed") == "yes\n",
+      screenPower: text("screen-power").split(separator: "\n").map(String.init),
       consoleKeyboard: text("console-keyboard").split(separator: "\n").map(String.init),
       inputProbe: text("input-probe.log").split(separator: "\n"), pointed: Screendump(path: work + "/pointer.ppm"),
       touched: Screendump(path: work + "/touched.ppm"), restarted: Screendump(path: work + "/restarted.ppm"),
@@ -412,6 +419,7 @@ extension BootTests {
     #expect(boot.who == [["kiosk", "foot"]], "\(boot.who); \(boot.note)")
     #expect(boot.unitState == "active\n" && boot.restarts == "0\n", "\(boot.note)")
     #expect(boot.typedIntoTheProgram, "the keyboard did not type into foot; \(boot.note)")
+    expectTheScreenWentOffAndAKeyWokeIt(boot, as: name)
     // The console's keyboard was off while splashd had the keyboards, and its
     // crash put it back (systemd's console setup leaves it in unicode mode).
     #expect(boot.consoleKeyboard == ["off", "unicode"], "\(boot.consoleKeyboard); \(boot.note)")
@@ -479,6 +487,29 @@ extension BootTests {
       print("\(name)_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
       print("\(name)_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
     }
+  }
+
+  /// `splashctl screen off` on a real kernel: the CRTC inactive (the
+  /// kernel's own state), then a key on the guest's keyboard woke it (active
+  /// again) and reached nothing: foot's shell ran what followed it. Prints
+  /// splashd's and foot's CPU while off (`NAME_screen_off_splashd_cpu_s_per_10s`,
+  /// `…_program_…`) and how long `splashctl screen on` took (`NAME_screen_on_ms`).
+  func expectTheScreenWentOffAndAKeyWokeIt(_ boot: WaylandKioskBoot, as name: String) {
+    let lines = boot.screenPower
+    #expect(lines.first == "screen=off off_by=splashctl", "\(lines); \(boot.note)")
+    let states = lines.filter { $0.hasPrefix("active=") }
+    #expect(states == ["active=0", "active=1"], "the CRTC's state: \(lines); \(boot.note)")
+    #expect(lines.contains("woke=yes"), "the key that woke the screen reached foot: \(lines); \(boot.note)")
+    #expect(lines.contains("screen=on"), "\(lines); \(boot.note)")
+    let ticks = lines.first { $0.hasPrefix("off_ticks=") }?.dropFirst("off_ticks=".count).split(separator: " ")
+      .compactMap { Double($0) }
+    if let ticks, ticks.count == 3, ticks[2] > 0 {
+      print("\(name)_screen_off_splashd_cpu_s_per_10s: \(String(format: "%.2f", ticks[0] / ticks[2] * 2))")
+      print("\(name)_screen_off_program_cpu_s_per_10s: \(String(format: "%.2f", ticks[1] / ticks[2] * 2))")
+    } else {
+      Issue.record("no CPU figures with the screen off: \(lines)")
+    }
+    if let on = lines.first(where: { $0.hasPrefix("on_ms=") }) { print("\(name)_screen_on_ms: \(on.dropFirst(6))") }
   }
 
   /// cog, WPE WebKit's kiosk browser, as the hosted kiosk program on QEMU's

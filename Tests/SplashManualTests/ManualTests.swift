@@ -62,7 +62,9 @@ import Testing
       #expect(completion.contains(command.name), "\(command.name)")
       for value in command.values { #expect(completion.contains(value)) }
       // The help's command is one the protocol takes (with a sample argument).
-      let sample = ["EVENT": "appeared", "ANGLE": "90", "N": "50", "TEXT": "hi", "FILE": ""][command.argument ?? ""]
+      let sample = [
+        "EVENT": "appeared", "ANGLE": "90", "N": "50", "TEXT": "hi", "FILE": "", "STATE": "status",
+      ][command.argument ?? ""]
       let line = command.name == "snapshot" ? "snapshot" : command.name + (sample.map { " " + $0 } ?? "")
       #expect((try? ControlCommand.parse(line).get()) != nil, "\(line)")
     }

@@ -20,6 +20,29 @@ import Testing
     }
   }
 
+  /// `[screen-power]`: times of day read, the schedule whole, host mode's.
+  @Test func screenPower() throws {
+    let host = [("host", "wayland")]
+    let power = try settings(host + [("idle-off", "300"), ("on-at", "07:00, 13:00"), ("off-at", "12:00 22:00")])
+    #expect(power.screenPower.idleOff == 300)
+    #expect(power.screenPower.schedule?.onAt.map(\.description) == ["07:00", "13:00"])
+    #expect(power.screenPower.schedule?.offAt.map(\.description) == ["12:00", "22:00"])
+    #expect(Settings().screenPower.idleOff == 0 && Settings().screenPower.schedule == nil)
+    #expect(
+      message([("idle-off", "60")])
+        == "--idle-off needs --host wayland: only host mode decides when its screen is off (splashctl screen off "
+        + "works without)")
+    #expect(message(host + [("off-at", "22:00")]) == "--off-at needs --on-at: the screen would go off and never back")
+    #expect(message(host + [("on-at", "07:00")]) == "--on-at needs --off-at: the screen would go on and never back")
+    #expect(message(host + [("on-at", "07:00"), ("off-at", "22:00 7:00")]) == "--on-at: 07:00 is an off-at time too")
+    let times = "expected times of day as HH:MM (00:00 to 23:59), each once, separated by spaces or commas"
+    for bad in ["24:00", "7", "", "07:00 07:00", "noon"] {
+      #expect(message(host + [("on-at", bad)]) == "--on-at: \(times), got \"\(bad)\"", "\(bad)")
+    }
+    #expect(
+      message([("idle-off", "-1")]) == "--idle-off: expected a number of seconds from 0 (never) to 86400, got \"-1\"")
+  }
+
   @Test func defaults() throws {
     let s = try settings([]).splash
     #expect(s.transition == .doors && s.effectiveDuration == 1.2)

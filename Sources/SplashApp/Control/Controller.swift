@@ -94,6 +94,8 @@ final class Controller {
   /// Who asks the questions of the person at the screen; nil: nobody can
   /// answer (a recording).
   var questions: Questions?
+  /// Who switches the screen off and on (`screen`).
+  weak var screenPower: ScreenPowerKeeper?
   private let log: Log
   /// Seconds from the start to the first frame on the screen.
   private(set) var appearedAfter: Double?
@@ -170,6 +172,9 @@ final class Controller {
         return .error("ask: nobody can answer here")
       }
       return .answer(questions.ask(question, by: asker))
+    case .screen(let asked):
+      guard let screenPower, stage.output != nil else { return .error("screen: there is no display to switch") }
+      return .ok(screenPower.execute(asked))
     case .handover:
       // A display handed over already stopped the splash too.
       guard phase.isHolding, stopReason == nil else { return .error("handover: the splash is ending") }
@@ -314,6 +319,7 @@ final class Controller {
     let screens = stage.screenStates
     if !screens.isEmpty { fields.append("screens=" + screens.joined(separator: ",")) }
     fields += successor?.statusFields ?? []
+    fields += screenPower?.statusFields ?? []
     return fields.joined(separator: " ")
   }
 }

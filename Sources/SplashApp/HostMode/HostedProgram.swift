@@ -211,6 +211,19 @@ final class HostedProgram: EventSource {
   /// typed reaches the program meanwhile.
   func questionAsked(_ asking: Bool) { input.questionAsked(asking) }
 
+  /// The screen went off or came on again: nothing reaches the program
+  /// while it is off.
+  func screenDark(_ dark: Bool) { input.screenDark(dark) }
+
+  /// Told when a key, a button, a touch or the pointer moved came (reaching
+  /// the program or withheld).
+  var onInput: () -> Void = {}
+  /// Told when a client's idle inhibitor came or went.
+  var onIdleInhibition: () -> Void = {}
+
+  /// Whether a client holds an idle inhibitor.
+  var idleInhibited: Bool { host?.idleInhibited ?? false }
+
   /// The stage's screens are now `screens` (a turn, `turned`; screens
   /// plugged in or unplugged; the stage moved): the window is arranged on
   /// them, configured at its new size when that changed (said, as a turn
@@ -243,6 +256,8 @@ final class HostedProgram: EventSource {
     if happened.contains(.newBuffer) { frames.showCurrent(wholly: false) }
     if happened.contains(.screenWanted) { frames.screenWanted() }
     if happened.contains(.pingMissed) { liveness.pingMissed() }
+    if happened.contains(.input) { onInput() }
+    if happened.contains(.idleInhibition) { onIdleInhibition() }
     if !happened.isDisjoint(with: [.clientGone, .clientCame]), !frames.showedAFrame { followConnections(of: host) }
   }
 

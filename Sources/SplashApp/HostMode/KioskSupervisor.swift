@@ -97,6 +97,22 @@ final class KioskSupervisor {
   /// A question on the splash is asked, or the last one answered.
   func questionAsked(_ asking: Bool) { program.questionAsked(asking) }
 
+  /// The screen's power follows the program: idle-off and the schedule
+  /// apply while it is shown after the splash and nothing is asked, its
+  /// input wakes the screen, its idle inhibitors hold it on, and it gets no
+  /// input while the screen is off.
+  func follow(_ power: ScreenPowerKeeper) {
+    power.applies = { [weak self] in
+      guard let self else { return false }
+      return controller.phase == .done && controller.successorHasScreen && program.hold.state == .shown
+        && !controller.isAsking
+    }
+    power.inhibited = { [weak program] in program?.idleInhibited ?? false }
+    power.onDarkChanged = { [weak program] in program?.screenDark($0) }
+    program.onInput = { [weak power] in power?.inputSeen() }
+    program.onIdleInhibition = { [weak power] in power?.inhibitionChanged() }
+  }
+
   /// The compositor and the program, once the splash is on the screen;
   /// the program's window is the first screen's canvas.
   private func startProgram() {

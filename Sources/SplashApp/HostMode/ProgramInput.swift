@@ -8,7 +8,7 @@ import SplashWaylandHost
 /// pointers and touch screens (the compositor's own libinput, when the
 /// screens are the machine's), the console's keyboard off meanwhile, where
 /// a touch on each screen lands in the window, and nothing of it while a
-/// question on the splash is being answered.
+/// question on the splash is being answered or the screen is off.
 final class ProgramInput {
   /// splashd's environment, whose XKB_DEFAULT_* pick the keyboard layout.
   private let environment: [String: String]
@@ -25,6 +25,9 @@ final class ProgramInput {
   /// Whether a question on the splash is being answered: the program gets
   /// no keys meanwhile.
   private var asking = false
+  /// Whether the screen is off: the program gets nothing meanwhile, and
+  /// the key or touch that wakes the screen reaches nothing.
+  private var dark = false
   /// The compositor the devices were given to.
   private weak var host: (any WaylandHosting)?
 
@@ -38,7 +41,7 @@ final class ProgramInput {
   /// is asked).
   func serve(_ host: any WaylandHosting) {
     self.host = host
-    if asking { host.withholdInput(true) }
+    if asking || dark { host.withholdInput(true) }
   }
 
   /// The machine's keyboards (in the machine's layout, `KeyboardLayout`;
@@ -91,13 +94,20 @@ final class ProgramInput {
   /// touch), and the console's keyboard is on for the terminal that reads it.
   func questionAsked(_ asking: Bool) {
     self.asking = asking
-    host?.withholdInput(asking)
+    host?.withholdInput(asking || dark)
     if asking {
       mutedConsole?.release()
       mutedConsole = nil
     } else if mutedConsole == nil {
       muteConsole()
     }
+  }
+
+  /// The screen went off (`dark`) or came on again: input is withheld from
+  /// the program while it is off.
+  func screenDark(_ dark: Bool) {
+    self.dark = dark
+    host?.withholdInput(asking || dark)
   }
 
   /// The console's keyboard is on again (the program has ended, or

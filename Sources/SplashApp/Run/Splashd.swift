@@ -69,6 +69,11 @@ public struct Dependencies {
   /// This process's ID (systemd's WATCHDOG_PID names the process its
   /// watchdog is meant for).
   var processID: Int32 = getpid()
+  /// Where the machine's backlights are listed (`Backlights`; the tests'
+  /// own folder).
+  var backlightFolder = "/sys/class/backlight"
+  /// Seconds since local midnight now, for `[screen-power]`'s schedule.
+  var localSecondOfDay: () -> Double = ThisMachine.localSecondOfDay
   /// Whether snapshots are made into PNG files on threads of their own
   /// (tests on a clock of their own make them in place, in step with it).
   var snapshotsOffTheLoop = true

@@ -41,6 +41,8 @@ final class Session {
   private(set) var watchdog: WatchdogPinger?
   /// `metrics-file`: the figures for node_exporter; nil without it.
   private(set) var metrics: MetricsFile?
+  /// The screen's power (`splashctl screen`, `[screen-power]`).
+  let screenPower: ScreenPowerKeeper
 
   init(_ plan: Plan, dependencies: Dependencies, lifecycle: Lifecycle, started: Double) {
     self.plan = plan
@@ -65,6 +67,11 @@ final class Session {
       runLoop.add(source)
       signals = source
     }
+    screenPower = ScreenPowerKeeper(
+      plan.settings.screenPower, stage: stage, clock: dependencies.clock, secondOfDay: dependencies.localSecondOfDay,
+      backlights: Backlights(folder: dependencies.backlightFolder), log: dependencies.log)
+    runLoop.add(screenPower)
+    controller.screenPower = screenPower
     if let path = plan.settings.handoff.metricsFile {
       metrics = MetricsFile(
         path: path, controller: controller, stage: stage, wallClock: ThisMachine.unixTime, log: dependencies.log)
@@ -89,7 +96,10 @@ final class Session {
       kiosk = KioskSupervisor(
         program: program, settings: settings, controller: controller, stage: stage, runLoop: runLoop, clock: clock,
         lifecycle: lifecycle, signals: signals, dependencies: dependencies)
-      if let kiosk { metrics?.follow(kiosk) }
+      if let kiosk {
+        metrics?.follow(kiosk)
+        kiosk.follow(screenPower)
+      }
     case (.spawned, let arguments?):
       guard let program = HandOff(program: arguments, settings: settings.handoff, environment: dependencies.environment)
       else { break }

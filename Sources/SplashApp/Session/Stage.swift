@@ -258,10 +258,28 @@ final class Stage: EventSource, FrameSink {
     }
   }
 
+  /// Whether the screens are off (`ScreenPowerKeeper`).
+  private(set) var isDark = false
+
+  /// Switches the screens off (`dark`: really dark where the output can,
+  /// `PowerSwitchedOutput`) or on. Meanwhile nothing is drawn or
+  /// presented (the program gets no frame callbacks, and draws nothing);
+  /// on again, the frame is drawn again, whole. Returns whether the output
+  /// itself switched (false: it cannot, or it failed, with why).
+  func setDark(_ dark: Bool) -> Result<Bool, ControlError> {
+    guard dark != isDark, let output else { return .success(output is PowerSwitchedOutput) }
+    if dark { leaveScanout() }
+    let problem = (output as? PowerSwitchedOutput)?.setPowered(!dark)
+    isDark = dark
+    if dark { drawn() } else { damage(.whole) }
+    if let problem { return .failure(ControlError("\(output.name): \(problem)")) }
+    return .success(output is PowerSwitchedOutput)
+  }
+
   /// Runs `action` once a frame shows what changed so far: at once when
-  /// nothing waits to be drawn, or nothing will be (paused, let go of).
+  /// nothing waits to be drawn, or nothing will be (paused, dark, let go of).
   func afterFrame(_ action: @escaping () -> Void) {
-    if damage == .none || isPaused || output == nil {
+    if damage == .none || isPaused || isDark || output == nil {
       action()
     } else {
       afterDrawn.append(action)
@@ -294,6 +312,8 @@ final class Stage: EventSource, FrameSink {
     guard let output else { return nil }
     lastProgress = returning ? 1 - frame.progress : frame.progress
     lastTime = frame.time
+    // Dark: the player's frames pass by the clock, unseen.
+    guard !isDark else { return nil }
     let transition: TransitionKind? = returning ? .crossfade : nil
     let vsync = try lendingProgramFrame {
       try output.present {
@@ -324,8 +344,8 @@ final class Stage: EventSource, FrameSink {
 
   /// Whether the stage draws what changed itself: once the first frame is
   /// shown, outside the transition (whose frames are the player's), while
-  /// it is not paused.
-  private var drawsOnItsOwn: Bool { output != nil && appearedAt != nil && !inTransition && !isPaused }
+  /// it is not paused or dark.
+  private var drawsOnItsOwn: Bool { output != nil && appearedAt != nil && !inTransition && !isPaused && !isDark }
 
   private func damage(_ more: Damage) {
     if damage == .none { damagedAt = clock.now() }
@@ -460,6 +480,7 @@ final class Stage: EventSource, FrameSink {
   func scanOut(_ dmabuf: Dmabuf) -> Bool {
     guard let output = output as? ScanningOutOutput, appearedAt != nil else { return false }
     let screens = zip(output.screens, scenes).map { ScanoutChoice.Screen(mode: $0.size, turn: $1.rotation) }
+    guard !isDark else { return false }
     let splashShows = !splashPicturesReleased || returning || inTransition || isPaused
     if let refusal = ScanoutChoice.refusal(frame: dmabuf.size, screens: screens, splashShows: splashShows) {
       // While the splash shows, composing is the rule, not news.

@@ -145,6 +145,18 @@ public enum ControlCommandTable {
     ControlCommandSpec(
       "ask-question", argument: "PROMPT", help: "the same, the answer shown as it is typed", parse: ask(.question)),
     ControlCommandSpec(
+      "screen", argument: "STATE", values: ScreenPowerCommand.allCases.map(\.rawValue),
+      help: "switch the display on or off (STATE on or off; really off: DPMS, the backlight down), or say which "
+        + "it is and why (status: screen=on, or screen=off off_by=idle-off|off-at|splashctl); off lasts until a key, a touch or the pointer "
+        + "moving (which wakes it and reaches no program), screen on, or the next time of the screen-power "
+        + "schedule"
+    ) { arguments in
+      guard let word = arguments.onlyWord, let asked = ScreenPowerCommand(rawValue: word) else {
+        return .failure(ControlError("screen needs one of on, off, status"))
+      }
+      return .success(.screen(asked))
+    },
+    ControlCommandSpec(
       "handover",
       help: "hand the display over to the splashd that asks, then end (splashd's own: one splashd adopting another)",
       listed: false

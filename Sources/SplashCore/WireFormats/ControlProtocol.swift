@@ -49,6 +49,8 @@ public enum ControlCommand: Equatable, Sendable {
   /// descriptors and `AdoptionState`, then this splashd ends without
   /// touching the screen. Taken only from splashd's own user.
   case handover
+  /// Switch the screen on or off, or say which it is (`splashctl screen`).
+  case screen(ScreenPowerCommand)
 
   /// The longest accepted line, newline included.
   public static let maxLineBytes = 4096
@@ -143,4 +145,15 @@ public struct LineBuffer: Sendable {
     }
     return lines
   }
+}
+
+/// What `screen` asks of the screen's power.
+public enum ScreenPowerCommand: String, CaseIterable, Equatable, Sendable {
+  /// On now (as input would wake it).
+  case on
+  /// Off now (the display powered down), until input, `on` or the
+  /// schedule's next switch.
+  case off
+  /// Which it is, and why.
+  case status
 }

@@ -24,7 +24,7 @@ import SplashSystem
 /// copied into the card's fbdev emulation, which the kernel shows again
 /// once the last file of the card is closed.
 public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPluggableOutput, LingeringOutput,
-  ScanningOutOutput, FlipWatchedOutput
+  ScanningOutOutput, FlipWatchedOutput, PowerSwitchedOutput
 {
   /// The first card (the first screen's): what `--device` names, or the
   /// lowest-numbered card with a connected connector.
@@ -43,6 +43,8 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
   /// Screens connected but left dark, and why (for the description).
   private var leftOut: [String]
   private var active = true
+  /// Whether the screens are on (`setPowered`).
+  private var powered = true
   /// Whether the CRTCs show the buffers (after the first modeset).
   private var shown = false
   /// Whether the first screen's CRTC has a vblank interrupt; without one,
@@ -279,7 +281,7 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
   }
 
   public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
-    guard active else { return nil }
+    guard active, powered else { return nil }
     if lit.contains(where: \.flipPending) {
       // A flip's event never came in time: it must land before the buffer
       // it left on the screen is painted again.
@@ -413,6 +415,26 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
 
   public func readBack(repaintLast: () -> Void) throws(RenderError) -> Pixels {
     try .copy(of: first.surfaces[first.front])
+  }
+
+  public func setPowered(_ on: Bool) -> String? {
+    guard on != powered else { return nil }
+    // A flip still on its way lands first: none may be queued while off.
+    if lit.contains(where: \.flipPending) { _ = awaitFlips() }
+    powered = on
+    for screen in lit where !screen.needsModeset {
+      do {
+        try screen.card.setPower(screen.pipe, on: on)
+      } catch {
+        // On again all the same: the next frame sets the modes again.
+        if on {
+          shown = false
+          for screen in lit { screen.needsModeset = true }
+        }
+        return error.description
+      }
+    }
+    return nil
   }
 
   /// Another program may take the screens: master is dropped.

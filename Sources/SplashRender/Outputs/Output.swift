@@ -140,6 +140,17 @@ public protocol ScanningOutOutput: Output {
   func scanOut(_ dmabuf: Dmabuf) -> Result<Double?, RenderError>
 }
 
+/// An output whose screens can be switched off, really dark (the panel
+/// powered down, not a black frame), and on again (`splashctl screen`,
+/// `[screen-power]`).
+public protocol PowerSwitchedOutput: Output {
+  /// Switches every screen off or on; nothing is presented while they are
+  /// off, and on again each shows its last frame until the next is
+  /// presented. Nil when it was done, else why not (the screens as they
+  /// were where it failed).
+  func setPowered(_ on: Bool) -> String?
+}
+
 /// An output one splashd can hand to the splashd that adopts it (`--boot
 /// root` taking over the initramfs's splash).
 public protocol AdoptableOutput: Output {

@@ -46,6 +46,17 @@ public enum ThisMachine {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
+  /// Seconds since local midnight now, by the real-time clock (which may be
+  /// set anew while splashd runs) and the time zone.
+  public static func localSecondOfDay() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var seconds = now.tv_sec
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else { return 0 }
+    return Double(parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec) + Double(now.tv_nsec) / 1e9
+  }
+
   /// The local time now, for people ("2026-12-06 22:10:03 CET") and for a
   /// field ("2026-12-06T22:10:03+0100").
   public static func localTime() -> (text: String, field: String) {

@@ -7,7 +7,7 @@
    protocol server of one kiosk program (wl_compositor, wl_subcompositor,
    wl_shm, data-device, xdg-shell, xdg-decoration, xdg-output, viewporter,
    presentation-time, wlr-screencopy, virtual-keyboard, virtual-pointer,
-   idle-inhibit, a seat with the machine's keyboards, pointers and touch
+   idle-inhibit (idle_inhibited), a seat with the machine's keyboards, pointers and touch
    screens; Xwayland when asked for), whose windows splashd paints into its
    own frames. It lives in its own shared object (libsplashd-wayland-host.so,
    built from wayland-host/, which links wlroots), loaded with dlopen only
@@ -85,6 +85,12 @@ enum {
   /* The program's window's client did not answer a ping (ping) within its
      timeout: it no longer reads what the compositor sends. */
   SPLASHD_HOST_PING_MISSED = 16,
+  /* A key, a button, a scroll, a touch or the pointer moving came from
+     the machine's devices or a client's virtual keyboard or pointer,
+     whether it reached a window or was withheld (withhold_input). */
+  SPLASHD_HOST_INPUT = 32,
+  /* A client's idle inhibitor came or went (idle_inhibited). */
+  SPLASHD_HOST_IDLE_INHIBITION = 64,
 };
 
 struct splashd_host;
@@ -216,9 +222,12 @@ struct splashd_host_api {
      here). When to ask, how long to wait and what a miss means are the
      caller's. */
   int (*ping)(struct splashd_host *host, uint32_t timeout_ms);
+  /* 1 while a client holds an idle inhibitor (idle-inhibit: a video
+     playing), 0 otherwise: what idle-off asks. */
+  int (*idle_inhibited)(struct splashd_host *host);
 };
 
-#define SPLASHD_HOST_API_VERSION 13
+#define SPLASHD_HOST_API_VERSION 14
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

@@ -13,7 +13,8 @@
 # peak RSS in KiB, its CPU ticks in 5 s with foot idle, the ticks a
 # second, then its RSS and that RSS's anonymous, file and shared memory parts
 # in KiB (compositor-usage), the kiosk unit's state (kiosk-state) and
-# restarts (kiosk-restarts); in host mode, what a second window's seat
+# restarts (kiosk-restarts); in host mode, the screen switched off and
+# woken by a key (screen-power, below), what a second window's seat
 # got from a fake pointer and touch screen (input-probe.log, screendumps
 # pointer and touched), then foot killed and started again under the splash
 # (screendump restarted, splashctl's status in restart-status), then the
@@ -38,6 +39,40 @@ final)
   echo RIG-KIOSK-KEYS > /dev/ttyS0
   i=0; while [ ! -e /home/kiosk/typed ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   if [ -e /home/kiosk/typed ]; then echo yes; else echo no; fi > /run/rig/kiosk-typed
+  # In host mode, the screen's power (screen-power, one line each):
+  # splashctl screen off, the CRTC's state as the kernel has it (debugfs:
+  # active=0), splashd's and foot's CPU ticks in 5 s while off and the
+  # ticks a second; then RIG-KIOSK-WAKE, for the rig to type "xtouch
+  # /home/kiosk/woke" and Enter on the guest's keyboard: the x wakes the
+  # screen and reaches nothing, so foot's shell runs "touch
+  # /home/kiosk/woke" (woke=yes); the CRTC's state and splashctl's answer
+  # again, and how long splashctl screen on takes (on_ms).
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  if [ "$(cat "/proc/$main/comm")" = splashd ]; then
+    mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+    active() {
+      cat /sys/kernel/debug/dri/*/state 2>/dev/null |
+        awk '/^crtc\[/ {c = 1} c && /\tactive=/ {sub(/.*\tactive=/, ""); print; exit}'
+    }
+    foot=$(for c in /proc/[0-9]*/comm; do [ "$(cat "$c" 2>/dev/null)" = foot ] && basename "${c%/comm}"; done | head -n 1)
+    ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    {
+      splashctl screen off
+      echo "active=$(active)"
+      splashd_before=$(ticks "$main"); foot_before=$(ticks "$foot"); sleep 5
+      echo "off_ticks=$(($(ticks "$main") - splashd_before)) $(($(ticks "$foot") - foot_before)) $(getconf CLK_TCK)"
+    } > /run/rig/screen-power 2>&1
+    echo RIG-KIOSK-WAKE > /dev/ttyS0
+    i=0; while [ ! -e /home/kiosk/woke ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    {
+      if [ -e /home/kiosk/woke ]; then echo woke=yes; else echo woke=no; fi
+      echo "active=$(active)"
+      splashctl screen status
+      splashctl screen off > /dev/null
+      started=$(date +%s%N); splashctl screen on > /dev/null; ended=$(date +%s%N)
+      echo "on_ms=$(((ended - started) / 1000000))"
+    } >> /run/rig/screen-power 2>&1
+  fi
   echo RIG-SCREENDUMP final > /dev/ttyS0
   while [ ! -e /run/rig/final.done ]; do sleep 0.1; done
   # (minbase has no procps: the owners of /proc's cage and foot)

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+/// Host mode's screen power with the real compositor and real clients:
+/// `splashctl screen off`, then a click (a client's virtual pointer) wakes
+/// the screen and does not reach the program (wev), the next click does;
+/// idle-off held off by a real idle inhibitor until it goes.
+@Suite struct HostModeScreenPowerTests: HostModeSuite {
+  let dir: TemporaryDirectory
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  var status: String { splashctl(["status"])?.stdout ?? "" }
+
+  @Test func theClickThatWakesTheScreenReachesNothing() throws {
+    let events = dir.path + "/wev.txt"
+    func said() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    func pointers() -> Int { said().components(separatedBy: "capabilities: pointer").count - 1 }
+    let (first, second) = (dir.path + "/first", dir.path + "/second")
+    #expect(mkfifo(first, 0o600) == 0 && mkfifo(second, 0o600) == 0)
+    var off: Outcome?
+    var statusOff = ""
+    var woken = false
+    var pressedWhenWoken = true
+    var clicked = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard let pointer = virtualPointerOnceAlone(clickingAt: 0.25, 0.5, when: first),
+          waitUntil(20, { pointers() == 1 })
+        else { return }
+        off = splashctl(["screen", "off"])
+        statusOff = status
+        guard say(go: first), (try? pointer.finish(timeout: 10))?.status == 0 else { return }
+        woken = waitUntil(20) { !status.contains(" screen=off") }
+        pressedWhenWoken = said().contains("state: 1 (pressed)")
+        guard
+          let again = try? StartedProcess(
+            "/bin/sh",
+            ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py 0.25 0.5 0<> \(second)"],
+            environment: displayEnvironment),
+          waitUntil(20, { pointers() == 2 }), say(go: second)
+        else { return }
+        clicked = waitUntil(20) { said().contains("state: 1 (pressed)") }
+        _ = try? again.finish(timeout: 10)
+      })
+    #expect(
+      off?.status == 0 && off?.stdout == "screen=off off_by=splashctl\n", "\(off?.stderr ?? ""): \(outcome.stderr)")
+    #expect(statusOff.contains(" screen=off off_by=splashctl"), "\(statusOff)")
+    #expect(woken, "the click did not wake the screen: \(outcome.stderr)")
+    #expect(!pressedWhenWoken, "the waking click reached the program: \(said())")
+    #expect(clicked, "the next click did not reach the program: \(said()) \(outcome.stderr)")
+    #expect(outcome.stderr.contains("screen power: off (splashctl)") && outcome.stderr.contains("screen power: on"))
+  }
+
+  /// idle-off 1 s with a real idle inhibitor (tools/test/wayland/idle-inhibit.py
+  /// hold): the screen stays on while it is held (status, asked again and
+  /// again for 3 s), and goes off once the client has gone.
+  @Test func anIdleInhibitorHoldsIdleOffUntilItGoes() throws {
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    var inhibitor: StartedProcess?
+    var offWhileHeld = false
+    var offAfter = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--idle-off", "1", "--", "foot"], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(),
+          let held = try? StartedProcess(
+            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/idle-inhibit.py hold 0<> \(go)"],
+            environment: displayEnvironment)
+        else { return }
+        inhibitor = held
+        let inhibited = { (try? String(contentsOfFile: held.stdoutPath, encoding: .utf8)) == "inhibited\n" }
+        guard waitUntil(10, inhibited) else { return }
+        // Any sample that finds it off is a failure; 3 s is three idle-offs.
+        let until = Date().addingTimeInterval(3)
+        while Date() < until && !offWhileHeld { offWhileHeld = status.contains(" screen=off") }
+        guard say(go: go), (try? held.finish(timeout: 10))?.status == 0 else { return }
+        offAfter = waitUntil(20) { status.contains(" screen=off off_by=idle-off") }
+      })
+    #expect(inhibitor != nil, "\(outcome.stderr)")
+    #expect(!offWhileHeld, "the screen went off with the inhibitor held: \(outcome.stderr)")
+    #expect(offAfter, "the screen did not go off once the inhibitor went: \(outcome.stderr)")
+  }
+}
