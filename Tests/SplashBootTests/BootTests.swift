@@ -34,6 +34,10 @@ import Testing
     #expect(held.width == 800 && held.height == 480)
     expectClosedDoors(held, turned: true, log)
     expectSnapshot(in: dir, equals: held, log)
+    // splashctl screen off powered the framebuffer down (FBIOBLANK: the DRM
+    // driver's CRTC inactive, as the kernel has it), screen on brought it back.
+    let power = (try? String(contentsOfFile: dir.path + "/screen-power", encoding: .utf8)) ?? ""
+    #expect(power == "screen=off off_by=splashctl\nactive=0\nscreen=on\nactive=1\n", "\(power) \(log)")
     // Mid-transition: down every column, red, then the background, then
     // green; the leaves have moved apart from the middle row.
     let mid = try #require(Screendump(path: dir.path + "/mid.ppm"), "no screendump mid-transition: \(log)")

@@ -8,7 +8,7 @@ import SplashSystem
 /// it), with the VT in graphics mode so that console text never draws over
 /// the picture. The last frame stays on the screen; without a program to
 /// hand off to, the VT goes back to text mode.
-public final class FramebufferOutput: Output, PausableOutput, AdoptableOutput {
+public final class FramebufferOutput: Output, PausableOutput, AdoptableOutput, PowerSwitchedOutput {
   public let display: FramebufferDisplay
   private let console: GraphicsConsole?
   private let consoleProblem: String?
@@ -68,8 +68,27 @@ public final class FramebufferOutput: Output, PausableOutput, AdoptableOutput {
   public func handleEvents() -> OutputEvents { [] }
 
   public func present(_ draw: (Int) -> Void) throws(RenderError) -> Double? {
+    guard powered else { return nil }
     draw(0)
     return display.show(clock: clock.now)
+  }
+
+  /// Whether the display is on (`setPowered`).
+  private var powered = true
+
+  public func setPowered(_ on: Bool) -> String? {
+    guard on != powered else { return nil }
+    powered = on
+    guard !on else {
+      display.device.unblank()
+      return nil
+    }
+    do {
+      try display.device.powerDown()
+      return nil
+    } catch {
+      return error.description
+    }
   }
 
   /// Handed over as it is: the adopter opens it again.

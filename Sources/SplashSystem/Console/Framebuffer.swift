@@ -185,6 +185,12 @@ public final class Framebuffer {
     return (try? descriptor.control(splashd_fbio_waitforvsync(), &crtc, call: "FBIO_WAITFORVSYNC")) != nil
   }
 
+  /// Powers the display down (the panel dark: FBIOBLANK's POWERDOWN)
+  /// until `unblank`.
+  public func powerDown() throws(SystemError) {
+    try descriptor.control(UInt(FBIOBLANK), value: UInt(FB_BLANK_POWERDOWN), call: "FBIOBLANK \(path)")
+  }
+
   /// Turns the display on, if it was blanked.
   public func unblank() {
     _ = try? descriptor.control(UInt(FBIOBLANK), value: UInt(FB_BLANK_UNBLANK), call: "FBIOBLANK")

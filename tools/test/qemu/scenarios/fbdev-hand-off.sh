@@ -4,7 +4,9 @@
 # the splash until revealed (screendump held, and splashctl's snapshot of
 # it), plays the doors (screendump mid, a second into the transition), then
 # hands off to a program in its own process, which asks for screendump
-# after before it draws anything and ends with status 4.
+# after before it draws anything and ends with status 4. While it holds,
+# splashctl screen off powers the framebuffer down and screen on brings it
+# back (screen-power: each answer, and the CRTC's state after it).
 # Takes SPLASHD, SPLASHCTL (the binaries) and LEAVES (splashd's picture
 # arguments, split on spaces).
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +18,10 @@ echo "kernel: $(cat /proc/cmdline) fb0: $(cat /sys/class/graphics/fb0/virtual_si
 await_first_frame 90
 screendump held
 "$SPLASHCTL" --control /run/splashd.control snapshot /run/rig/held-snapshot.png
+for state in off on; do
+  "$SPLASHCTL" --control /run/splashd.control screen $state
+  echo "active=$(crtc_active)"
+done > /run/rig/screen-power 2>&1
 touch /run/rig/go
 wait_for 900 grep -q will-disappear /run/rig/splashd.log
 sleep 1

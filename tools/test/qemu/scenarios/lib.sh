@@ -27,6 +27,14 @@ await_first_frame() {
   done
 }
 
+# crtc_active: the first CRTC's `active` (1 or 0) as the kernel's DRM state
+# has it (debugfs, mounted on first use); nothing without one.
+crtc_active() {
+  [ -e /sys/kernel/debug/dri ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+  cat /sys/kernel/debug/dri/*/state 2>/dev/null |
+    awk '/^crtc\[/ {c = 1} c && /\tactive=/ {sub(/.*\tactive=/, ""); print; exit}'
+}
+
 # screendump NAME [DEVICE]: has the host take a screendump (of QMP device
 # DEVICE's screen: video0, video1) into /run/rig/NAME.ppm, and waits for it.
 screendump() {

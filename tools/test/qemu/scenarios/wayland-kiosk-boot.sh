@@ -39,6 +39,24 @@ final)
   echo RIG-KIOSK-KEYS > /dev/ttyS0
   i=0; while [ ! -e /home/kiosk/typed ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   if [ -e /home/kiosk/typed ]; then echo yes; else echo no; fi > /run/rig/kiosk-typed
+  echo RIG-SCREENDUMP final > /dev/ttyS0
+  while [ ! -e /run/rig/final.done ]; do sleep 0.1; done
+  # (minbase has no procps: the owners of /proc's cage and foot)
+  for comm in /proc/[0-9]*/comm; do
+    case $(cat "$comm" 2>/dev/null) in
+    cage | foot) echo "$(stat -c %U "${comm%/comm}") $(cat "$comm")" ;;
+    esac
+  done > /run/rig/kiosk-who
+  # The compositor (the unit's main process: cage, or splashd in host mode)
+  # with foot idle: its peak RSS, the CPU it takes in 5 s, its RSS then.
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  ticks() { awk '{print $14 + $15}' "/proc/$main/stat"; }
+  before=$(ticks); sleep 5; after=$(ticks)
+  echo "$(awk '/^VmHWM:/ {print $2}' "/proc/$main/status") $((after - before)) $(getconf CLK_TCK)" \
+    "$(awk '/^(VmRSS|RssAnon|RssFile|RssShmem):/ {printf "%s ", $2}' "/proc/$main/status")" \
+    > /run/rig/compositor-usage
+  systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
+  systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
   # In host mode, the screen's power (screen-power, one line each):
   # splashctl screen off, the CRTC's state as the kernel has it (debugfs:
   # active=0), splashd's and foot's CPU ticks in 5 s while off and the
@@ -46,8 +64,9 @@ final)
   # /home/kiosk/woke" and Enter on the guest's keyboard: the x wakes the
   # screen and reaches nothing, so foot's shell runs "touch
   # /home/kiosk/woke" (woke=yes); the CRTC's state and splashctl's answer
-  # again, and how long splashctl screen on takes (on_ms).
-  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  # again, and how long splashctl screen on takes (on_ms). After the
+  # figures above: the wake draws the whole screen, reading all of foot's
+  # buffer, whose pages then count in splashd's RSS (shared, not more).
   if [ "$(cat "/proc/$main/comm")" = splashd ]; then
     mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
     active() {
@@ -73,24 +92,6 @@ final)
       echo "on_ms=$(((ended - started) / 1000000))"
     } >> /run/rig/screen-power 2>&1
   fi
-  echo RIG-SCREENDUMP final > /dev/ttyS0
-  while [ ! -e /run/rig/final.done ]; do sleep 0.1; done
-  # (minbase has no procps: the owners of /proc's cage and foot)
-  for comm in /proc/[0-9]*/comm; do
-    case $(cat "$comm" 2>/dev/null) in
-    cage | foot) echo "$(stat -c %U "${comm%/comm}") $(cat "$comm")" ;;
-    esac
-  done > /run/rig/kiosk-who
-  # The compositor (the unit's main process: cage, or splashd in host mode)
-  # with foot idle: its peak RSS, the CPU it takes in 5 s, its RSS then.
-  main=$(systemctl show -P MainPID kiosk-with-splash.service)
-  ticks() { awk '{print $14 + $15}' "/proc/$main/stat"; }
-  before=$(ticks); sleep 5; after=$(ticks)
-  echo "$(awk '/^VmHWM:/ {print $2}' "/proc/$main/status") $((after - before)) $(getconf CLK_TCK)" \
-    "$(awk '/^(VmRSS|RssAnon|RssFile|RssShmem):/ {printf "%s ", $2}' "/proc/$main/status")" \
-    > /run/rig/compositor-usage
-  systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
-  systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
   # In host mode, pointer and touch: input-probe, a second window of the
   # kiosk user's (320x240, centred over foot: at 240,120), and a fake
   # absolute pointer and touch screen (uinput, 800x480 units: a pixel
