@@ -367,9 +367,10 @@ enum SplashSettingsTable {
       "metrics-file", .handoff, .option(placeholder: "PATH"), .control,
       help: "Writes splashd's figures for Prometheus' node_exporter here (its textfile collector reads the "
         + "files ending in .prom in its --collector.textfile.directory): the first frame's and the reveal's "
-        + "seconds from the start, the display path, host mode's program starts, failures and hangs; replaced "
-        + "at once at each of those events. A folder that is a symbolic link, or a file that cannot be written, "
-        + "is said in one line and the splash goes on.",
+        + "seconds from the start, the display path, host mode's program starts, failures and hangs, the "
+        + "screen's on-time; replaced at once at each of those events and each time the screen goes off or on. "
+        + "A folder that is a symbolic link, or a file that cannot be written, is said in one line and the "
+        + "splash goes on.",
       \.handoff.metricsFile,
       read: { value in
         let path = try value.path()

@@ -55,13 +55,25 @@ import Testing
     var brightness: String
     var withheld: Bool
     var framesDone: Int
+    /// The metrics file's screen samples: `splashd_screen_on` and `…_seconds_total`.
+    var metrics: [String: String]
   }
 
   func look(_ splash: Harness, _ brightness: String) -> Seen {
     Seen(
       status: splash.session?.controller.statusLine() ?? "", powered: splash.screens.opened.last?.powered ?? false,
       brightness: (try? Files.readText(brightness)) ?? "", withheld: splash.waylandHost?.inputWithheld ?? false,
-      framesDone: splash.waylandHost?.framesDone ?? 0)
+      framesDone: splash.waylandHost?.framesDone ?? 0, metrics: screenSamples(splash))
+  }
+
+  func screenSamples(_ splash: Harness) -> [String: String] {
+    let text = (try? Files.readText(splash.dir.path + "/splashd.prom")) ?? ""
+    var samples: [String: String] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("splashd_screen_on") {
+      let parts = line.split(separator: " ")
+      if parts.count == 2 { samples[String(parts[0])] = String(parts[1]) }
+    }
+    return samples
   }
 
   /// 30 s without input after the program is shown: the backlight down,
@@ -95,7 +107,8 @@ import Testing
         splash.clock.atTime(now + 48) { killProgram(of: splash) }
       }
     }
-    #expect(splash.run(arguments(["--idle-off", "30"])) == .exit(128 + SIGKILL), "\(splash.lines)")
+    let metrics = ["--metrics-file", splash.dir.path + "/splashd.prom"]
+    #expect(splash.run(arguments(["--idle-off", "30"] + metrics)) == .exit(128 + SIGKILL), "\(splash.lines)")
     let on = try #require(seen["on"])
     #expect(!on.status.contains(" screen=") && on.powered && on.brightness == "120\n" && !on.withheld)
     let off = try #require(seen["off"])
@@ -106,6 +119,11 @@ import Testing
     let offAt = try #require(screen.powerSwitches.first)
     let shownAt = try #require(splash.time(of: "splashd: host mode: the program's first frame"))
     #expect(!offAt.on && offAt.time >= shownAt + 30 && offAt.time < shownAt + 31, "\(screen.powerSwitches)")
+    // metrics-file: off, after the ~31.3 s it was on since the start (the clock's 100).
+    #expect(off.metrics["splashd_screen_on"] == "0", "\(off.metrics)")
+    let onFor = off.metrics["splashd_screen_on_seconds_total"].flatMap(Double.init) ?? 0
+    #expect(abs(onFor - (offAt.time - 100)) < 1e-3, "\(off.metrics) \(offAt.time)")
+    #expect(seen["woken"]?.metrics["splashd_screen_on"] == "1")
     // No frame drawn and no frame callback while off, though the program drew.
     #expect(screen.presentsWhileOff == 0)
     #expect(seen["off, a frame later"]?.framesDone == off.framesDone)

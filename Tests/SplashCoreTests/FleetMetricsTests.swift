@@ -57,6 +57,16 @@ import Testing
     #expect(figures.text.contains("# TYPE splashd_program_starts_total counter\n"))
   }
 
+  @Test func theScreensOnTime() {
+    var figures = FleetMetrics(display: "kms", writtenAt: 0)
+    figures.screen = .init(isOn: false, onSeconds: 3600.5)
+    let found = samples(figures.text)
+    #expect(found["splashd_screen_on"] == "0" && found["splashd_screen_on_seconds_total"] == "3600.500000")
+    #expect(figures.text.contains("# TYPE splashd_screen_on_seconds_total counter\n"))
+    figures.screen?.isOn = true
+    #expect(samples(figures.text)["splashd_screen_on"] == "1")
+  }
+
   @Test func labelValuesAreEscaped() {
     let text = FleetMetrics(display: "a\"b\\c\nd", writtenAt: 0).text
     #expect(text.contains("splashd_display_info{display=\"a\\\"b\\\\c\\nd\"} 1\n"), "\(text)")

@@ -6,7 +6,8 @@ import SplashSystem
 /// `metrics-file`: splashd's figures (`FleetMetrics`) for node_exporter's
 /// textfile collector, replaced at once (written beside it, renamed over
 /// it) each time one changes: the first frame, the reveal, the splash
-/// done, host mode's program started or ended, and as splashd ends. It is
+/// done, host mode's program started or ended, the screen switched off or
+/// on, and as splashd ends. It is
 /// written only into a folder that is not a link, and only over a regular
 /// file; what keeps it from being written is said in one line (again only
 /// after a write has worked meanwhile), and the splash goes on.
@@ -16,6 +17,8 @@ final class MetricsFile {
   private let stage: Stage
   /// Host mode's program, once it is supervised.
   private weak var kiosk: KioskSupervisor?
+  /// The screen's power.
+  private weak var screenPower: ScreenPowerKeeper?
   /// Seconds since the Unix epoch.
   private let wallClock: () -> Double
   private let log: Log
@@ -38,6 +41,12 @@ final class MetricsFile {
     kiosk.onCountsChanged = { [weak self] in self?.write() }
   }
 
+  /// The screen's on-time from now on, written at each switch.
+  func follow(_ power: ScreenPowerKeeper) {
+    screenPower = power
+    power.onSwitched = { [weak self] in self?.write() }
+  }
+
   /// The figures now.
   var figures: FleetMetrics {
     var figures = FleetMetrics(display: stage.display, writtenAt: wallClock())
@@ -47,6 +56,7 @@ final class MetricsFile {
       figures.program = kiosk.counts
       figures.scanout = kiosk.screenPaths
     }
+    figures.screen = screenPower?.screenTime
     return figures
   }
 

@@ -27,6 +27,12 @@ final class ScreenPowerKeeper: EventSource {
   var inhibited: () -> Bool = { false }
   /// Told when the screen goes off (true) and on again (false).
   var onDarkChanged: (Bool) -> Void = { _ in }
+  /// Told after each switch, off or on.
+  var onSwitched: () -> Void = {}
+  /// Seconds the screen was on before it last went on (or off), and when
+  /// it last went on (nil while it is off).
+  private var onBefore = 0.0
+  private var onSince: Double?
   /// When to decide again; nil: only when something happens.
   private var next: Double?
   /// Whether the display was said to have no power switch.
@@ -42,7 +48,13 @@ final class ScreenPowerKeeper: EventSource {
     self.secondOfDay = secondOfDay
     self.backlights = backlights
     self.log = log
+    onSince = clock.now()
     if power.decidesOnItsOwn { next = clock.now() }
+  }
+
+  /// Whether the screen is on, and the seconds it was on since the start.
+  var screenTime: FleetMetrics.ScreenTime {
+    .init(isOn: power.isOn, onSeconds: onBefore + (onSince.map { clock.now() - $0 } ?? 0))
   }
 
   /// Whether the screen is on.
@@ -100,7 +112,15 @@ final class ScreenPowerKeeper: EventSource {
     // While the splash shows, whether it still does is asked once a second.
     if power.decidesOnItsOwn && !applies { next = min(next ?? now + 1, now + 1) }
     guard power.isOn == stage.isDark else { return }
-    if power.isOn { light() } else { darken() }
+    if power.isOn {
+      onSince = now
+      light()
+    } else {
+      onBefore += onSince.map { now - $0 } ?? 0
+      onSince = nil
+      darken()
+    }
+    onSwitched()
   }
 
   private func darken() {

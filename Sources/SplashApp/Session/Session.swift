@@ -75,6 +75,7 @@ final class Session {
     if let path = plan.settings.handoff.metricsFile {
       metrics = MetricsFile(
         path: path, controller: controller, stage: stage, wallClock: ThisMachine.unixTime, log: dependencies.log)
+      metrics?.follow(screenPower)
     }
     if let asked = lifecycle.watchdog {
       let stage = stage

@@ -18,8 +18,22 @@ public struct FleetMetrics: Equatable, Sendable {
   /// status other than 0, a signal, a hang) and its hangs; nil without host
   /// mode.
   public var program: ProgramCounts?
+  /// The screen's power (`[screen-power]`, `splashctl screen`): whether
+  /// it is on, and for how many seconds it was on since splashd started.
+  public var screen: ScreenTime?
   /// When this was written: seconds since the Unix epoch.
   public var writtenAt: Double
+
+  /// The screen's on-time.
+  public struct ScreenTime: Equatable, Sendable {
+    public var isOn: Bool
+    public var onSeconds: Double
+
+    public init(isOn: Bool, onSeconds: Double) {
+      self.isOn = isOn
+      self.onSeconds = onSeconds
+    }
+  }
 
   /// Host mode's program, counted since splashd started.
   public struct ProgramCounts: Equatable, Sendable {
@@ -78,6 +92,12 @@ public struct FleetMetrics: Equatable, Sendable {
       figure(
         "program_hangs_total", "counter", "Host mode: the program's hangs (no answer within hang-timeout).",
         [("", String(program.hangs))])
+    }
+    if let screen {
+      figure("screen_on", "gauge", "Whether the screen is on (1) or off (0).", [("", screen.isOn ? "1" : "0")])
+      figure(
+        "screen_on_seconds_total", "counter", "Seconds the screen was on since splashd started, as of the last write.",
+        [("", Self.number(screen.onSeconds))])
     }
     figure(
       "metrics_written_timestamp_seconds", "gauge", "When splashd last wrote these figures (Unix time).",
