@@ -226,4 +226,30 @@ import Testing
     #expect(drawn.map { $0.whileOff == $0.atOff } == true, "\(String(describing: drawn))")
     #expect(drawnAfterOn > (drawn?.whileOff ?? 0), "\(drawnAfterOn)")
   }
+
+  /// splashd stopped (SIGTERM) while the screen is off: the display is
+  /// switched on and the backlights put back before it lets go, so the
+  /// console (or the program after it) is not left dark.
+  @Test func aScreenThatIsOffIsOnAgainWhenSplashdEnds() throws {
+    let splash = try harness()
+    let brightness = try backlight(in: splash, brightness: "80")
+    var client: TestClient?
+    var whileOff = ""
+    splash.clock.at(1) {
+      client = TestClient(splash.controlPath)
+      client?.send("screen off\n")
+    }
+    splash.clock.at(1.5) {
+      whileOff = (try? Files.readText(brightness)) ?? ""
+      splash.signals.send(SIGTERM)
+    }
+    #expect(
+      splash.run(["--display", "screen", "--hold", "30", "--control", splash.controlPath]) == .exit(0),
+      "\(splash.lines)")
+    #expect(whileOff == "0")
+    let screen = try #require(splash.screens.opened.last)
+    #expect(screen.powerSwitches.map(\.on) == [false, true], "\(screen.powerSwitches)")
+    #expect(screen.keptLastFrame != nil && (screen.powerSwitches.last?.time ?? 0) >= 101.5)
+    #expect(try Files.readText(brightness) == "80")
+  }
 }

@@ -181,6 +181,8 @@ final class Controller {
       guard !followedByProgram else { return .error("handover: this splash hands the display to its program") }
       // Its answer would be lost with the splash (a disk's passphrase half typed).
       guard !isAsking else { return .error("handover: a question waits for its answer here") }
+      // The adopter flips on the screens at once: they must be on.
+      screenPower?.release()
       switch stage.handover() {
       case .success(let (display, cards)):
         let state = AdoptionState(

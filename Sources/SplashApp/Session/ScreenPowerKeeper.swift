@@ -123,6 +123,17 @@ final class ScreenPowerKeeper: EventSource {
     onSwitched()
   }
 
+  /// splashd lets go of the display: a screen that is off is switched on
+  /// and its backlights put back first, so that the program or console that
+  /// has it next is not left dark.
+  func release() {
+    next = nil
+    guard stage.isDark else { return }
+    switched(stage.setDark(false))
+    for line in backlights.restore() { log.error("screen power: \(line)") }
+    log.info("screen power: on, as splashd lets go of the display")
+  }
+
   private func darken() {
     for line in backlights.turnDown() { log.error("screen power: \(line)") }
     switched(stage.setDark(true))

@@ -271,6 +271,7 @@ final class Session {
   func finish(keepingLastFrame: Bool) {
     // Questions still asked end with the splash (their terminal given back).
     questions?.endAll()
+    screenPower.release()
     stage.release(keepingLastFrame: keepingLastFrame)
     runLoop.remove(stage)
     if controller.phase == .done || controller.stepsAside { controller.publish(.didDisappear) }
