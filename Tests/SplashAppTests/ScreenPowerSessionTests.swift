@@ -252,4 +252,73 @@ import Testing
     #expect(screen.keptLastFrame != nil && (screen.powerSwitches.last?.time ?? 0) >= 101.5)
     #expect(try Files.readText(brightness) == "80")
   }
+
+  /// Kills the program that runs now and waits (in real time, without
+  /// reaping it) until it has ended, so that splashd finds its end at its
+  /// next turn.
+  func killAndAwaitProgram(of splash: Harness) {
+    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
+      Issue.record("no program runs")
+      return
+    }
+    kill(pid, SIGKILL)
+    var info = siginfo_t()
+    _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+  }
+
+  /// The program crashes while the screen is off (idle-off): the splash
+  /// that comes back over it, saying so, switches the screen on.
+  @Test func theSplashComingBackSwitchesTheScreenOn() throws {
+    let splash = try harness()
+    var offBeforeTheCrash = false
+    splash.onWaylandHost = { host in
+      host.onConnect = { host in
+        let now = splash.clock.now()
+        splash.clock.atTime(now + 1) { host.commit(color: Self.programColor) }
+        if host.connections == 1 {
+          splash.clock.atTime(now + 20) {
+            offBeforeTheCrash = splash.screens.opened.last?.powered == false
+            killAndAwaitProgram(of: splash)
+          }
+        } else {
+          splash.clock.atTime(now + 2) { killAndAwaitProgram(of: splash) }
+        }
+      }
+    }
+    let ending = splash.run(
+      arguments(["--idle-off", "10", "--restart", "on-failure", "--restart-limit", "1"]))
+    #expect(ending == .exit(128 + SIGKILL), "\(splash.lines)")
+    #expect(offBeforeTheCrash, "\(splash.lines)")
+    let screen = try #require(splash.screens.opened.last)
+    let crash = try #require(splash.time(of: "splashd: host mode: sleep was ended by signal 9"), "\(splash.lines)")
+    let back = try #require(screen.powerSwitches.first { $0.on }, "\(screen.powerSwitches)")
+    #expect(back.time >= crash && back.time < crash + 1, "crashed at \(crash): \(screen.powerSwitches)")
+  }
+
+  /// `screen off`, then a question (a disk's passphrase) asked on the
+  /// splash: the screen comes on, so that its prompt is seen.
+  @Test func aQuestionAskedSwitchesTheScreenOn() throws {
+    let splash = try harness()
+    var client: TestClient?
+    var asker: TestClient?
+    var offBefore = false
+    splash.clock.at(1) {
+      client = TestClient(splash.controlPath)
+      client?.send("screen off\n")
+    }
+    splash.clock.at(2) {
+      offBefore = splash.screens.opened.last?.powered == false
+      asker = TestClient(splash.controlPath)
+      asker?.send("ask-password Passphrase\n")
+    }
+    splash.clock.at(3) { splash.signals.send(SIGTERM) }
+    #expect(
+      splash.run(["--display", "screen", "--hold", "30", "--control", splash.controlPath]) == .exit(0),
+      "\(splash.lines)")
+    _ = asker
+    #expect(offBefore)
+    let screen = try #require(splash.screens.opened.last)
+    #expect(screen.powerSwitches.map(\.on) == [false, true], "\(screen.powerSwitches)")
+    #expect(screen.powerSwitches.last.map { $0.time >= 102 && $0.time < 102.5 } == true, "\(screen.powerSwitches)")
+  }
 }

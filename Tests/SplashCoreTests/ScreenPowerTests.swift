@@ -71,6 +71,17 @@ import Testing
     #expect(!power.isOn)
   }
 
+  /// An inhibitor that comes while the screen is off (a page's video
+  /// starting on a timer) leaves it off.
+  @Test func anInhibitorDoesNotWakeAScreenThatIdledOff() {
+    var power = ScreenPower(idleOff: 30, schedule: nil, now: 0)
+    _ = power.decide(now: 0, secondOfDay: 0, inhibited: false, applies: true)
+    _ = power.decide(now: 30, secondOfDay: 0, inhibited: false, applies: true)
+    #expect(!power.isOn)
+    _ = power.decide(now: 40, secondOfDay: 0, inhibited: true, applies: true)
+    #expect(!power.isOn)
+  }
+
   /// While the splash shows, idle time does not count: it counts from the
   /// first decision after.
   @Test func nothingIdlesWhileTheSplashShows() {

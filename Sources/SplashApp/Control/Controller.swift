@@ -182,7 +182,7 @@ final class Controller {
       // Its answer would be lost with the splash (a disk's passphrase half typed).
       guard !isAsking else { return .error("handover: a question waits for its answer here") }
       // The adopter flips on the screens at once: they must be on.
-      screenPower?.release()
+      screenPower?.switchOnForHandover()
       switch stage.handover() {
       case .success(let (display, cards)):
         let state = AdoptionState(
@@ -234,6 +234,7 @@ final class Controller {
     phase = .holding
     revealReason = nil
     stopReason = nil
+    screenPower?.splashShows()
   }
 
   /// Ends the splash now, without its transition, as a stop would, though

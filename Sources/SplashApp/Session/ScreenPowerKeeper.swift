@@ -37,6 +37,8 @@ final class ScreenPowerKeeper: EventSource {
   private var next: Double?
   /// Whether the display was said to have no power switch.
   private var saidCannotSwitch = false
+  /// Whether splashd let go of the display (`release`).
+  private var released = false
 
   init(
     _ settings: ScreenPowerSettings, stage: Stage, clock: EventClock, secondOfDay: @escaping () -> Double,
@@ -106,6 +108,7 @@ final class ScreenPowerKeeper: EventSource {
 
   /// Decides now, and switches the screen when it is to be otherwise.
   func decide() {
+    guard !released else { return }
     let now = clock.now()
     let applies = self.applies()
     next = power.decide(now: now, secondOfDay: secondOfDay(), inhibited: applies && inhibited(), applies: applies)
@@ -123,19 +126,40 @@ final class ScreenPowerKeeper: EventSource {
     onSwitched()
   }
 
-  /// splashd lets go of the display: a screen that is off is switched on
-  /// and its backlights put back first, so that the program or console that
-  /// has it next is not left dark.
+  /// The splash shows again over the program (it ended or froze, the
+  /// shutdown), or a question is asked on it: the screen comes on, as
+  /// input would wake it, so that what it says is seen.
+  func splashShows() {
+    guard !released else { return }
+    power.activity(at: clock.now())
+    decide()
+  }
+
+  /// The display is handed over to another splashd, which flips on it at
+  /// once: a screen that is off is switched on (as input would), and its
+  /// frame drawn.
+  func switchOnForHandover() {
+    splashShows()
+    stage.drawPendingNow()
+  }
+
+  /// splashd lets go of the display: a screen that is off is switched on,
+  /// its frame drawn and its backlights put back, so that the program or
+  /// console that has it next is not left dark; nothing is switched after.
   func release() {
+    guard !released else { return }
+    power.activity(at: clock.now())
+    decide()
+    released = true
     next = nil
-    guard stage.isDark else { return }
-    switched(stage.setDark(false))
-    for line in backlights.restore() { log.error("screen power: \(line)") }
-    log.info("screen power: on, as splashd lets go of the display")
+    stage.drawPendingNow()
   }
 
   private func darken() {
-    for line in backlights.turnDown() { log.error("screen power: \(line)") }
+    // A display without a power switch stops drawing, lit: its backlight stays.
+    if stage.canSwitchPower {
+      for line in backlights.turnDown() { log.error("screen power: \(line)") }
+    }
     switched(stage.setDark(true))
     log.info("screen power: off (\(power.offBecause?.rawValue ?? "asked"))")
     onDarkChanged(true)

@@ -126,7 +126,11 @@ final class Session {
       log: log, removeOnCrash: { if crashes { CrashHandOff.remove($0) } },
       keepOnCrash: { if crashes { CrashHandOff.keep($0) } })
     let questions = Questions(terminal: settings.handoff.promptTerminal, stage: stage, log: log)
-    questions.onAsking = { [weak kiosk] asking in kiosk?.questionAsked(asking) }
+    questions.onAsking = { [weak kiosk, weak screenPower] asking in
+      kiosk?.questionAsked(asking)
+      // A question asked is seen: the screen comes on.
+      if asking { screenPower?.splashShows() } else { screenPower?.decide() }
+    }
     controller.questions = questions
     runLoop.add(questions)
     self.questions = questions

@@ -267,13 +267,39 @@ final class Stage: EventSource, FrameSink {
   /// on again, the frame is drawn again, whole. Returns whether the output
   /// itself switched (false: it cannot, or it failed, with why).
   func setDark(_ dark: Bool) -> Result<Bool, ControlError> {
-    guard dark != isDark, let output else { return .success(output is PowerSwitchedOutput) }
+    guard dark != isDark, let output else { return .success(canSwitchPower) }
     if dark { leaveScanout() }
     let problem = (output as? PowerSwitchedOutput)?.setPowered(!dark)
+    // Where the display stays lit (no power switch, or it failed), it
+    // shows black rather than a frame frozen while input is withheld.
+    if dark && (problem != nil || !canSwitchPower) { presentBlack(on: output) }
     isDark = dark
     if dark { drawn() } else { damage(.whole) }
     if let problem { return .failure(ControlError("\(output.name): \(problem)")) }
-    return .success(output is PowerSwitchedOutput)
+    return .success(canSwitchPower)
+  }
+
+  /// Whether the output can switch its screens off (`PowerSwitchedOutput`).
+  var canSwitchPower: Bool { output is PowerSwitchedOutput }
+
+  /// One black frame on every screen.
+  private func presentBlack(on output: Output) {
+    do {
+      _ = try output.present { index in
+        let screen = output.screens[index]
+        let whole = Rect(x: 0, y: 0, width: Double(screen.size.width), height: Double(screen.size.height))
+        screen.painter.fill(whole, with: .black, alpha: 1)
+        screen.painter.finish()
+      }
+    } catch {
+      log.error("\(output.name): cannot show black: \(error)")
+    }
+  }
+
+  /// Draws what changed at once, when the stage draws on its own (a screen
+  /// switched on just before the display is let go of or handed over).
+  func drawPendingNow() {
+    if damage != .none && drawsOnItsOwn { drawDamage() }
   }
 
   /// Runs `action` once a frame shows what changed so far: at once when

@@ -162,7 +162,8 @@ public struct ScreenPower: Sendable {
       set(on: false, .command)
       return next
     }
-    if !applies || !applied || (inhibited && scheduled) { lastActivity = now }
+    // An inhibitor holds a screen on; it does not wake one that idled off.
+    if !applies || !applied || (inhibited && scheduled && isOn) { lastActivity = now }
     applied = applies
     let limit = scheduled ? idleOff : (idleOff > 0 ? idleOff : Self.wakeDuringOffHours)
     if !applies || limit == 0 {
