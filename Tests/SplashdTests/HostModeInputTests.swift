@@ -169,6 +169,8 @@ import Testing
   @Test func wayvncRemoteControlsTheProgram() throws {
     let events = dir.path + "/wev.txt"
     let vnc = dir.path + "/vnc"
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
     func said() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
     var viewer: Outcome?
     var screen: Screendump?
@@ -189,8 +191,14 @@ import Testing
         }
         guard waitUntil(20, { FileManager.default.fileExists(atPath: vnc) }) else { return }
         screen = snapshot("program")?.screen
-        viewer = try? run(packageRoot + "/tools/test/wayland/vnc-click.py", [vnc, "0.25", "0.5"], environment: [:])
+        // The viewer stays connected until the click has reached wev.
+        guard
+          let clicking = try? StartedProcess(
+            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/vnc-click.py \(vnc) 0.25 0.5 0<> \(go)"])
+        else { return }
         clicked = waitUntil(20) { said().contains("state: 0 (released)") }
+        _ = say(go: go)
+        viewer = try? clicking.finish(timeout: 20)
       })
     let seen = try #require(viewer, "no VNC viewer ran: \(outcome.stderr)")
     #expect(seen.status == 0, "\(seen.stderr): \(outcome.stderr)")

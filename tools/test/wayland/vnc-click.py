@@ -3,7 +3,10 @@
 """A VNC viewer's few steps, for testing remote control (wayvnc): it
 connects to the RFB 3.8 server on a Unix socket (no authentication), reads
 the whole screen once, prints "WIDTH HEIGHT RRGGBB" (the screen's size and
-the colour of the pixel at U, V), then clicks the left button there.
+the colour of the pixel at U, V), then clicks the left button there, and
+disconnects once a line comes on its standard input (a server may drop
+what it has not handled yet when its client goes: the caller says when the
+click has arrived).
 
     vnc-click.py SOCKET U V
 
@@ -56,26 +59,40 @@ class Viewer:
         pixels = bytearray(width * height * 4)
         covered = 0
         while covered < width * height:
-            kind = self.read(1)[0]
-            if kind == 2:  # a bell
-                continue
-            if kind != 0:
-                raise ConnectionError("an unexpected message %d from the server" % kind)
-            self.read(1)
-            for _ in range(struct.unpack(">H", self.read(2))[0]):
-                x, y, w, h, encoding = struct.unpack(">HHHHi", self.read(12))
-                if encoding != 0:
-                    raise ConnectionError("the server sent encoding %d, not raw" % encoding)
-                data = self.read(w * h * 4)
-                for row in range(h):
-                    start = ((y + row) * width + x) * 4
-                    pixels[start:start + w * 4] = data[row * w * 4:(row + 1) * w * 4]
-                covered += w * h
+            covered += self.update(width, pixels)
         return pixels
 
-    def click(self, x, y):
+    def update(self, width, pixels):
+        """Reads one FramebufferUpdate (bells before it skipped) into
+        `pixels`, a screen `width` wide; returns how many pixels it held."""
+        kind = self.read(1)[0]
+        while kind == 2:  # a bell
+            kind = self.read(1)[0]
+        if kind != 0:
+            raise ConnectionError("an unexpected message %d from the server" % kind)
+        self.read(1)
+        covered = 0
+        for _ in range(struct.unpack(">H", self.read(2))[0]):
+            x, y, w, h, encoding = struct.unpack(">HHHHi", self.read(12))
+            if encoding != 0:
+                raise ConnectionError("the server sent encoding %d, not raw" % encoding)
+            data = self.read(w * h * 4)
+            for row in range(h):
+                start = ((y + row) * width + x) * 4
+                pixels[start:start + w * 4] = data[row * w * 4:(row + 1) * w * 4]
+            covered += w * h
+        return covered
+
+    def click(self, x, y, width, pixels):
+        """Moves the pointer to (x, y), presses the left button and lets it
+        go, each a message the server has handled before the next is sent:
+        a screen update asked for after each comes back only once it has
+        read it (one sent with the next may be merged with it, the press
+        lost, as a server under load did)."""
         for mask in (0, 1, 0):
             self.socket.sendall(struct.pack(">BBHH", 5, mask, x, y))
+            self.socket.sendall(struct.pack(">BBHHHH", 3, 0, 0, 0, 1, 1))
+            self.update(width, pixels)
 
 
 def main():
@@ -87,11 +104,8 @@ def main():
     pixels = viewer.screen(width, height)
     blue, green, red = pixels[(y * width + x) * 4:(y * width + x) * 4 + 3]
     print("%d %d %02X%02X%02X" % (width, height, red, green, blue), flush=True)
-    viewer.click(x, y)
-    # The clicks are the last messages: a request for the screen again comes
-    # back only once the server has read them.
-    viewer.socket.sendall(struct.pack(">BBHHHH", 3, 0, 0, 0, 1, 1))
-    viewer.read(1)
+    viewer.click(x, y, width, pixels)
+    sys.stdin.readline()
 
 
 if __name__ == "__main__":
