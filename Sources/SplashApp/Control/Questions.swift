@@ -2,6 +2,7 @@
 import Glibc
 import SplashCore
 import SplashSystem
+import Synchronization
 
 /// Who asked a question: the connection it came on (the question dies with
 /// it, and its answer goes there alone) and the asker's user.
@@ -11,12 +12,10 @@ struct Asker: Equatable {
   /// The asker's user, from its connection's credentials.
   let uid: uid_t
 
-  /// A number for a new connection.
-  static func connection() -> Int {
-    nextConnection += 1
-    return nextConnection
-  }
-  nonisolated(unsafe) private static var nextConnection = 0
+  /// A number for a new connection (atomic: splashds run in one process's
+  /// threads, in the tests, take theirs at once).
+  static func connection() -> Int { lastConnection.add(1, ordering: .relaxed).newValue }
+  private static let lastConnection = Atomic<Int>(0)
 
   /// Whether it is root: the system's own questions (cryptsetup's,
   /// systemd's password agents'), asked as they are. Another user's are
