@@ -31,20 +31,6 @@ import Testing
     ] + more + ["--"] + program
   }
 
-  /// Kills the program that runs now (SIGKILL), as a crash would, and
-  /// waits (in real time, without reaping it) until it has ended, so that
-  /// splashd finds its end at its next turn, not at some later time of the
-  /// test clock.
-  func killProgram(of splash: Harness) {
-    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
-      Issue.record("no program runs")
-      return
-    }
-    kill(pid, SIGKILL)
-    var info = siginfo_t()
-    _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-  }
-
   /// The program stops answering 5 s in (its window's client reads no
   /// more): within 1.5 hang-timeouts the splash is back over it, saying
   /// so, it is ended (SIGTERM: `sleep` dies of it) and started again; the
@@ -79,7 +65,7 @@ import Testing
           splash.clock.atTime(now + 2.5) {
             during = (splash.session?.stage.status.message, splash.session?.controller.statusLine() ?? "")
           }
-          splash.clock.atTime(now + 4) { killProgram(of: splash) }
+          splash.clock.atTime(now + 4) { splash.killProgram(awaitingItsEnd: true) }
         }
       }
     }
@@ -125,7 +111,7 @@ import Testing
     splash.onWaylandHost = { host in
       splash.clock.at(1) { host.commit(color: Self.programColor) }
     }
-    splash.clock.at(30) { killProgram(of: splash) }
+    splash.clock.at(30) { splash.killProgram(awaitingItsEnd: true) }
     let ending = splash.run(arguments(["--hang-timeout", "2"], program: ["sleep", "60"]))
     #expect(ending == .exit(128 + SIGKILL))
     #expect((splash.waylandHost?.pings.count ?? 0) >= 20)
@@ -141,7 +127,7 @@ import Testing
         host.frozen = true
       }
     }
-    splash.clock.at(10) { killProgram(of: splash) }
+    splash.clock.at(10) { splash.killProgram(awaitingItsEnd: true) }
     #expect(splash.run(arguments([], program: ["sleep", "60"])) == .exit(128 + SIGKILL))
     #expect(splash.waylandHost?.pings == [])
   }
@@ -156,7 +142,7 @@ import Testing
       host.onConnect = { host in
         let now = splash.clock.now()
         splash.clock.atTime(now + 1) { host.commit(color: Self.programColor) }
-        splash.clock.atTime(now + 3) { killProgram(of: splash) }
+        splash.clock.atTime(now + 3) { splash.killProgram(awaitingItsEnd: true) }
       }
     }
     var status = ""

@@ -37,15 +37,6 @@ import Testing
     ] + more + ["--"] + program
   }
 
-  /// Ends the program that runs now (SIGKILL), as a crash would.
-  func killProgram(of splash: Harness) {
-    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
-      Issue.record("no program runs")
-      return
-    }
-    kill(pid, SIGKILL)
-  }
-
   /// The centre pixel of the stand-in screen's last frame, without alpha.
   func centre(of splash: Harness) -> UInt32? {
     guard let screen = splash.screens.opened.last else { return nil }
@@ -70,7 +61,7 @@ import Testing
       shown = centre(of: splash)
       status = splash.session?.controller.statusLine() ?? ""
     }
-    splash.clock.at(5) { killProgram(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     let opened = try #require(gateOpened(splash))
     #expect(opened.reason == "the program's first frame" && opened.at >= 102, "\(splash.lines)")
@@ -88,7 +79,7 @@ import Testing
     splash.clock.at(1) { TestClient(splash.controlPath).send("reveal\n") }
     var waiting = ""
     splash.clock.at(2) { waiting = splash.session?.controller.statusLine() ?? "" }
-    splash.clock.at(5) { killProgram(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
     #expect(
       splash.run(arguments(["--until-reveal", "--control", splash.controlPath])) == .exit(128 + SIGKILL))
     #expect(waiting.contains("phase=waiting") && waiting.contains("program=starting"), "\(waiting)")
@@ -102,7 +93,7 @@ import Testing
       splash.clock.at(1) { host.commit(color: 0, hasAlpha: true) }
       splash.clock.at(3) { host.commit(color: 0xFF00_0000 | Self.programColor, hasAlpha: true) }
     }
-    splash.clock.at(5) { killProgram(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     let opened = try #require(gateOpened(splash))
     #expect(opened.reason == "the program's first frame" && opened.at >= 103, "\(splash.lines)")
@@ -114,7 +105,7 @@ import Testing
     splash.clock.at(2) { splash.waylandHost?.disconnectAll() }
     var after = ""
     splash.clock.at(2.1) { after = splash.session?.controller.statusLine() ?? "" }
-    splash.clock.at(5) { killProgram(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
     #expect(
       splash.run(arguments(["--until-reveal", "--control", splash.controlPath])) == .exit(128 + SIGKILL))
     #expect(after.contains("program=disconnected"), "\(after)")
@@ -136,7 +127,7 @@ import Testing
     let splash = try harness()
     splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
     splash.clock.at(3) { TestClient(splash.controlPath).send("rotate 90\n") }
-    splash.clock.at(5) { killProgram(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
     #expect(splash.run(arguments(["--control", splash.controlPath])) == .exit(128 + SIGKILL))
     let host = try #require(splash.waylandHost)
     // The screen is 160x120: turned, the window is 120x160.
@@ -156,7 +147,7 @@ import Testing
         messages.append(splash.session?.stage.status.message)
         let now = splash.clock.now()
         splash.clock.atTime(now + 1) { host.commit(color: Self.programColor) }
-        splash.clock.atTime(now + 3) { killProgram(of: splash) }
+        splash.clock.atTime(now + 3) { splash.killProgram() }
       }
     }
     #expect(
@@ -202,7 +193,7 @@ import Testing
       console.type("pw\r")
     }
     splash.clock.at(8) { after = (centre(of: splash), splash.waylandHost?.inputWithheld) }
-    splash.clock.at(9) { killProgram(of: splash) }
+    splash.clock.at(9) { splash.killProgram() }
     #expect(
       splash.run(arguments(["--control", splash.controlPath, "--prompt-tty", console.terminal]))
         == .exit(128 + SIGKILL))
@@ -224,7 +215,7 @@ import Testing
     splash.clock.at(3) { _ = splash.session?.controller.execute(.pauseDrawing, because: "plymouth deactivate") }
     var shown: UInt32?
     splash.clock.at(5) { shown = centre(of: splash) }
-    splash.clock.at(6) { killProgram(of: splash) }
+    splash.clock.at(6) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     #expect(shown == 0x00_4080_F0, "\(splash.lines)")
     #expect(splash.session?.stage.isPaused == false)
@@ -285,7 +276,7 @@ import Testing
       guard let page = splash.screens.opened.last?.canvas else { return }
       seen = differences(page, base: Self.programColor, [(part, 0xFF_0000)], marked: (0, 0))
     }
-    splash.clock.at(6) { killProgram(of: splash) }
+    splash.clock.at(6) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     #expect(seen == .some(nil), "\(String(describing: seen))")
   }
@@ -310,7 +301,7 @@ import Testing
         screen.pages[screen.shown], base: Self.programColor, [(first, 0xFF_0000), (second, 0x00_00FF)],
         marked: (0, 0))
     }
-    splash.clock.at(6) { killProgram(of: splash) }
+    splash.clock.at(6) { splash.killProgram() }
     let options = arguments().map { $0 == "screen" ? "flipping" : $0 }
     #expect(splash.run(options) == .exit(128 + SIGKILL))
     #expect(seen == .some(nil), "\(String(describing: seen))")
@@ -334,7 +325,7 @@ import Testing
       // The window lies at (40, 30); its changed part at (50, 40).
       seen = [pixel(page, 0, 0), pixel(page, 55, 45), pixel(page, 45, 35), pixel(page, 10, 100)]
     }
-    splash.clock.at(6) { killProgram(of: splash) }
+    splash.clock.at(6) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     #expect(seen == [Self.marker, 0xFF_0000, Self.programColor, 0x10_2030], "\(seen.map { String($0, radix: 16) })")
   }

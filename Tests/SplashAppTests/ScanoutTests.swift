@@ -33,14 +33,6 @@ import Testing
       + ["--", "sleep", "60"]
   }
 
-  func killProgram(of splash: Harness) {
-    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
-      Issue.record("no program runs")
-      return
-    }
-    kill(pid, SIGKILL)
-  }
-
   /// The descriptor of the program's buffer CRTC 31 shows, if it shows one.
   func scannedOut(_ card: FakeCard) -> Int32? {
     card.imported[card.framebuffer(on: 31)]?.planes.first?.descriptor
@@ -85,7 +77,7 @@ import Testing
       let pixel = (surface.pixels! + 24 * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)[32] & 0xFF_FFFF
       snapshot = (pixel, scannedOut(card), splash.waylandHost?.composedAgain ?? 0, centre(card))
     }
-    splash.clock.at(6) { killProgram(of: splash) }
+    splash.clock.at(6) { splash.killProgram() }
     #expect(splash.run(arguments()) == .exit(128 + SIGKILL))
     // Under the doors the program's frame is drawn into the splash's.
     #expect(duringTheDoors == nil)
@@ -117,7 +109,7 @@ import Testing
     }
     var seen: (Int32?, String)?
     splash.clock.at(3.5) { seen = (scannedOut(card), splash.session?.controller.statusLine() ?? "") }
-    splash.clock.at(4) { killProgram(of: splash) }
+    splash.clock.at(4) { splash.killProgram() }
     #expect(splash.run(arguments(more)) == .exit(128 + SIGKILL))
     return (seen?.0, seen?.1 ?? "", splash.lines)
   }
@@ -160,7 +152,7 @@ import Testing
       let (splash, card) = try harness()
       card.renderNode = renderNode
       splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
-      splash.clock.at(3) { killProgram(of: splash) }
+      splash.clock.at(3) { splash.killProgram() }
       #expect(splash.run(arguments(options)) == .exit(128 + SIGKILL))
       #expect(splash.waylandHost?.renderNode == given, "\(options)")
     }

@@ -39,14 +39,6 @@ import Testing
     return folder + "/panel/brightness"
   }
 
-  func killProgram(of splash: Harness) {
-    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
-      Issue.record("no program runs")
-      return
-    }
-    kill(pid, SIGKILL)
-  }
-
   /// What the screen, the backlight, the program's input and frame
   /// callbacks were at one time.
   struct Seen {
@@ -104,7 +96,7 @@ import Testing
           host.commit(color: Self.programColor)
         }
         splash.clock.atTime(now + 47) { seen["on again"] = look(splash, brightness) }
-        splash.clock.atTime(now + 48) { killProgram(of: splash) }
+        splash.clock.atTime(now + 48) { splash.killProgram() }
       }
     }
     let metrics = ["--metrics-file", splash.dir.path + "/splashd.prom"]
@@ -149,7 +141,7 @@ import Testing
           during = splash.session?.controller.statusLine()
           host.idleInhibited = false
         }
-        splash.clock.atTime(now + 80) { killProgram(of: splash) }
+        splash.clock.atTime(now + 80) { splash.killProgram() }
       }
     }
     #expect(splash.run(arguments(["--idle-off", "20"])) == .exit(128 + SIGKILL), "\(splash.lines)")
@@ -176,7 +168,7 @@ import Testing
         host.idleInhibited = true
         splash.clock.atTime(now + 1) { host.commit(color: Self.programColor) }
         // 07:00:30 is 9 h 1.5 min after the start.
-        splash.clock.atTime(100 + 9 * 3600 + 90) { killProgram(of: splash) }
+        splash.clock.atTime(100 + 9 * 3600 + 90) { splash.killProgram() }
       }
     }
     let ending = splash.run(arguments(["--on-at", "07:00", "--off-at", "22:00"]))
@@ -253,19 +245,6 @@ import Testing
     #expect(try Files.readText(brightness) == "80")
   }
 
-  /// Kills the program that runs now and waits (in real time, without
-  /// reaping it) until it has ended, so that splashd finds its end at its
-  /// next turn.
-  func killAndAwaitProgram(of splash: Harness) {
-    guard let pid = splash.session?.kiosk?.program.spawned?.child.pid else {
-      Issue.record("no program runs")
-      return
-    }
-    kill(pid, SIGKILL)
-    var info = siginfo_t()
-    _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-  }
-
   /// The program crashes while the screen is off (idle-off): the splash
   /// that comes back over it, saying so, switches the screen on.
   @Test func theSplashComingBackSwitchesTheScreenOn() throws {
@@ -278,10 +257,10 @@ import Testing
         if host.connections == 1 {
           splash.clock.atTime(now + 20) {
             offBeforeTheCrash = splash.screens.opened.last?.powered == false
-            killAndAwaitProgram(of: splash)
+            splash.killProgram(awaitingItsEnd: true)
           }
         } else {
-          splash.clock.atTime(now + 2) { killAndAwaitProgram(of: splash) }
+          splash.clock.atTime(now + 2) { splash.killProgram(awaitingItsEnd: true) }
         }
       }
     }

@@ -489,6 +489,21 @@ final class Harness {
   /// The log's lines, without their times.
   var lines: [String] { log.map(\.line) }
 
+  /// Ends host mode's program that runs now (SIGKILL), as a crash would.
+  /// `awaitingItsEnd`: then waits (in real time, without reaping it) until
+  /// it has ended, so that splashd finds its end at its next turn, not at
+  /// some later time of the test clock.
+  func killProgram(awaitingItsEnd: Bool = false) {
+    guard let pid = session?.kiosk?.program.spawned?.child.pid else {
+      Issue.record("no program runs")
+      return
+    }
+    kill(pid, SIGKILL)
+    guard awaitingItsEnd else { return }
+    var info = siginfo_t()
+    _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+  }
+
   /// What revealed the splash of the last run, and what stopped it.
   var revealReason: String? { session?.controller.revealReason }
   var stopReason: String? { session?.controller.stopReason }

@@ -39,12 +39,8 @@ import Testing
         guard say(go: first), (try? pointer.finish(timeout: 10))?.status == 0 else { return }
         woken = waitUntil(20) { !status.contains(" screen=off") }
         pressedWhenWoken = said().contains("state: 1 (pressed)")
-        guard
-          let again = try? StartedProcess(
-            "/bin/sh",
-            ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py 0.25 0.5 0<> \(second)"],
-            environment: displayEnvironment),
-          waitUntil(20, { pointers() == 2 }), say(go: second)
+        guard let again = virtualPointer(clickingAt: 0.25, 0.5, when: second), waitUntil(20, { pointers() == 2 }),
+          say(go: second)
         else { return }
         clicked = waitUntil(20) { said().contains("state: 1 (pressed)") }
         _ = try? again.finish(timeout: 10)

@@ -98,7 +98,14 @@ extension HostModeSuite {
   func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
     guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
     else { return nil }
-    return try? StartedProcess(
+    return virtualPointer(clickingAt: u, v, when: go)
+  }
+
+  /// A client's virtual pointer (tools/test/wayland/virtual-pointer.py)
+  /// that clicks at (`u`, `v`) of the screen once "go" is said into the
+  /// FIFO `go`; nil when it cannot be started.
+  func virtualPointer(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
+    try? StartedProcess(
       "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(u) \(v) 0<> \(go)"],
       environment: displayEnvironment)
   }
