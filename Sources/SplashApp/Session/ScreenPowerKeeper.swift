@@ -59,9 +59,6 @@ final class ScreenPowerKeeper: EventSource {
     .init(isOn: power.isOn, onSeconds: onBefore + (onSince.map { clock.now() - $0 } ?? 0))
   }
 
-  /// Whether the screen is on.
-  var isOn: Bool { power.isOn }
-
   var descriptors: [FileDescriptor] { [] }
 
   func handle(_ descriptor: FileDescriptor, events: PollEvents) {}
@@ -148,8 +145,7 @@ final class ScreenPowerKeeper: EventSource {
   /// console that has it next is not left dark; nothing is switched after.
   func release() {
     guard !released else { return }
-    power.activity(at: clock.now())
-    decide()
+    splashShows()
     released = true
     next = nil
     stage.drawPendingNow()
@@ -173,14 +169,14 @@ final class ScreenPowerKeeper: EventSource {
   }
 
   /// Says what the display could not do: once, for a display with no
-  /// power switch (a window, offscreen: it only stops drawing).
+  /// power switch (a window, offscreen: it shows black instead).
   private func switched(_ result: Result<Bool, ControlError>) {
     switch result {
     case .success(true): break
     case .success(false):
       guard !saidCannotSwitch else { break }
       saidCannotSwitch = true
-      log.info("screen power: the \(stage.display) display has no power switch; nothing is drawn while it is off")
+      log.info("screen power: the \(stage.display) display has no power switch; it shows black while it is off")
     case .failure(let problem): log.error("screen power: \(problem.message)")
     }
   }
