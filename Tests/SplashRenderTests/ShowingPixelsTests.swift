@@ -55,4 +55,22 @@ import Testing
       #expect((44..<80).allSatisfy { pixel(shown, $0, y) == Self.green }, "row \(y)")
     }
   }
+
+  /// A program's frame larger than the canvas (the old size, just after a
+  /// turn), changed only where it is cut off: nothing is copied, and the
+  /// picture is left as it was (this once trapped on a backwards range).
+  @Test func aChangedPartWhollyCutOffCopiesNothing() throws {
+    let frame = try window(width: 40, height: 20)
+    let canvas = try Pixels.centred(
+      frame.surface.pointee.pixels!, size: PixelSize(width: 40, height: 20),
+      stride: Int(frame.surface.pointee.pitch), on: PixelSize(width: 20, height: 40), fill: Self.blue)
+    let before = (0..<40).flatMap { y in (0..<20).map { pixel(canvas, $0, y) } }
+    // Columns 35 to 39 lie right of the canvas (the frame's 10..<30 show).
+    for part in [PixelRect(x: 35, y: 0, width: 5, height: 20), PixelRect(x: 0, y: 0, width: 5, height: 20)] {
+      canvas.placeCentred(
+        frame.surface.pointee.pixels!, size: PixelSize(width: 40, height: 20),
+        stride: Int(frame.surface.pointee.pitch), part: part)
+    }
+    #expect((0..<40).flatMap { y in (0..<20).map { pixel(canvas, $0, y) } } == before)
+  }
 }

@@ -116,9 +116,12 @@ extension Pixels {
     let target = surface.pointee
     let pitch = Int(target.pitch)
     let (left, top) = centringOffset(of: size)
-    let columns = max(left + max(part.x, 0), 0)..<min(left + min(part.x + part.width, size.width), width)
-    let rows = max(top + max(part.y, 0), 0)..<min(top + min(part.y + part.height, size.height), height)
-    guard !columns.isEmpty, !rows.isEmpty else { return }
+    let (x0, x1) = (max(left + max(part.x, 0), 0), min(left + min(part.x + part.width, size.width), width))
+    let (y0, y1) = (max(top + max(part.y, 0), 0), min(top + min(part.y + part.height, size.height), height))
+    // A part wholly cut off (a frame larger than these, changed only where
+    // it does not fit) copies nothing.
+    guard x1 > x0, y1 > y0 else { return }
+    let (columns, rows) = (x0..<x1, y0..<y1)
     for y in rows {
       let row = (target.pixels! + y * pitch).assumingMemoryBound(to: UInt32.self)
       let from = source + (y - top) * stride + (columns.lowerBound - left) * 4
