@@ -412,5 +412,11 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .start_xwayland = start_xwayland,
     .ping = ping,
     .idle_inhibited = idle_inhibited,
+    .compose_begin = compose_begin,
+    .compose_fill = compose_fill,
+    .compose_picture = compose_picture,
+    .compose_end = compose_end,
+    .compose_upload = compose_upload,
+    .compose_release = compose_release,
     .destroy = destroy,
 };

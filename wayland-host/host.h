@@ -34,7 +34,8 @@
 //   events.c    what happened, noted for the next dispatch; flush
 //   renderer/   the renderer, one of two in each variant: cpu.c (pixman;
 //               the plain libsplashd-wayland-host.so) or gpu.c (GLES2 on a
-//               render node, linux-dmabuf, GPU buffers read back;
+//               render node, linux-dmabuf, GPU buffers read back,
+//               splashd's frames composed over them;
 //               libsplashd-wayland-host-gpu.so): log.c
 //   log.c       wlroots', libinput's and libwayland's lines, to splashd's
 //               callback
@@ -296,6 +297,15 @@ void offer_gpu_buffers(struct splashd_host *host);
 /* `buffer`'s pixels, when it is a client's GPU buffer: read back into an
    a8r8g8b8 image the renderer keeps until the next read; NULL otherwise. */
 pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer);
+/* Composition on the GPU (the table's compose_*): the plain variant
+   composes nothing (compose_begin and compose_end answer 0, compose_upload 0). */
+int compose_begin(struct splashd_host *host, int32_t width, int32_t height);
+void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]);
+void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
+                     const struct splashd_host_rect *destination, float alpha);
+int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame);
+int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buffer *pixels);
+void compose_release(struct splashd_host *host, int32_t picture);
 /* Frees what start_renderer made beside the renderer. */
 void stop_renderer(struct splashd_host *host);
 

@@ -281,8 +281,9 @@ enum SplashSettingsTable {
     SettingSpec(
       "gpu", .handoff, .option(placeholder: "yes|no"), .reveal,
       help: "Host mode: on a card with a render node (a GPU's), the program renders on that GPU and hands its "
-        + "buffers over as they are (linux-dmabuf); alone on the only screen, unturned and the screen's size, its "
-        + "buffer is scanned out with no copy (splashctl status: scanout=direct). no: the program renders into "
+        + "buffers over as they are (linux-dmabuf); under the splash its frames are composed with the splash on "
+        + "the GPU (splashctl status: scanout=composed), and alone on the only screen, unturned and the screen's "
+        + "size, its buffer is scanned out with no copy (scanout=direct). no: the program renders into "
         + "shared memory and splashd copies each frame, as on a card without a GPU.", values: ["yes", "no"],
       \.handoff.gpu, read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(

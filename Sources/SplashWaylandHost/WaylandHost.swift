@@ -173,6 +173,11 @@ public final class WaylandHost: WaylandHosting {
   public var heldDmabuf: Dmabuf? {
     var found = splashd_host_dmabuf()
     guard api.held_dmabuf(host, &found) == 1 else { return nil }
+    return Self.dmabuf(found)
+  }
+
+  /// `found` as Swift describes a GPU buffer.
+  private static func dmabuf(_ found: splashd_host_dmabuf) -> Dmabuf {
     let count = Int(min(max(found.planes, 0), 4))
     let planes = withUnsafeBytes(of: found.fd) { fds in
       withUnsafeBytes(of: found.offset) { offsets in
@@ -192,6 +197,46 @@ public final class WaylandHost: WaylandHosting {
   }
 
   public func shownAsIs() { api.shown_as_is(host) }
+
+  // MARK: Composing on the GPU
+
+  public var composesOnGPU: Bool { renderNode != nil }
+
+  public func beginComposing(size: PixelSize) -> Bool {
+    api.compose_begin(host, Int32(clamping: size.width), Int32(clamping: size.height)) == 1
+  }
+
+  public func composeFill(_ rect: Rect, with color: Color, alpha: Double) {
+    var box = Self.rect(rect)
+    let rgba = [Float(color.red) / 255, Float(color.green) / 255, Float(color.blue) / 255, Float(alpha)]
+    api.compose_fill(host, &box, rgba)
+  }
+
+  public func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double) {
+    var from = Self.rect(source.rect)
+    var to = Self.rect(destination)
+    api.compose_picture(host, picture, &from, &to, Float(alpha))
+  }
+
+  public func endComposing() -> Dmabuf? {
+    var frame = splashd_host_dmabuf()
+    guard api.compose_end(host, &frame) == 1 else { return nil }
+    return Self.dmabuf(frame)
+  }
+
+  public func uploadPicture(_ pixels: HostedBuffer) -> Int32? {
+    var buffer = splashd_host_buffer(
+      pixels: pixels.pixels, width: Int32(clamping: pixels.size.width), height: Int32(clamping: pixels.size.height),
+      stride: Int32(clamping: pixels.stride), has_alpha: pixels.hasAlpha ? 1 : 0)
+    let picture = api.compose_upload(host, &buffer)
+    return picture > 0 ? picture : nil
+  }
+
+  public func releasePicture(_ picture: Int32) { api.compose_release(host, picture) }
+
+  private static func rect(_ rect: Rect) -> splashd_host_rect {
+    splashd_host_rect(x: Float(rect.x), y: Float(rect.y), width: Float(rect.width), height: Float(rect.height))
+  }
 
   public func shownComposed() { api.shown_composed(host) }
 

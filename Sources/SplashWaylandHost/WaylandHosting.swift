@@ -46,6 +46,28 @@ public protocol WaylandHosting: AnyObject {
   /// The screen shows splashd's own frames again: the buffer shown as it
   /// is goes back to its client.
   func shownComposed()
+  /// Whether it composes splashd's frames on the GPU (`beginComposing`):
+  /// the GPU variant.
+  var composesOnGPU: Bool { get }
+  /// Starts a frame of splashd's of `size`, composed on the GPU over the
+  /// held frame (one GPU buffer), into a buffer of the compositor's that a
+  /// display scans out: then `composeFill` and `composePicture`, and
+  /// `endComposing`. False when none can be (no GPU, or no GPU buffer held).
+  func beginComposing(size: PixelSize) -> Bool
+  /// Fills `rect` with `color` at opacity `alpha`.
+  func composeFill(_ rect: Rect, with color: Color, alpha: Double)
+  /// Draws part `source` of `picture` (`heldFramePicture`: the held frame;
+  /// else one `uploadPicture` made) at `destination`, at opacity `alpha`.
+  func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double)
+  /// The frame composed since `beginComposing`, drawn to its end (its
+  /// descriptors the compositor's, valid until the third frame after it);
+  /// nil when it could not be drawn.
+  func endComposing() -> Dmabuf?
+  /// A picture for `composePicture`, copied from `pixels`; nil when none
+  /// can be made.
+  func uploadPicture(_ pixels: HostedBuffer) -> Int32?
+  /// Lets go of a picture `uploadPicture` made.
+  func releasePicture(_ picture: Int32)
   /// What the screen shows now, for the screencopy clients that asked;
   /// false when it could not be given.
   @discardableResult func showScreen(_ screen: HostedBuffer) -> Bool
@@ -82,6 +104,9 @@ public protocol WaylandHosting: AnyObject {
   /// `idle-off` waits for.
   var idleInhibited: Bool { get }
 }
+
+/// The picture `composePicture` draws the held frame from.
+public let heldFramePicture: Int32 = 0
 
 /// What a dispatch of the compositor found.
 public struct WaylandHostEvents: OptionSet, Sendable {

@@ -54,6 +54,9 @@ final class FakeWaylandHost: WaylandHosting {
 
   /// The render node it was made with (the GPU the program renders with).
   let renderNode: String?
+  /// How many times the held frame's pixels were read (a GPU buffer's
+  /// are read back to be).
+  private(set) var heldFrameReads = 0
 
   init(size: PixelSize, screen: PixelSize, renderNode: String? = nil) {
     self.renderNode = renderNode
@@ -66,6 +69,7 @@ final class FakeWaylandHost: WaylandHosting {
   }
 
   deinit {
+    for file in composedFiles { try? file.close() }
     close(writer)
     try? descriptor.close()
     for end in kept { try? end.close() }
@@ -165,6 +169,7 @@ final class FakeWaylandHost: WaylandHosting {
     -> Result?
   {
     guard let held else { return nil }
+    heldFrameReads += 1
     var result: Swift.Result<Result, Failure>?
     held.pixels.withUnsafeBytes { bytes in
       result = Swift.Result { () throws(Failure) -> Result in
@@ -209,6 +214,101 @@ final class FakeWaylandHost: WaylandHosting {
   }
 
   func frameDone(at monotonic: Double, refreshPeriod: Double) { framesDone += 1 }
+
+  // MARK: Composing on the GPU (stood in: drawn here, in memory)
+
+  /// Whether frames can be composed (with a render node); false makes each
+  /// `beginComposing` fail.
+  var composes = true
+  var composesOnGPU: Bool { renderNode != nil }
+  /// The pictures uploaded and not let go of: XRGB or straight ARGB pixels.
+  private(set) var pictures: [Int32: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)] = [:]
+  private var lastPicture: Int32 = 0
+  /// The frame being composed.
+  private var composing: (pixels: [UInt32], size: PixelSize)?
+  /// The buffers composed frames go round (files: their descriptors stand
+  /// for them), and what each shows now.
+  private var composedFiles: [FileDescriptor] = []
+  private(set) var composed: [Int32: (pixels: [UInt32], size: PixelSize)] = [:]
+  /// How many frames were composed.
+  private(set) var framesComposed = 0
+
+  func beginComposing(size: PixelSize) -> Bool {
+    guard composesOnGPU, composes, held?.dmabuf != nil, composing == nil else { return false }
+    composing = ([UInt32](repeating: 0, count: size.width * size.height), size)
+    return true
+  }
+
+  func composeFill(_ rect: Rect, with color: Color, alpha: Double) {
+    let pixel = UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+    compose(into: rect, alpha: alpha) { _, _ in (pixel, 1) }
+  }
+
+  func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double) {
+    let from: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)? =
+      picture == heldFramePicture ? held.map { ($0.pixels, $0.size, false) } : pictures[picture]
+    guard let from else { return }
+    // Nearest pixel: the source pixel under each target pixel's centre.
+    compose(into: destination, alpha: alpha) { x, y in
+      let sx = min(
+        max(Int(Double(source.x) + (x - destination.x) * Double(source.width) / destination.width), 0),
+        from.size.width - 1)
+      let sy = min(
+        max(Int(Double(source.y) + (y - destination.y) * Double(source.height) / destination.height), 0),
+        from.size.height - 1)
+      let pixel = from.pixels[sy * from.size.width + sx]
+      return (pixel & 0xFF_FFFF, from.hasAlpha ? Double(pixel >> 24) / 255 : 1)
+    }
+  }
+
+  /// Blends what `sample` gives (a pixel and its own opacity, at a target
+  /// pixel's centre) into `rect` of the frame being composed, at `alpha`.
+  private func compose(into rect: Rect, alpha: Double, _ sample: (Double, Double) -> (UInt32, Double)) {
+    guard var frame = composing else { return }
+    let size = frame.size
+    for y in max(Int(rect.y.rounded()), 0)..<min(Int((rect.y + rect.height).rounded()), size.height) {
+      for x in max(Int(rect.x.rounded()), 0)..<min(Int((rect.x + rect.width).rounded()), size.width) {
+        let (pixel, own) = sample(Double(x) + 0.5, Double(y) + 0.5)
+        let a = alpha * own
+        let under = frame.pixels[y * size.width + x]
+        func channel(_ shift: UInt32) -> UInt32 {
+          let mixed = Double(pixel >> shift & 0xFF) * a + Double(under >> shift & 0xFF) * (1 - a)
+          return UInt32(mixed.rounded()) << shift
+        }
+        frame.pixels[y * size.width + x] = channel(16) | channel(8) | channel(0)
+      }
+    }
+    composing = frame
+  }
+
+  func endComposing() -> Dmabuf? {
+    guard let frame = composing else { return nil }
+    composing = nil
+    if composedFiles.isEmpty {
+      composedFiles = (0..<3).map { _ in FileDescriptor(rawValue: open("/dev/null", O_RDONLY | O_CLOEXEC)) }
+    }
+    let file = composedFiles[framesComposed % composedFiles.count].rawValue
+    framesComposed += 1
+    composed[file] = frame
+    return Dmabuf(
+      size: frame.size, format: Dmabuf.xrgb8888, modifier: Dmabuf.invalidModifier,
+      planes: [Dmabuf.Plane(descriptor: file, offset: 0, stride: UInt32(frame.size.width * 4))])
+  }
+
+  func uploadPicture(_ buffer: HostedBuffer) -> Int32? {
+    // As wlroots, which makes no texture while it renders.
+    guard composing == nil else { return nil }
+    var pixels: [UInt32] = []
+    for row in 0..<buffer.size.height {
+      let line = (buffer.pixels + row * buffer.stride).assumingMemoryBound(to: UInt32.self)
+      pixels += UnsafeBufferPointer(start: line, count: buffer.size.width)
+    }
+    lastPicture += 1
+    pictures[lastPicture] = (pixels, buffer.size, buffer.hasAlpha)
+    return lastPicture
+  }
+
+  func releasePicture(_ picture: Int32) { pictures[picture] = nil }
 
   // MARK: Input and idling
 

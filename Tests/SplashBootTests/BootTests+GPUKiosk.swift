@@ -87,7 +87,9 @@ extension BootTests {
   /// host-mode line with gles-counter (an animating GLES2 client, EGL on
   /// Wayland: its frames are GPU buffers handed over by linux-dmabuf) as
   /// the program, in one boot. The doors open onto the program's GPU
-  /// frames with no foreign frame; then splashctl says scanout=direct; the
+  /// frames with no foreign frame, those after its first composed with the
+  /// leaves on the GPU (splashd's line says so); then splashctl says
+  /// scanout=direct; the
   /// kernel's primary plane shows framebuffers that are none of those
   /// there while the splash showed (splashd's two dumb buffers, the
   /// console's), changing from sample to sample among the program's
@@ -103,7 +105,8 @@ extension BootTests {
   /// same under cage 0.1.4 (GLES2), under splashd on the GPU with the
   /// program in shared memory and under splashd with `--gpu no` (shared
   /// memory, Mesa in software), and splashd's against cage's
-  /// (`gpu_kiosk_…`).
+  /// (`gpu_kiosk_…`); and the transition's frames composed on the GPU
+  /// against those drawn by the CPU over the program in shared memory.
   @Test func hostModeScansOutTheProgramsGPUBuffersOnVirgl() throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
     try requireVirgl()
@@ -138,6 +141,24 @@ extension BootTests {
     }
     flipped.first?.screen.keep(as: "gpu-kiosk-boot-marker-misplaced")
     #expect(flipped.isEmpty, "\(flipped.count) frames with white below the marker's rows; \(boot.note)")
+
+    // Under the doors, its frames after the first were composed with them
+    // on the GPU, none read back; and the transition's frames, composed so,
+    // against those of the same transition drawn by the CPU over the same
+    // program in shared memory (on this compositor, and on the plain one).
+    #expect(
+      boot.journal.contains("host mode: the splash's frames are composed on the GPU over the program's"),
+      "\(boot.note)")
+    #expect(!boot.journal.contains("cannot be composed on the GPU"), "\(boot.note)")
+    // The doors at their widest over the program, composed so, for people to look at.
+    let opened = boot.frames.last { frame in
+      let row = (0..<frame.screen.width).map { frame.screen.at($0, 300) }
+      return row.first == Self.leftLeaf && row.last == Self.rightLeaf && row.contains(Self.kiosk)
+    }
+    opened?.screen.keep(as: "gpu-kiosk-boot-doors-composed")
+    printTransition(in: boot.journal, as: "gpu_kiosk_composed", note)
+    printTransition(in: text("gpu-shm.log"), as: "gpu_kiosk_shm_on_gpu", note)
+    printTransition(in: text("shm.log"), as: "gpu_kiosk_shm", note)
 
     // (b) Once the program is alone, its buffers are scanned out.
     #expect(text("gpu-status").contains(" scanout=direct"), "\(text("gpu-status")); \(note)")

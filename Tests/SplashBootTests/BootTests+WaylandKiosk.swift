@@ -308,12 +308,19 @@ extension BootTests {
     print("\(name)_compositor_idle_rss_anon_mib: \(String(format: "%.1f", usage.idleAnonMiB))")
     print("\(name)_compositor_idle_rss_file_mib: \(String(format: "%.1f", usage.idleFileMiB))")
     print("\(name)_compositor_idle_rss_shmem_mib: \(String(format: "%.1f", usage.idleSharedMiB))")
-    // "splashd: kms: 73 frames, 0 skipped; vsyncs …"
-    let played = boot.journal.split(separator: "\n").lazy.compactMap {
+    printTransition(in: boot.journal, as: name, boot.note)
+  }
+
+  /// Prints how the splash's transition went, from splashd's own line in
+  /// `log` ("splashd: kms: 73 frames, 0 skipped; vsyncs …"):
+  /// `NAME_transition_frames` and `NAME_transition_skipped_vsyncs` (the
+  /// vsyncs that passed without a new frame); records an issue without it.
+  func printTransition(in log: String, as name: String, _ note: String) {
+    let played = log.split(separator: "\n").lazy.compactMap {
       $0.firstMatch(of: /splashd: [a-z]+: ([0-9]+) frames, ([0-9]+) skipped/)
     }.first.map { (Int($0.1) ?? 0, Int($0.2) ?? 0) }
     guard let (frames, skipped) = played else {
-      Issue.record("splashd said nothing of its transition; \(boot.note)")
+      Issue.record("splashd said nothing of its transition (\(name)); \(note)")
       return
     }
     print("\(name)_transition_frames: \(frames)")

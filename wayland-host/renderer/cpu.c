@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The plain compositor's renderer (libsplashd-wayland-host.so): pixman's,
-// on the CPU. Clients get wl_shm alone; there are no GPU buffers to read.
+// on the CPU. Clients get wl_shm alone; there are no GPU buffers to read,
+// and nothing is composed on a GPU.
 #define _GNU_SOURCE
 #include "../host.h"
 
@@ -28,5 +29,31 @@ pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer) 
   (void)buffer;
   return NULL;
 }
+
+int compose_begin(struct splashd_host *host, int32_t width, int32_t height) {
+  (void)host, (void)width, (void)height;
+  return 0;
+}
+
+void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]) {
+  (void)host, (void)rect, (void)rgba;
+}
+
+void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
+                     const struct splashd_host_rect *destination, float alpha) {
+  (void)host, (void)picture, (void)source, (void)destination, (void)alpha;
+}
+
+int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame) {
+  (void)host, (void)frame;
+  return 0;
+}
+
+int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buffer *pixels) {
+  (void)host, (void)pixels;
+  return 0;
+}
+
+void compose_release(struct splashd_host *host, int32_t picture) { (void)host, (void)picture; }
 
 void stop_renderer(struct splashd_host *host) { (void)host; }

@@ -5,11 +5,14 @@
 // older Mesa) beside wl_shm, and render on the GPU; a frame of theirs that
 // splashd shows as it is (scanned out) is never read, and one it draws
 // itself (under the splash's doors, centred, composed with a popup or the
-// cursor) is read back once through a GBM buffer.
+// cursor) is read back once through a GBM buffer, unless splashd has it
+// composed here, over its own pictures, into a buffer it scans out
+// (compose_*: the splash's doors over a GPU program's frames).
 #define _GNU_SOURCE
 #include "../host.h"
 
 #include <drm_fourcc.h>
+#include <GLES2/gl2.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,15 +29,32 @@
 #include <wlr/types/wlr_linux_dmabuf_v1.h>
 #include <wlr/types/wlr_matrix.h>
 
+/* How many buffers splashd's frames composed here go round: one on the
+   screen, one whose flip may still be on its way, one being drawn. */
+#define COMPOSED_BUFFERS 3
+
 /* What a read-back needs, kept from one to the next: the GPU buffer
    rendered into, and the pixels read from it, both of the last size read;
-   and the surfaces' renderer (surface_renderer). */
+   the surfaces' renderer (surface_renderer); and what composition needs. */
 struct gpu {
   struct wlr_buffer *target;
   pixman_image_t *pixels;
-  /* XRGB8888 with the driver's implicit layout: what the target is made as. */
+  /* ARGB8888 with the driver's implicit layout: what the target is made as. */
   struct wlr_drm_format *format;
   struct wlr_renderer *surfaces;
+  /* XRGB8888 with the driver's implicit layout: what a composed frame is
+     made as (what every primary plane shows), the buffers it goes round,
+     and the next one drawn. */
+  struct wlr_drm_format *composed_format;
+  struct wlr_buffer *composed[COMPOSED_BUFFERS];
+  int next_composed;
+  /* The frame being composed (compose_begin to compose_end) and the held
+     frame's texture for it; NULL when none is. */
+  struct wlr_buffer *composing;
+  struct wlr_texture *held_texture;
+  /* compose_upload's pictures: number n at pictures[n - 1], NULL once let go of. */
+  struct wlr_texture **pictures;
+  int32_t picture_count;
 };
 
 /* The surfaces' renderer. wlroots gives each buffer a client commits a
@@ -124,6 +144,18 @@ static const struct wlr_renderer_impl surface_renderer_impl = {
 
 struct wlr_renderer *surface_renderer(struct splashd_host *host) { return host->gpu->surfaces; }
 
+/* `format` with the driver's implicit layout (no modifier), as a GPU
+   buffer is made; NULL without memory. */
+static struct wlr_drm_format *implicit_format(uint32_t format) {
+  struct wlr_drm_format *made = calloc(1, sizeof *made + sizeof(uint64_t));
+  if (made == NULL) return NULL;
+  made->format = format;
+  made->len = 1;
+  made->capacity = 1;
+  made->modifiers[0] = DRM_FORMAT_MOD_INVALID;
+  return made;
+}
+
 struct wlr_renderer *start_renderer(struct splashd_host *host, const char *render_node, char *error,
                                     size_t capacity) {
   if (render_node == NULL) {
@@ -144,20 +176,18 @@ struct wlr_renderer *start_renderer(struct splashd_host *host, const char *rende
   }
   host->gpu = calloc(1, sizeof *host->gpu);
   if (host->gpu != NULL) {
-    host->gpu->format = calloc(1, sizeof *host->gpu->format + sizeof(uint64_t));
+    host->gpu->format = implicit_format(DRM_FORMAT_ARGB8888);
+    host->gpu->composed_format = implicit_format(DRM_FORMAT_XRGB8888);
     host->gpu->surfaces = calloc(1, sizeof *host->gpu->surfaces);
     if (host->gpu->surfaces != NULL) wlr_renderer_init(host->gpu->surfaces, &surface_renderer_impl);
   }
-  if (host->gpu == NULL || host->gpu->format == NULL || host->gpu->surfaces == NULL) {
+  if (host->gpu == NULL || host->gpu->format == NULL || host->gpu->composed_format == NULL ||
+      host->gpu->surfaces == NULL) {
     stop_renderer(host);
     wlr_renderer_destroy(renderer);
     snprintf(error, capacity, "out of memory");
     return NULL;
   }
-  host->gpu->format->format = DRM_FORMAT_ARGB8888;
-  host->gpu->format->len = 1;
-  host->gpu->format->capacity = 1;
-  host->gpu->format->modifiers[0] = DRM_FORMAT_MOD_INVALID;
   return renderer;
 }
 
@@ -232,9 +262,166 @@ pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer) 
   return read ? host->gpu->pixels : NULL;
 }
 
+/* Whether the buffer held is one GPU buffer (a dmabuf), as the program gave it. */
+static bool holds_gpu_buffer(struct splashd_host *host) {
+  struct wlr_dmabuf_attributes attributes;
+  return host->held != NULL && !host->holds_composed && wlr_buffer_get_dmabuf(host->held, &attributes);
+}
+
+int compose_begin(struct splashd_host *host, int32_t width, int32_t height) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || gpu->composing != NULL || width <= 0 || height <= 0 || width > 16384 || height > 16384 ||
+      !holds_gpu_buffer(host)) {
+    return 0;
+  }
+  struct wlr_buffer **buffer = &gpu->composed[gpu->next_composed];
+  if (*buffer != NULL && ((*buffer)->width != width || (*buffer)->height != height)) {
+    // A display still showing it keeps its memory (its framebuffer does).
+    wlr_buffer_drop(*buffer);
+    *buffer = NULL;
+  }
+  if (*buffer == NULL) *buffer = wlr_allocator_create_buffer(host->allocator, width, height, gpu->composed_format);
+  if (*buffer == NULL) return 0;
+  // The renderer keeps each buffer's texture (and its import) while the
+  // buffer lives: made once for each of the program's buffers.
+  struct wlr_texture *held = wlr_texture_from_buffer(host->renderer, host->held);
+  if (held == NULL) return 0;
+  if (!wlr_renderer_begin_with_buffer(host->renderer, *buffer)) {
+    wlr_texture_destroy(held);
+    return 0;
+  }
+  gpu->next_composed = (gpu->next_composed + 1) % COMPOSED_BUFFERS;
+  gpu->composing = *buffer;
+  gpu->held_texture = held;
+  wlr_renderer_clear(host->renderer, (float[4]){0, 0, 0, 1});
+  return 1;
+}
+
+/* The matrix that puts the unit square on `rect` (the renderer projects
+   pixels onto the buffer). */
+static void rect_matrix(float matrix[static 9], const struct splashd_host_rect *rect) {
+  wlr_matrix_identity(matrix);
+  wlr_matrix_translate(matrix, rect->x, rect->y);
+  wlr_matrix_scale(matrix, rect->width, rect->height);
+}
+
+void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]) {
+  if (host->gpu == NULL || host->gpu->composing == NULL) return;
+  // The renderer blends premultiplied colours.
+  const float alpha = rgba[3];
+  const float color[4] = {rgba[0] * alpha, rgba[1] * alpha, rgba[2] * alpha, alpha};
+  float matrix[9];
+  rect_matrix(matrix, rect);
+  wlr_render_quad_with_matrix(host->renderer, color, matrix);
+}
+
+void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
+                     const struct splashd_host_rect *destination, float alpha) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || gpu->composing == NULL) return;
+  struct wlr_texture *texture = picture == 0                                      ? gpu->held_texture
+                                : picture > 0 && picture <= gpu->picture_count ? gpu->pictures[picture - 1]
+                                                                               : NULL;
+  if (texture == NULL) return;
+  float matrix[9];
+  rect_matrix(matrix, destination);
+  const struct wlr_fbox box = {.x = source->x, .y = source->y, .width = source->width, .height = source->height};
+  wlr_render_subtexture_with_matrix(host->renderer, texture, &box, matrix, alpha);
+}
+
+int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || gpu->composing == NULL) return 0;
+  // Drawn to its end before a display shows it.
+  glFinish();
+  wlr_renderer_end(host->renderer);
+  wlr_texture_destroy(gpu->held_texture);
+  gpu->held_texture = NULL;
+  struct wlr_buffer *buffer = gpu->composing;
+  gpu->composing = NULL;
+  struct wlr_dmabuf_attributes attributes;
+  if (!wlr_buffer_get_dmabuf(buffer, &attributes) || attributes.n_planes < 1 || attributes.n_planes > 4) return 0;
+  frame->width = attributes.width;
+  frame->height = attributes.height;
+  frame->format = attributes.format;
+  frame->modifier = attributes.modifier;
+  frame->planes = attributes.n_planes;
+  for (int plane = 0; plane < attributes.n_planes; plane++) {
+    frame->fd[plane] = attributes.fd[plane];
+    frame->offset[plane] = attributes.offset[plane];
+    frame->stride[plane] = attributes.stride[plane];
+  }
+  return 1;
+}
+
+int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buffer *pixels) {
+  struct gpu *gpu = host->gpu;
+  // wlroots makes no texture while it renders.
+  if (gpu == NULL || gpu->composing != NULL || pixels == NULL || pixels->pixels == NULL || pixels->width <= 0 ||
+      pixels->height <= 0 || pixels->width > 16384 || pixels->height > 16384 || pixels->stride < pixels->width * 4) {
+    return 0;
+  }
+  const void *data = pixels->pixels;
+  uint32_t stride = (uint32_t)pixels->stride;
+  uint32_t *premultiplied = NULL;
+  if (pixels->has_alpha) {
+    // The renderer blends premultiplied pixels; splashd's are straight.
+    premultiplied = malloc((size_t)pixels->width * (size_t)pixels->height * 4);
+    if (premultiplied == NULL) return 0;
+    for (int32_t y = 0; y < pixels->height; y++) {
+      const uint32_t *row = (const uint32_t *)((const uint8_t *)pixels->pixels + (size_t)y * (size_t)pixels->stride);
+      uint32_t *out = premultiplied + (size_t)y * (size_t)pixels->width;
+      for (int32_t x = 0; x < pixels->width; x++) {
+        uint32_t pixel = row[x], alpha = pixel >> 24;
+        uint32_t red = ((pixel >> 16 & 0xFF) * alpha + 127) / 255;
+        uint32_t green = ((pixel >> 8 & 0xFF) * alpha + 127) / 255;
+        uint32_t blue = ((pixel & 0xFF) * alpha + 127) / 255;
+        out[x] = alpha << 24 | red << 16 | green << 8 | blue;
+      }
+    }
+    data = premultiplied;
+    stride = (uint32_t)pixels->width * 4;
+  }
+  struct wlr_texture *texture =
+      wlr_texture_from_pixels(host->renderer, pixels->has_alpha ? DRM_FORMAT_ARGB8888 : DRM_FORMAT_XRGB8888, stride,
+                              (uint32_t)pixels->width, (uint32_t)pixels->height, data);
+  free(premultiplied);
+  if (texture == NULL) return 0;
+  for (int32_t index = 0; index < gpu->picture_count; index++) {
+    if (gpu->pictures[index] == NULL) {
+      gpu->pictures[index] = texture;
+      return index + 1;
+    }
+  }
+  struct wlr_texture **grown = realloc(gpu->pictures, (size_t)(gpu->picture_count + 1) * sizeof *grown);
+  if (grown == NULL) {
+    wlr_texture_destroy(texture);
+    return 0;
+  }
+  gpu->pictures = grown;
+  gpu->pictures[gpu->picture_count++] = texture;
+  return gpu->picture_count;
+}
+
+void compose_release(struct splashd_host *host, int32_t picture) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || picture <= 0 || picture > gpu->picture_count || gpu->pictures[picture - 1] == NULL) return;
+  wlr_texture_destroy(gpu->pictures[picture - 1]);
+  gpu->pictures[picture - 1] = NULL;
+}
+
 void stop_renderer(struct splashd_host *host) {
   struct gpu *gpu = host->gpu;
   if (gpu == NULL) return;
+  for (int32_t index = 0; index < gpu->picture_count; index++) {
+    if (gpu->pictures[index] != NULL) wlr_texture_destroy(gpu->pictures[index]);
+  }
+  free(gpu->pictures);
+  if (gpu->held_texture != NULL) wlr_texture_destroy(gpu->held_texture);
+  for (int index = 0; index < COMPOSED_BUFFERS; index++) {
+    if (gpu->composed[index] != NULL) wlr_buffer_drop(gpu->composed[index]);
+  }
+  free(gpu->composed_format);
   if (gpu->target != NULL) wlr_buffer_drop(gpu->target);
   if (gpu->pixels != NULL) pixman_image_unref(gpu->pixels);
   // Its surfaces are gone with the display's clients.

@@ -8,7 +8,7 @@ import SplashCore
 /// before one (a frame that cannot come is not waited for). What the
 /// controller asks of what follows the splash (`ScreenSuccessor`), and what
 /// `status` says of the program: program=starting|shown|disconnected,
-/// restarts=N, windows=N, scanout=direct|software (each screen's path).
+/// restarts=N, windows=N, scanout=direct|composed|software (each screen's path).
 final class FirstFrameHold: ScreenSuccessor {
   /// Where the program is: starting (no frame yet), shown, or disconnected
   /// (no connection, before its first frame; starting again should it

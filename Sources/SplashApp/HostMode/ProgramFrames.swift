@@ -10,8 +10,11 @@ import SplashWaylandHost
 /// stage's next frame from where it lies when it fills a screen; its first
 /// frame that shows something is the one the doors open onto. Once the
 /// program is alone on the screen, a frame that is one GPU buffer the size
-/// of the screen is scanned out as it is instead. Screencopy clients get
-/// what the first screen shows, at most once a refresh.
+/// of the screen is scanned out as it is instead; before that, under the
+/// splash, such a frame is drawn from where it lies by the GPU variant's
+/// compositor, which composes the stage's frame (`GPUComposition`).
+/// Screencopy clients get what the first screen shows, at most once a
+/// refresh.
 final class ProgramFrames: ProgramFrameLender {
   private let stage: Stage
   /// What shows around a window smaller than its screen.
@@ -58,6 +61,7 @@ final class ProgramFrames: ProgramFrameLender {
   func serve(_ host: any WaylandHosting) {
     self.host = host
     screenCopies = RequestPacer(interval: stage.refreshPeriod)
+    stage.gpuComposition = host.composesOnGPU ? GPUComposition(host: host) : nil
     // The buffer scanned out goes back to the program once the stage's own
     // frame has replaced it on the screen.
     stage.onComposedAgain = { [weak self] in self?.host?.shownComposed() }
@@ -77,12 +81,18 @@ final class ProgramFrames: ProgramFrameLender {
   /// (not `wholly`) is drawn only where its client said it changed. Once
   /// the program has shown its first frame, a frame that is one GPU buffer
   /// alone on the screen is scanned out as it is (`mayScanOut`), neither
-  /// read nor copied.
+  /// read nor copied, and one under the splash is composed with it on the
+  /// GPU where the stage can (`Stage.showBehindOnGPU`; also `mayScanOut`).
   func showCurrent(wholly: Bool = true, mayScanOut: Bool = true) {
     guard let host, stage.takesProgramFrames, host.holdCurrentFrame() else { return }
     if mayScanOut, showedAFrame, let dmabuf = host.heldDmabuf, stage.scanOut(dmabuf) {
       // Its buffer stays the program's screen until the next is shown so.
       host.shownAsIs()
+      centred = [:]
+      buffersShown += 1
+      return
+    }
+    if mayScanOut, showedAFrame, let dmabuf = host.heldDmabuf, stage.showBehindOnGPU(dmabuf) {
       centred = [:]
       buffersShown += 1
       return
@@ -182,10 +192,14 @@ final class ProgramFrames: ProgramFrameLender {
   func composeHeldFrame() { showCurrent(wholly: true, mayScanOut: false) }
 
   /// The path each screen's frames take (`status`'s scanout=): `direct`
-  /// while the program's buffer is scanned out, else `software` (the CPU
-  /// draws the program's frame into splashd's).
+  /// while the program's buffer is scanned out, `composed` while the GPU
+  /// composes the stage's frame over it, else `software` (the CPU draws
+  /// the program's frame into splashd's).
   var screenPaths: [String] {
-    stage.shownScreens.indices.map { $0 == 0 && stage.scansOut ? "direct" : "software" }
+    stage.shownScreens.indices.map {
+      guard $0 == 0 else { return "software" }
+      return stage.scansOut ? "direct" : stage.composesOnGPU ? "composed" : "software"
+    }
   }
 
   // MARK: Screen copies

@@ -16,8 +16,12 @@ import SplashSystem
 final class Stage: EventSource, FrameSink {
   /// Where the splash plays; nil before it is placed and after it is let go of.
   private(set) var output: Output?
-  /// What is drawn on each of the output's screens, in its order.
-  private(set) var scenes: [SceneRenderer] = []
+  /// What is drawn on each of the output's screens, in its order. New
+  /// scenes have the program's frame behind them only once it is shown
+  /// behind them, by the CPU.
+  private(set) var scenes: [SceneRenderer] = [] {
+    didSet { programFrameOnGPU = false }
+  }
   /// The angle the splash is shown at (each screen may add its own turn).
   private(set) var rotation: Rotation
   /// What the status layers show: the bar's value and the message (or, in
@@ -76,6 +80,17 @@ final class Stage: EventSource, FrameSink {
   /// Told once the stage's own frame is on the screen again after the
   /// program's buffer was scanned out (that buffer may go back to it).
   var onComposedAgain: () -> Void = {}
+  /// Host mode, the GPU variant: composes the first screen's frames on the
+  /// GPU over the program's GPU buffer; nil where the CPU draws every frame
+  /// (and from the first frame that could not be composed so).
+  var gpuComposition: GPUComposition?
+  /// Host mode: whether the program's frame behind the first screen's
+  /// scene is its GPU buffer, which `gpuComposition` draws from where it
+  /// lies (neither read back nor copied).
+  private var programFrameOnGPU = false
+  /// Host mode: whether the first screen shows a frame of the stage's
+  /// composed on the GPU.
+  private(set) var composesOnGPU = false
 
   /// What must be drawn again.
   private enum Damage: Equatable {
@@ -341,12 +356,9 @@ final class Stage: EventSource, FrameSink {
     // Dark: the player's frames pass by the clock, unseen.
     guard !isDark else { return nil }
     let transition: TransitionKind? = returning ? .crossfade : nil
-    let vsync = try lendingProgramFrame {
-      try output.present {
-        scenes[$0].draw(progress: lastProgress, time: frame.time, status: status, transition: transition)
-      }
+    let vsync = try drawFrame(on: output) { screen, drawing in
+      scenes[screen].draw(progress: lastProgress, time: frame.time, status: status, transition: transition, on: drawing)
     }
-    composedAgain()
     noteDrawn(.whole)
     drawn()
     onPresented(vsync ?? clock.now())
@@ -430,12 +442,11 @@ final class Stage: EventSource, FrameSink {
     let clip = clipOfNextFrame(on: output)
     var vsync: Double?
     do {
-      vsync = try lendingProgramFrame {
-        try output.present {
-          scenes[$0].draw(progress: lastProgress, time: time, status: status, clip: $0 == 0 ? clip : nil)
-        }
+      vsync = try drawFrame(on: output) { screen, drawing in
+        // A frame composed on the GPU is drawn whole (into a buffer of its own).
+        let part = screen == 0 && drawing == nil ? clip : nil
+        scenes[screen].draw(progress: lastProgress, time: time, status: status, clip: part, on: drawing)
       }
-      composedAgain()
     } catch {
       log.error("\(output.name): cannot redraw: \(error)")
     }
@@ -460,6 +471,7 @@ final class Stage: EventSource, FrameSink {
   /// screen's target allows.
   func showBehind(_ frame: (Int, PixelSize) throws(RenderError) -> ShownFrame?) {
     guard takesProgramFrames else { return }
+    programFrameOnGPU = false
     var changed: Damage = .none
     for (index, scene) in scenes.enumerated() {
       do {
@@ -489,6 +501,22 @@ final class Stage: EventSource, FrameSink {
     /// What changed since the frame before, on the screen's canvas; nil:
     /// all of it may have.
     let changed: PixelRect?
+  }
+
+  /// Host mode, the GPU variant: the program's new frame, its GPU buffer
+  /// `dmabuf`, lies behind the splash from now on, drawn from where it
+  /// lies at the next frame, composed on the GPU (`gpuComposition`): where
+  /// there is one screen, unturned, of the buffer's size, that shows the
+  /// program's frames already. False when not: the frame is to be read
+  /// back and shown as any other (`showBehind`).
+  func showBehindOnGPU(_ dmabuf: Dmabuf) -> Bool {
+    guard gpuComposition != nil, takesProgramFrames, output is ScanningOutOutput, scenes.count == 1,
+      let scene = scenes.first, scene.rotation == .none, scene.layout.canvas == dmabuf.size,
+      case .image = scene.layout.backdrop
+    else { return false }
+    programFrameOnGPU = true
+    damage(.whole)
+    return true
   }
 
   /// Host mode: a frame of the program's that is not shown (it has nothing
@@ -537,14 +565,53 @@ final class Stage: EventSource, FrameSink {
     log.info("host mode: the program's frame is drawn by splashd: \(reason)")
   }
 
-  /// The stage's own frame is drawn on the screen again when the program's
-  /// buffer is scanned out: before a snapshot, a pause, a hand-over or
-  /// letting go, all of which need the stage's frame there.
+  /// The stage's own frame is drawn on the screen again, by the CPU, when
+  /// the program's buffer is scanned out or the frame was composed on the
+  /// GPU: before a snapshot, a pause, a hand-over or letting go, all of
+  /// which need the stage's frame in the output's own buffers.
   private func leaveScanout() {
-    guard scansOut else { return }
+    guard scansOut || programFrameOnGPU else { return }
+    programFrameOnGPU = false
     programFrames?.composeHeldFrame()
     damage(.whole)
     drawDamage()
+  }
+
+  /// Draws a frame (`draw`: a screen's scene, on the drawing given, or with
+  /// its painter for nil) and shows it: composed on the GPU where the
+  /// program's frame behind is its GPU buffer, else by the CPU. Its vsync
+  /// time.
+  private func drawFrame(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) throws -> Double? {
+    if programFrameOnGPU, let vsync = composeOnGPU(on: output, draw) { return vsync }
+    let vsync = try lendingProgramFrame { try output.present { draw($0, nil) } }
+    composedAgain()
+    composesOnGPU = false
+    return vsync
+  }
+
+  /// The first (only) screen's frame composed on the GPU and scanned out:
+  /// its vsync time (nil inside when none came); nil when it could not be,
+  /// said, the program's frame read back for the CPU to draw, now and from
+  /// now on.
+  private func composeOnGPU(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) -> Double?? {
+    guard let gpuComposition, let scanning = output as? ScanningOutOutput, let scene = scenes.first,
+      let pictures = scene.painter as? SurfacePainter
+    else { return nil }
+    let shown = gpuComposition.compose(size: scene.layout.canvas, pictures: pictures) { draw(0, $0) }
+      .flatMap { scanning.scanOut($0) }
+    switch shown {
+    case .success(let vsync):
+      if !composesOnGPU { log.info("host mode: the splash's frames are composed on the GPU over the program's") }
+      composedAgain()
+      composesOnGPU = true
+      return .some(vsync)
+    case .failure(let error):
+      log.info("host mode: the splash's frames cannot be composed on the GPU (\(error)); the CPU draws them")
+      self.gpuComposition = nil
+      programFrameOnGPU = false
+      programFrames?.composeHeldFrame()
+      return nil
+    }
   }
 
   /// After a frame of the stage's own reached the screen.
@@ -570,6 +637,7 @@ final class Stage: EventSource, FrameSink {
   /// goes (a 1080p pair of leaves is 8 MB), and the freed heap goes back too.
   private func releaseSplashPictures() {
     for scene in scenes { scene.releaseSplashPictures() }
+    gpuComposition?.letGoOfReleasedPictures()
     Heap.returnFreedMemory()
     ExecutableCode.letGoOfMappedPages()
   }

@@ -3,9 +3,19 @@ import CSDL2
 import Glibc
 import SplashCore
 
+/// Draws the layers of a scene, already mapped to physical pixels.
+public protocol LayerDrawing: AnyObject {
+  /// Fills `rect` with `color` at opacity `alpha`.
+  func fill(_ rect: Rect, with color: Color, alpha: Double)
+  /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
+  func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double)
+  /// Completes the frame's drawing.
+  func finish()
+}
+
 /// Draws the layers of a scene, already mapped to physical pixels, with
 /// pictures it was given once at load.
-public protocol LayerPainter: AnyObject {
+public protocol LayerPainter: LayerDrawing {
   /// Positions must be whole pixels (no filtering to show sub-pixel motion).
   var exactPixels: Bool { get }
   /// What adopted pictures become here (a surface's pixel format; a
@@ -17,12 +27,6 @@ public protocol LayerPainter: AnyObject {
   func adopt(_ image: Pixels, as asset: AssetID, opaque: Bool) throws(RenderError) -> Pixels
   /// Lets go of `asset`'s picture (drawing it later draws nothing).
   func release(_ asset: AssetID)
-  /// Fills `rect` with `color` at opacity `alpha`.
-  func fill(_ rect: Rect, with color: Color, alpha: Double)
-  /// Draws part `source` of `asset` at `destination` with opacity `alpha`.
-  func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double)
-  /// Completes the frame's drawing.
-  func finish()
 }
 
 /// Paints straight into an SDL surface in memory (offscreen, framebuffer),
@@ -145,6 +149,10 @@ public final class SurfacePainter: LayerPainter {
 
   /// The assets it holds pictures of.
   public var heldAssets: Set<AssetID> { Set(images.keys) }
+
+  /// The picture it holds for `asset` (in its own layout, physical
+  /// orientation), and whether it is drawn as opaque; nil for none.
+  public func picture(of asset: AssetID) -> (pixels: Pixels, opaque: Bool)? { images[asset] }
 
   public func draw(_ asset: AssetID, source: PixelRect, destination: Rect, alpha: Double) {
     guard let (pixels, opaque) = images[asset] else { return }

@@ -263,17 +263,21 @@ public final class SceneRenderer {
 
   /// Draws the frame at eased `progress`, `time` seconds after the first,
   /// with `status`, in the scene's transition or `transition`; with `clip`
-  /// (logical pixels), only what falls inside it.
+  /// (logical pixels), only what falls inside it; on `drawing` (see
+  /// `draw(_:on:)`) rather than with its painter.
   public func draw(
     progress: Double, time: Double = 0, status: BootStatus = BootStatus(), clip: Rect? = nil,
-    transition: TransitionKind? = nil
+    transition: TransitionKind? = nil, on drawing: (any LayerDrawing)? = nil
   ) {
     let scene = scene(progress: progress, time: time, status: status, transition: transition)
-    draw(clip.map { scene.clipped(to: $0) } ?? scene)
+    draw(clip.map { scene.clipped(to: $0) } ?? scene, on: drawing)
   }
 
-  /// Draws `scene`, mapping the logical canvas to the physical display.
-  public func draw(_ scene: Scene) {
+  /// Draws `scene`, mapping the logical canvas to the physical display, with
+  /// its painter or on `drawing` (host mode: the frame composed on the GPU,
+  /// from the painter's pictures).
+  public func draw(_ scene: Scene, on drawing: (any LayerDrawing)? = nil) {
+    let painter = drawing ?? painter
     for layer in scene.layers {
       let destination = rotation.physicalRect(layer.destination, inLogical: layout.canvas)
       switch layer.content {

@@ -55,6 +55,11 @@ struct splashd_host_dmabuf {
   uint32_t offset[4], stride[4];
 };
 
+/* A rectangle in pixels, fractions allowed (compose_fill, compose_picture). */
+struct splashd_host_rect {
+  float x, y, width, height;
+};
+
 /* Where the points of a screen's touch panel or tablet lie on the
    window's canvas (map_input). */
 struct splashd_host_input_map {
@@ -225,9 +230,33 @@ struct splashd_host_api {
   /* 1 while a client holds an idle inhibitor (idle-inhibit: a video
      playing), 0 otherwise: what idle-off asks. */
   int (*idle_inhibited)(struct splashd_host *host);
+  /* Composition on the GPU (the GPU variant; the plain one answers 0):
+     splashd's own frame drawn by the renderer, over the held frame's GPU
+     buffer, into a buffer of the compositor's that a display scans out, so
+     that the program's frame is neither read back nor copied. compose_begin
+     starts a frame of `width` x `height`: 1, or 0 when none can be drawn
+     (no GPU, or the held frame is no single GPU buffer). Between it and
+     compose_end only compose_fill and compose_picture may be called. */
+  int (*compose_begin)(struct splashd_host *host, int32_t width, int32_t height);
+  /* Fills `rect` with `rgba` (each 0 to 1, not premultiplied). */
+  void (*compose_fill)(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]);
+  /* Draws part `source` (in its pixels) of `picture` (0: the held frame;
+     else a number compose_upload gave) at `destination`, at opacity `alpha`. */
+  void (*compose_picture)(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
+                          const struct splashd_host_rect *destination, float alpha);
+  /* Ends the frame: 1 with `frame` filled (XRGB8888; its descriptors the
+     compositor's, valid until the third compose_begin after this one or
+     destroy), the GPU done with it; 0 when it could not be drawn. */
+  int (*compose_end)(struct splashd_host *host, struct splashd_host_dmabuf *frame);
+  /* A picture for compose_picture made of `pixels` (ARGB8888 with straight
+     alpha, or XRGB8888 without), copied: its number (> 0), or 0 when none
+     can be made (none is while a frame is being composed). */
+  int32_t (*compose_upload)(struct splashd_host *host, const struct splashd_host_buffer *pixels);
+  /* Lets go of a picture compose_upload made. */
+  void (*compose_release)(struct splashd_host *host, int32_t picture);
 };
 
-#define SPLASHD_HOST_API_VERSION 14
+#define SPLASHD_HOST_API_VERSION 15
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

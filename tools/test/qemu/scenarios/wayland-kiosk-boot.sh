@@ -240,8 +240,9 @@ gpu)
   # the splash shows: splashctl's status (gpu-phase-before) and the card's
   # framebuffers (debugfs, mounted here) in gpu-framebuffers-before, each
   # "ID START ALLOCATED-BY" (START: the offset of its buffer object, "-"
-  # when it has none). Once revealed and scanned out (splashctl:
-  # scanout=direct, within 120 s): splashctl's status (gpu-status), where
+  # when it has none). Not scanned out within 120 s (splashctl:
+  # scanout=direct): its status and the journal, and the boot ends with
+  # status 1. Once revealed and scanned out: splashctl's status (gpu-status), where
   # splashd's threads wait in the kernel (gpu-splashd-stacks: a splashd
   # that does not answer) and the card's state (gpu-state), screendump
   # gpu-program, the screen's watch stopped; then 10 samples,
@@ -324,7 +325,12 @@ gpu)
   status > /run/rig/gpu-phase-before 2>&1
   framebuffers > /run/rig/gpu-framebuffers-before
   scanned_out() { status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'; }
-  within 120 scanned_out
+  if ! within 120 scanned_out; then
+    # Nothing after this can be measured: the journal says why, at once.
+    status > /run/rig/gpu-status 2>&1
+    journalctl -b -o short-monotonic > /run/rig/journal.txt
+    echo RIG-STATUS 1 > /dev/ttyS0; systemctl poweroff --force --force
+  fi
   status > /run/rig/gpu-status 2>&1
   main=$(systemctl show -P MainPID kiosk-with-splash.service)
   # Where each of splashd's threads waits in the kernel, and the card's state, then.
