@@ -79,4 +79,40 @@ import Testing
     #expect(splash.lines.first?.contains("--metrics-file") == true, "\(splash.lines)")
     #expect(splash.lines.first?.contains("ending in .prom") == true, "\(splash.lines)")
   }
+
+  /// With its output the journal (JOURNAL_STREAM), splashd sends the same
+  /// figures to the journal's native socket as fields of their own, at each
+  /// change; without it, nothing.
+  @Test func underTheJournalTheFiguresAreFieldsOfTheirOwn() throws {
+    for underTheJournal in [true, false] {
+      let splash = try Harness()
+      let journal = try NotifyListener()
+      if underTheJournal { splash.environment["JOURNAL_STREAM"] = "8:1234" }
+      splash.journalSocket = journal.name
+      #expect(splash.run(quick) == .exit(0), "\(splash.lines)")
+      let entries = journal.received().map { datagram in
+        Dictionary(
+          datagram.lines.compactMap { line in
+            line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+          }, uniquingKeysWith: { $1 })
+      }
+      guard underTheJournal else {
+        #expect(entries.isEmpty, "\(entries)")
+        continue
+      }
+      // The first frame, the reveal, the splash done, the end.
+      #expect(entries.count == 4, "\(entries)")
+      #expect(
+        entries.allSatisfy {
+          $0["MESSAGE_ID"] == FleetMetrics.journalMessageID && $0["SPLASHD_DISPLAY"] == "screen"
+            && $0["SYSLOG_IDENTIFIER"] == "splashd"
+            && $0["MESSAGE"]?.hasPrefix("splashd: figures: display=screen") == true
+        }, "\(entries)")
+      let firstFrame = try #require(entries.first?["SPLASHD_FIRST_FRAME_SECONDS"].flatMap(Double.init))
+      #expect(firstFrame >= 0 && firstFrame < 1)
+      #expect(entries.first?["SPLASHD_REVEAL_SECONDS"] == nil)
+      let reveal = try #require(entries.last?["SPLASHD_REVEAL_SECONDS"].flatMap(Double.init), "\(entries)")
+      #expect(reveal >= 2 && reveal < 3, "\(reveal)")
+    }
+  }
 }

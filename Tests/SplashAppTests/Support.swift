@@ -446,6 +446,8 @@ final class Harness {
   var backlightFolder: String?
   /// The local time of day the run sees; the machine's by default.
   var localSecondOfDay: (() -> Double)?
+  /// The journal's native socket the run sends to (none there by default).
+  var journalSocket: String?
 
   /// Runs splashd with `arguments`, with the empty config unless they name one.
   func run(_ arguments: [String]) -> Ending {
@@ -462,6 +464,7 @@ final class Harness {
     dependencies.sessionMade = { [weak self] in self?.session = $0 }
     if let programStderr { dependencies.programStderr = programStderr }
     dependencies.backlightFolder = backlightFolder ?? dir.path + "/no-backlights"
+    dependencies.journalSocket = journalSocket ?? dir.path + "/no-journal"
     if let localSecondOfDay { dependencies.localSecondOfDay = localSecondOfDay }
     dependencies.handOffRecord = handOffRecord.map { HandOffRecord(path: $0) }
     if fakesWaylandHost {

@@ -403,9 +403,10 @@ extension BootTests {
   /// a card wlroots' DRM back end refuses; splashd composes) and on qxl (the
   /// card cage runs on). From the first splash frame to foot's full screen,
   /// the screen shows only the leaves, foot between them as the doors open,
-  /// then foot: never the background, black or the console. Prints when the
-  /// program's first frame came and when the doors began to open (`host_mode_…`
-  /// on VGA, `host_mode_qxl_…` on qxl).
+  /// then foot: never the background, black or the console. On VGA,
+  /// systemd's watchdog then restarts a splashd stopped by SIGSTOP, and foot
+  /// is back. Prints when the program's first frame came and when the doors
+  /// began to open (`host_mode_…` on VGA, `host_mode_qxl_…` on qxl).
   @Test(arguments: ["vga", "qxl"])
   func hostModeOpensTheDoorsOntoTheProgramOnARealKernel(gpu: String) throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
@@ -414,9 +415,11 @@ extension BootTests {
       in: dir,
       // The line the example's comment gives for host mode.
       // Not restarted once the script crashes it: a new splashd would turn the console's keyboard off again.
+      // On VGA, restarted by systemd's watchdog only (a splashd the script stops).
       // Its control socket for the script's splashctl: /run/splashd/control.
       execStart: { try exampleLine($0, containing: "--host wayland") },
-      dropIn: "[Service]\nRestart=no\nRuntimeDirectory=splashd\n",
+      dropIn: "[Service]\nRuntimeDirectory=splashd\n"
+        + (gpu == "vga" ? "Restart=on-watchdog\nWatchdogSec=10s\n" : "Restart=no\n"),
       packages: Self.waylandKioskPackages, gpu: gpu)
     let name = gpu == "vga" ? "host_mode" : "host_mode_\(gpu)"
     // libinput read the device quirks installed with the compositor (it
@@ -479,6 +482,20 @@ extension BootTests {
     #expect(columns.count == 2 && columns[1] < columns[0], "foot's columns \(columns); \(boot.note)")
     let touches = boot.inputProbe.filter { $0.hasPrefix("touch-down ") }
     #expect(touches.count == 2 && touches.last == "touch-down 20 20", "\(touches); \(boot.note)")
+    // splashd's figures in the journal, fields of their own (the last entry
+    // once foot was shown): the display, the program's one start, its path.
+    let figures = Dictionary(
+      ((try? String(contentsOfFile: boot.work + "/journal-figures", encoding: .utf8)) ?? "").split(separator: "\n")
+        .compactMap { line -> (String, String)? in
+          line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+        },
+      uniquingKeysWith: { $1 })
+    #expect(
+      figures["SPLASHD_DISPLAY"] == "kms" && figures["SPLASHD_PROGRAM_STARTS"] == "1"
+        && figures["SPLASHD_SCANOUT"] == "software" && figures["SPLASHD_PROGRAM_FAILURES"] == "0",
+      "\(figures); \(boot.note)")
+    #expect(figures["SPLASHD_REVEAL_SECONDS"].flatMap { Double($0) }.map { $0 > 0 } == true, "\(figures)")
+    if gpu == "vga" { try expectTheWatchdogRestartedAStoppedSplashd(boot) }
     printUsage(boot, as: name)
     // When, on the guest's clock (the journal's monotonic stamps).
     func stamp(_ text: String) -> Double? {
@@ -494,6 +511,24 @@ extension BootTests {
       print("\(name)_program_first_frame_after_splash_s: \(String(format: "%.2f", programFrame - appeared))")
       print("\(name)_program_first_frame_to_doors_s: \(String(format: "%.2f", doors - programFrame))")
     }
+  }
+
+  /// systemd's watchdog on a real kernel (the unit's WatchdogSec=10s,
+  /// Restart=on-watchdog): splashd stopped by SIGSTOP sent no WATCHDOG=1,
+  /// systemd ended it and started the unit again once (another main
+  /// process), and the new splashd revealed foot again: its status says so,
+  /// and the screen is foot's.
+  func expectTheWatchdogRestartedAStoppedSplashd(_ boot: WaylandKioskBoot) throws {
+    let lines = ((try? String(contentsOfFile: boot.work + "/watchdog", encoding: .utf8)) ?? "")
+      .split(separator: "\n")
+    let pids = lines.first { $0.hasPrefix("pids=") }?.dropFirst(5).split(separator: " ") ?? []
+    #expect(pids.count == 2 && pids[0] != pids[1] && pids[1] != "0", "\(lines); \(boot.note)")
+    #expect(lines.contains("restarts=1"), "\(lines); \(boot.note)")
+    #expect(
+      lines.contains { $0.hasPrefix("phase=done ") && $0.contains(" program=shown") }, "\(lines); \(boot.note)")
+    let screen = try #require(Screendump(path: boot.work + "/watchdog.ppm"), "no screendump; \(boot.note)")
+    screen.keep(as: "host-mode-vga-boot-after-watchdog")
+    #expect(fillsInTheKiosksColour(screen), "foot is not back on the screen; \(boot.note)")
   }
 
   /// `splashctl screen off` on a real kernel: the CRTC inactive (the

@@ -71,4 +71,37 @@ import Testing
     let text = FleetMetrics(display: "a\"b\\c\nd", writtenAt: 0).text
     #expect(text.contains("splashd_display_info{display=\"a\\\"b\\\\c\\nd\"} 1\n"), "\(text)")
   }
+
+  /// The journal's entry: its message, its ID and a field a figure, left
+  /// out where the file leaves it out, on one line each.
+  @Test func theJournalsEntryHasAFieldAFigure() {
+    var figures = FleetMetrics(display: "kms", writtenAt: 1_796_000_000.25)
+    #expect(
+      figures.journalEntry == """
+        MESSAGE=splashd: figures: display=kms
+        MESSAGE_ID=\(FleetMetrics.journalMessageID)
+        SYSLOG_IDENTIFIER=splashd
+        PRIORITY=6
+        SPLASHD_DISPLAY=kms
+
+        """)
+    figures.firstFrameSeconds = 0.4125
+    figures.revealSeconds = 3.5
+    figures.scanout = ["composed", "software"]
+    figures.program = .init(starts: 2, failures: 1, hangs: 0)
+    figures.screen = .init(isOn: false, onSeconds: 12)
+    figures.display = "odd\nname"
+    let fields = figures.journalEntry.split(separator: "\n")
+    #expect(
+      fields.first.map(String.init)
+        == "MESSAGE=splashd: figures: display=odd name scanout=composed,software "
+        + "first_frame_seconds=0.412500 reveal_seconds=3.500000 program_starts=2 program_failures=1 program_hangs=0 "
+        + "screen_on=0 screen_on_seconds=12.000000")
+    #expect(
+      Array(fields.dropFirst(4)) == [
+        "SPLASHD_DISPLAY=odd name", "SPLASHD_SCANOUT=composed,software", "SPLASHD_FIRST_FRAME_SECONDS=0.412500",
+        "SPLASHD_REVEAL_SECONDS=3.500000", "SPLASHD_PROGRAM_STARTS=2", "SPLASHD_PROGRAM_FAILURES=1",
+        "SPLASHD_PROGRAM_HANGS=0", "SPLASHD_SCREEN_ON=0", "SPLASHD_SCREEN_ON_SECONDS=12.000000",
+      ])
+  }
 }

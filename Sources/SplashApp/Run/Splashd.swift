@@ -72,6 +72,9 @@ public struct Dependencies {
   /// Where the machine's backlights are listed (`Backlights`; the tests'
   /// own folder).
   var backlightFolder = "/sys/class/backlight"
+  /// systemd's journal's native socket: where splashd's figures go as
+  /// fields of their own when its output is the journal (JOURNAL_STREAM).
+  var journalSocket = "/run/systemd/journal/socket"
   /// Seconds since local midnight now, for `[screen-power]`'s schedule.
   var localSecondOfDay: () -> Double = ThisMachine.localSecondOfDay
   /// Whether snapshots are made into PNG files on threads of their own

@@ -39,8 +39,9 @@ final class Session {
   /// systemd's watchdog, fed from the run loop while the display is not
   /// stuck; nil when systemd asked for none.
   private(set) var watchdog: WatchdogPinger?
-  /// `metrics-file`: the figures for node_exporter; nil without it.
-  private(set) var metrics: MetricsFile?
+  /// The figures for a fleet (`metrics-file`, the journal); nil where
+  /// they go nowhere.
+  private(set) var figures: FleetFigures?
   /// The screen's power (`splashctl screen`, `[screen-power]`).
   let screenPower: ScreenPowerKeeper
 
@@ -72,10 +73,19 @@ final class Session {
       backlights: Backlights(folder: dependencies.backlightFolder), log: dependencies.log)
     runLoop.add(screenPower)
     controller.screenPower = screenPower
+    var sinks: [(FleetMetrics) -> Void] = []
     if let path = plan.settings.handoff.metricsFile {
-      metrics = MetricsFile(
-        path: path, controller: controller, stage: stage, wallClock: ThisMachine.unixTime, log: dependencies.log)
-      metrics?.follow(screenPower)
+      sinks.append(MetricsFile(path: path, log: dependencies.log).write)
+    }
+    // Where splashd's output is the journal, the figures are fields there too.
+    if dependencies.environment["JOURNAL_STREAM"] != nil,
+      let journal = SystemdNotifier(socketPath: dependencies.journalSocket)
+    {
+      sinks.append { journal.send($0.journalEntry) }
+    }
+    if !sinks.isEmpty {
+      figures = FleetFigures(controller: controller, stage: stage, wallClock: ThisMachine.unixTime, sinks: sinks)
+      figures?.follow(screenPower)
     }
     if let asked = lifecycle.watchdog {
       let stage = stage
@@ -98,7 +108,7 @@ final class Session {
         program: program, settings: settings, controller: controller, stage: stage, runLoop: runLoop, clock: clock,
         lifecycle: lifecycle, signals: signals, dependencies: dependencies)
       if let kiosk {
-        metrics?.follow(kiosk)
+        figures?.follow(kiosk)
         kiosk.follow(screenPower)
       }
     case (.spawned, let arguments?):
@@ -284,7 +294,7 @@ final class Session {
     // By now the root file system is likely writable: what went to /run stays for the next boot.
     maker.keepWrittenCacheFiles()
     // The figures as splashd ends (host mode's program's last end counted).
-    metrics?.write()
+    figures?.publish()
   }
 
   /// keep-last-frame, with no program to become: stays while the screen's

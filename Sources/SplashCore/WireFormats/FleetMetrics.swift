@@ -11,7 +11,7 @@ public struct FleetMetrics: Equatable, Sendable {
   public var revealSeconds: Double?
   /// The display back end (`kms`, `fbdev`, `sdl`, `window`, `offscreen`, …).
   public var display: String
-  /// How host mode's program reaches each screen (`direct`, `software`),
+  /// How host mode's program reaches each screen (`direct`, `composed`, `software`),
   /// while it shows; empty otherwise.
   public var scanout: [String] = []
   /// Host mode: the program's starts, its ends counted as failures (a
@@ -76,7 +76,7 @@ public struct FleetMetrics: Equatable, Sendable {
     figure(
       "display_info", "gauge",
       "The display path in use: the back end and, while host mode's program shows, how its frames reach each "
-        + "screen (scanout: direct or software).",
+        + "screen (scanout: direct, composed or software).",
       paths.enumerated().map { index, path in
         let screen = scanout.isEmpty ? "" : ",screen=\"\(index)\",scanout=\(Self.quoted(path))"
         return ("{display=\(Self.quoted(display))\(screen)}", "1")
@@ -105,6 +105,45 @@ public struct FleetMetrics: Equatable, Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The same figures as one entry of systemd's journal, in its native
+  /// protocol (a datagram of `FIELD=value` lines): `MESSAGE` for people
+  /// (`splashd: figures: display=kms first_frame_s=0.412 …`), the fixed
+  /// `MESSAGE_ID` of splashd's figures (`journalctl MESSAGE_ID=…` finds them
+  /// all), and each figure as a field of its own (`SPLASHD_DISPLAY`,
+  /// `SPLASHD_SCANOUT` (comma-separated), `SPLASHD_FIRST_FRAME_SECONDS`,
+  /// `SPLASHD_REVEAL_SECONDS`, `SPLASHD_PROGRAM_STARTS`,
+  /// `SPLASHD_PROGRAM_FAILURES`, `SPLASHD_PROGRAM_HANGS`,
+  /// `SPLASHD_SCREEN_ON`, `SPLASHD_SCREEN_ON_SECONDS`), left out where the
+  /// file leaves it out. Values are single lines (a line break becomes a space).
+  public var journalEntry: String {
+    var fields: [(name: String, value: String)] = [("DISPLAY", display)]
+    if !scanout.isEmpty { fields.append(("SCANOUT", scanout.joined(separator: ","))) }
+    if let firstFrameSeconds { fields.append(("FIRST_FRAME_SECONDS", Self.number(firstFrameSeconds))) }
+    if let revealSeconds { fields.append(("REVEAL_SECONDS", Self.number(revealSeconds))) }
+    if let program {
+      fields += [
+        ("PROGRAM_STARTS", String(program.starts)), ("PROGRAM_FAILURES", String(program.failures)),
+        ("PROGRAM_HANGS", String(program.hangs)),
+      ]
+    }
+    if let screen {
+      fields += [("SCREEN_ON", screen.isOn ? "1" : "0"), ("SCREEN_ON_SECONDS", Self.number(screen.onSeconds))]
+    }
+    let line: (String) -> String = { $0.replacingLineBreaks }
+    let summary = fields.map { "\($0.name.lowercased())=\(line($0.value))" }.joined(separator: " ")
+    let lines =
+      [
+        "MESSAGE=splashd: figures: \(summary)", "MESSAGE_ID=\(Self.journalMessageID)", "SYSLOG_IDENTIFIER=splashd",
+        "PRIORITY=6",
+      ]
+      + fields.map { "SPLASHD_\($0.name)=\(line($0.value))" }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The journal's MESSAGE_ID of splashd's figures (a 128-bit ID, as
+  /// `systemd-id128 new` makes them).
+  public static let journalMessageID = "5b0c2f3e8d7a4c1e9f6a2b4d8c0e1f37"
+
   /// A sample's value: six decimals at most, no exponent.
   static func number(_ value: Double) -> String {
     guard value.isFinite else { return value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf") }
@@ -124,5 +163,12 @@ public struct FleetMetrics: Equatable, Sendable {
       }
     }
     return result + "\""
+  }
+}
+
+extension String {
+  /// With each line break a space: a journal field's value on one line.
+  fileprivate var replacingLineBreaks: String {
+    String(map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
   }
 }

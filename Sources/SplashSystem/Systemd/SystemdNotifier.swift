@@ -3,7 +3,9 @@ import CLinux
 import Glibc
 
 /// systemd's notify protocol: state lines ("READY=1", "STATUS=…") sent as a
-/// datagram to the socket named by NOTIFY_SOCKET.
+/// datagram to the socket named by NOTIFY_SOCKET. The journal's native
+/// protocol is the same in form (`FIELD=value` lines, a datagram an entry,
+/// to /run/systemd/journal/socket), and is sent through it too.
 public final class SystemdNotifier {
   private let socket: Int32
   private let address: sockaddr_un

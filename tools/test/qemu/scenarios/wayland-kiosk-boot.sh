@@ -13,14 +13,16 @@
 # peak RSS in KiB, its CPU ticks in 5 s with foot idle, the ticks a
 # second, then its RSS and that RSS's anonymous, file and shared memory parts
 # in KiB (compositor-usage), the kiosk unit's state (kiosk-state) and
-# restarts (kiosk-restarts); in host mode, the screen switched off and
+# restarts (kiosk-restarts), splashd's last figures in the journal
+# (journal-figures: FIELD=value lines); in host mode, the screen switched off and
 # woken by a key (screen-power, below), what a second window's seat
 # got from a fake pointer and touch screen (input-probe.log, screendumps
 # pointer and touched), then foot killed and started again under the splash
 # (screendump restarted, splashctl's status in restart-status), then the
 # screen turned by the accelerometer (foot's columns before and after in
 # turned-columns, a touch through the turn in input-probe.log, screendump
-# turned);
+# turned), then where the unit has a watchdog, splashd stopped and
+# started again by systemd (watchdog, screendump watchdog);
 # tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
 # crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
@@ -57,6 +59,9 @@ final)
     > /run/rig/compositor-usage
   systemctl is-active kiosk-with-splash.service > /run/rig/kiosk-state
   systemctl show -P NRestarts kiosk-with-splash.service > /run/rig/kiosk-restarts
+  # splashd's figures in the journal, as fields (the last entry, export format).
+  journalctl -b -o export MESSAGE_ID=5b0c2f3e8d7a4c1e9f6a2b4d8c0e1f37 |
+    awk 'BEGIN {RS = ""} {last = $0} END {print last}' > /run/rig/journal-figures
   # In host mode, the screen's power (screen-power, one line each):
   # splashctl screen off, the CRTC's state as the kernel has it (debugfs:
   # active=0), splashd's and foot's CPU ticks in 5 s while off and the
@@ -159,6 +164,31 @@ final)
     echo RIG-SCREENDUMP turned > /dev/ttyS0
     while [ ! -e /run/rig/turned.done ]; do sleep 0.1; done
     touch /run/rig/input2/done /run/accel/done
+  fi
+  # systemd's watchdog, where the unit has one (the test's drop-in:
+  # WatchdogSec=, Restart=on-watchdog): splashd stopped (SIGSTOP) sends no
+  # WATCHDOG=1, so systemd aborts it and starts the unit again, whose
+  # splashd brings foot back under the splash. In watchdog, one line each:
+  # the old and the new main PID (pids=), NRestarts (restarts=), the new
+  # splashd's status; screendump watchdog once foot is shown again.
+  if [ "$(cat "/proc/$main/comm")" = splashd ] &&
+    [ "$(systemctl show -P WatchdogUSec kiosk-with-splash.service)" != 0 ]; then
+    kill -STOP "$main"
+    i=0; while [ "$(systemctl show -P MainPID kiosk-with-splash.service)" = "$main" ] && [ $i -lt 600 ]; do
+      sleep 0.1; i=$((i+1))
+    done
+    i=0; while ! splashctl status 2>/dev/null | grep -q '^phase=done .*program=shown' && [ $i -lt 900 ]; do
+      sleep 0.1; i=$((i+1))
+    done
+    new=$(systemctl show -P MainPID kiosk-with-splash.service)
+    {
+      echo "pids=$main $new"
+      echo "restarts=$(systemctl show -P NRestarts kiosk-with-splash.service)"
+      splashctl status
+    } > /run/rig/watchdog 2>&1
+    echo RIG-SCREENDUMP watchdog > /dev/ttyS0
+    while [ ! -e /run/rig/watchdog.done ]; do sleep 0.1; done
+    main=$new
   fi
   # The console's keyboard (tty1, the terminal the kiosk holds) while the
   # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
