@@ -215,13 +215,15 @@ final class FakeWaylandHost: WaylandHosting {
 
   func frameDone(at monotonic: Double, refreshPeriod: Double) { framesDone += 1 }
 
-  // MARK: Composing on the GPU (stood in: drawn here, in memory)
+  // MARK: Composing on the GPU (stood in: drawn here, in memory, as GL
+  // blends: pictures premultiplied when uploaded, then ONE,
+  // ONE_MINUS_SRC_ALPHA)
 
   /// Whether frames can be composed (with a render node); false makes each
   /// `beginComposing` fail.
   var composes = true
   var composesOnGPU: Bool { renderNode != nil }
-  /// The pictures uploaded and not let go of: XRGB or straight ARGB pixels.
+  /// The pictures uploaded and not let go of: XRGB, or premultiplied ARGB.
   private(set) var pictures: [Int32: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)] = [:]
   private var lastPicture: Int32 = 0
   /// The frame being composed.
@@ -261,19 +263,20 @@ final class FakeWaylandHost: WaylandHosting {
     }
   }
 
-  /// Blends what `sample` gives (a pixel and its own opacity, at a target
-  /// pixel's centre) into `rect` of the frame being composed, at `alpha`.
+  /// Blends what `sample` gives (a premultiplied pixel and its own opacity,
+  /// at a target pixel's centre) into `rect` of the frame being composed,
+  /// at `alpha`: the pixel times `alpha` over what lies under it times one
+  /// less the pixel's opacity times `alpha`.
   private func compose(into rect: Rect, alpha: Double, _ sample: (Double, Double) -> (UInt32, Double)) {
     guard var frame = composing else { return }
     let size = frame.size
     for y in max(Int(rect.y.rounded()), 0)..<min(Int((rect.y + rect.height).rounded()), size.height) {
       for x in max(Int(rect.x.rounded()), 0)..<min(Int((rect.x + rect.width).rounded()), size.width) {
         let (pixel, own) = sample(Double(x) + 0.5, Double(y) + 0.5)
-        let a = alpha * own
         let under = frame.pixels[y * size.width + x]
         func channel(_ shift: UInt32) -> UInt32 {
-          let mixed = Double(pixel >> shift & 0xFF) * a + Double(under >> shift & 0xFF) * (1 - a)
-          return UInt32(mixed.rounded()) << shift
+          let mixed = Double(pixel >> shift & 0xFF) * alpha + Double(under >> shift & 0xFF) * (1 - own * alpha)
+          return UInt32(min(mixed.rounded(), 255)) << shift
         }
         frame.pixels[y * size.width + x] = channel(16) | channel(8) | channel(0)
       }
@@ -302,6 +305,13 @@ final class FakeWaylandHost: WaylandHosting {
     for row in 0..<buffer.size.height {
       let line = (buffer.pixels + row * buffer.stride).assumingMemoryBound(to: UInt32.self)
       pixels += UnsafeBufferPointer(start: line, count: buffer.size.width)
+    }
+    if buffer.hasAlpha {
+      pixels = pixels.map { pixel in
+        let alpha = pixel >> 24
+        let times = { (channel: UInt32) in (channel * alpha + 127) / 255 }
+        return alpha << 24 | times(pixel >> 16 & 0xFF) << 16 | times(pixel >> 8 & 0xFF) << 8 | times(pixel & 0xFF)
+      }
     }
     lastPicture += 1
     pictures[lastPicture] = (pixels, buffer.size, buffer.hasAlpha)

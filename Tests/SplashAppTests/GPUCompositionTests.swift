@@ -114,4 +114,35 @@ extension ScanoutTests {
     #expect(splash.run(slowDoors(["--rotate", "180"])) == .exit(128 + SIGKILL))
     #expect(composed == 0)
   }
+
+  @Test func aComposedFrameTheScreenDoesNotTakeIsDrawnByTheCPUThatOnce() throws {
+    let (splash, card) = try harness()
+    card.renderNode = "/dev/dri/renderD128"
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
+      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
+      // The card takes no buffer for a while (as a screen not lit would not).
+      splash.clock.at(1.6) { card.importsDmabufs = false }
+      splash.clock.at(1.8) { card.importsDmabufs = true }
+      splash.clock.at(2) { host.commitDmabuf(color: 0x00_00FF, descriptor: 903) }
+    }
+    var refused: (centre: UInt32?, status: String)?
+    var again: (frame: [UInt32]?, status: String)?
+    splash.clock.at(1.75) { refused = (centre(card), splash.session?.controller.statusLine() ?? "") }
+    splash.clock.at(2.3) {
+      again = (composedFrame(card, splash.waylandHost), splash.session?.controller.statusLine() ?? "")
+    }
+    splash.clock.at(2.5) { splash.killProgram() }
+    #expect(splash.run(slowDoors()) == .exit(128 + SIGKILL))
+    // Meanwhile the CPU drew the program's frame between the leaves.
+    #expect(
+      refused?.centre == 0xFF_0000 && refused?.status.contains("scanout=software") == true,
+      "\(String(describing: refused))")
+    // Then the next frame was composed on the GPU again.
+    #expect(again?.frame?[24 * 64 + 32] == 0x00_00FF, "\(String(describing: again?.status)) \(splash.lines)")
+    #expect(again?.status.contains("scanout=composed") == true, "\(String(describing: again?.status))")
+    let said = splash.lines.filter { $0.contains("a frame composed on the GPU is not shown") }
+    #expect(said.count == 1, "\(splash.lines)")
+    #expect(!splash.lines.contains { $0.contains("cannot be composed on the GPU") }, "\(splash.lines)")
+  }
 }

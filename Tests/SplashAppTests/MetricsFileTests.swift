@@ -87,7 +87,8 @@ import Testing
     for underTheJournal in [true, false] {
       let splash = try Harness()
       let journal = try NotifyListener()
-      if underTheJournal { splash.environment["JOURNAL_STREAM"] = "8:1234" }
+      // The journal's stream is standard error, as systemd sets it for a unit.
+      if underTheJournal { splash.environment["JOURNAL_STREAM"] = FileDescriptor.standardError.deviceAndInode() }
       splash.journalSocket = journal.name
       #expect(splash.run(quick) == .exit(0), "\(splash.lines)")
       let entries = journal.received().map { datagram in

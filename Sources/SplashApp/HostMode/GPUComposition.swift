@@ -14,17 +14,18 @@ import SplashWaylandHost
 /// layers are taken down first and sent once its pictures are uploaded
 /// (the renderer makes no picture while it draws).
 final class GPUComposition: LayerDrawing {
-  private let host: any WaylandHosting
+  /// The compositor, while it lives (the stage keeps this, not it).
+  private weak var host: (any WaylandHosting)?
   /// The painter whose pictures are uploaded (the screen's).
   private var pictures: SurfacePainter?
   /// What was uploaded of each asset: the painter's picture (kept, so that
   /// a replaced one is told apart) and the compositor's number for it.
   private var uploaded: [AssetID: (pixels: Pixels, picture: Int32)] = [:]
   /// The layers of the frame being taken down, in order.
-  private var layers: [Layer] = []
+  private var layers: [ComposedLayer] = []
 
   /// One layer, in physical pixels.
-  private enum Layer {
+  private enum ComposedLayer {
     case fill(Rect, Color, alpha: Double)
     case picture(AssetID, source: PixelRect, destination: Rect, alpha: Double)
   }
@@ -39,6 +40,7 @@ final class GPUComposition: LayerDrawing {
   func compose(size: PixelSize, pictures painter: SurfacePainter, _ draw: (any LayerDrawing) -> Void) -> Result<
     Dmabuf, RenderError
   > {
+    guard let host else { return .failure(RenderError(call: "host mode", reason: "the compositor is gone")) }
     if painter !== pictures {
       releaseAll()
       pictures = painter
@@ -48,7 +50,7 @@ final class GPUComposition: LayerDrawing {
     defer { layers = [] }
     var numbers: [AssetID: Int32] = [:]
     for case .picture(let asset, _, _, _) in layers where asset != .background && numbers[asset] == nil {
-      switch picture(of: asset) {
+      switch picture(of: asset, on: host) {
       case .success(let number): numbers[asset] = number
       case .failure(let error): return .failure(error)
       }
@@ -87,14 +89,14 @@ final class GPUComposition: LayerDrawing {
   /// of the splash once it is gone: a 1080p pair of leaves is 8 MB).
   func letGoOfReleasedPictures() {
     for (asset, kept) in uploaded where pictures?.picture(of: asset)?.pixels !== kept.pixels {
-      host.releasePicture(kept.picture)
+      host?.releasePicture(kept.picture)
       uploaded[asset] = nil
     }
   }
 
-  /// The compositor's number for the painter's picture of `asset`,
-  /// uploaded now if it was not (or was replaced); or why it cannot be.
-  private func picture(of asset: AssetID) -> Result<Int32, RenderError> {
+  /// `host`'s number for the painter's picture of `asset`, uploaded now if
+  /// it was not (or was replaced); or why it cannot be.
+  private func picture(of asset: AssetID, on host: any WaylandHosting) -> Result<Int32, RenderError> {
     func refused(_ reason: String) -> Result<Int32, RenderError> {
       .failure(RenderError(call: "host mode", reason: "the \(asset.name) picture \(reason)"))
     }
@@ -119,7 +121,7 @@ final class GPUComposition: LayerDrawing {
   }
 
   private func releaseAll() {
-    for kept in uploaded.values { host.releasePicture(kept.picture) }
+    for kept in uploaded.values { host?.releasePicture(kept.picture) }
     uploaded = [:]
   }
 }

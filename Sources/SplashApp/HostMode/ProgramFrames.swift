@@ -198,7 +198,7 @@ final class ProgramFrames: ProgramFrameLender {
   var screenPaths: [String] {
     stage.shownScreens.indices.map {
       guard $0 == 0 else { return "software" }
-      return stage.scansOut ? "direct" : stage.composesOnGPU ? "composed" : "software"
+      return stage.scansOut ? "direct" : stage.showsComposedFrame ? "composed" : "software"
     }
   }
 

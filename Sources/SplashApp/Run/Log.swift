@@ -19,9 +19,16 @@ public final class Log {
   /// named by `environment`'s JOURNAL_STREAM, or /dev/kmsg.
   public static func standardError(environment: [String: String]) -> Log {
     let journal =
-      environment["JOURNAL_STREAM"].map { FileDescriptor.standardError.deviceAndInode() == $0 }
-      ?? FileDescriptor.standardError.isKernelLog
+      environment["JOURNAL_STREAM"] == nil
+      ? FileDescriptor.standardError.isKernelLog : standardErrorIsTheJournal(environment: environment)
     return Log(toJournal: journal) { try? FileDescriptor.standardError.writeAll($0) }
+  }
+
+  /// Whether standard error is the journal's stream `environment`'s
+  /// JOURNAL_STREAM names (systemd sets it for a unit's output; a program
+  /// that redirected its output keeps the variable but not the stream).
+  public static func standardErrorIsTheJournal(environment: [String: String]) -> Bool {
+    environment["JOURNAL_STREAM"].map { FileDescriptor.standardError.deviceAndInode() == $0 } ?? false
   }
 
   /// A normal event of the splash's life.

@@ -78,7 +78,7 @@ final class Session {
       sinks.append(MetricsFile(path: path, log: dependencies.log).write)
     }
     // Where splashd's output is the journal, the figures are fields there too.
-    if dependencies.environment["JOURNAL_STREAM"] != nil,
+    if Log.standardErrorIsTheJournal(environment: dependencies.environment),
       let journal = SystemdNotifier(socketPath: dependencies.journalSocket)
     {
       sinks.append { journal.send($0.journalEntry) }

@@ -90,7 +90,12 @@ final class Stage: EventSource, FrameSink {
   private var programFrameOnGPU = false
   /// Host mode: whether the first screen shows a frame of the stage's
   /// composed on the GPU.
-  private(set) var composesOnGPU = false
+  private(set) var showsComposedFrame = false
+  /// Why a frame composed on the GPU was last not shown (said once until
+  /// one is).
+  private var lastComposedRefusal: String?
+  /// Whether it was said that frames are composed on the GPU.
+  private var saidComposing = false
 
   /// What must be drawn again.
   private enum Damage: Equatable {
@@ -507,10 +512,11 @@ final class Stage: EventSource, FrameSink {
   /// `dmabuf`, lies behind the splash from now on, drawn from where it
   /// lies at the next frame, composed on the GPU (`gpuComposition`): where
   /// there is one screen, unturned, of the buffer's size, that shows the
-  /// program's frames already. False when not: the frame is to be read
-  /// back and shown as any other (`showBehind`).
+  /// program's frames already, and the stage draws (not paused, not dark).
+  /// False when not: the frame is to be read back and shown as any other
+  /// (`showBehind`).
   func showBehindOnGPU(_ dmabuf: Dmabuf) -> Bool {
-    guard gpuComposition != nil, takesProgramFrames, output is ScanningOutOutput, scenes.count == 1,
+    guard gpuComposition != nil, takesProgramFrames, !isPaused, !isDark, output is ScanningOutOutput, scenes.count == 1,
       let scene = scenes.first, scene.rotation == .none, scene.layout.canvas == dmabuf.size,
       case .image = scene.layout.backdrop
     else { return false }
@@ -570,7 +576,7 @@ final class Stage: EventSource, FrameSink {
   /// GPU: before a snapshot, a pause, a hand-over or letting go, all of
   /// which need the stage's frame in the output's own buffers.
   private func leaveScanout() {
-    guard scansOut || programFrameOnGPU else { return }
+    guard scansOut || showsComposedFrame || programFrameOnGPU else { return }
     programFrameOnGPU = false
     programFrames?.composeHeldFrame()
     damage(.whole)
@@ -585,32 +591,46 @@ final class Stage: EventSource, FrameSink {
     if programFrameOnGPU, let vsync = composeOnGPU(on: output, draw) { return vsync }
     let vsync = try lendingProgramFrame { try output.present { draw($0, nil) } }
     composedAgain()
-    composesOnGPU = false
+    showsComposedFrame = false
     return vsync
   }
 
   /// The first (only) screen's frame composed on the GPU and scanned out:
-  /// its vsync time (nil inside when none came); nil when it could not be,
-  /// said, the program's frame read back for the CPU to draw, now and from
-  /// now on.
+  /// its vsync time (nil inside when none came); nil when it was not, the
+  /// program's frame then read back for the CPU to draw this frame. A frame
+  /// the compositor cannot compose turns composing off for good (said); one
+  /// the display does not take (not lit, a flip still on its way) is drawn
+  /// by the CPU this once (said once until one is taken).
   private func composeOnGPU(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) -> Double?? {
-    guard let gpuComposition, let scanning = output as? ScanningOutOutput, let scene = scenes.first,
-      let pictures = scene.painter as? SurfacePainter
-    else { return nil }
-    let shown = gpuComposition.compose(size: scene.layout.canvas, pictures: pictures) { draw(0, $0) }
-      .flatMap { scanning.scanOut($0) }
-    switch shown {
-    case .success(let vsync):
-      if !composesOnGPU { log.info("host mode: the splash's frames are composed on the GPU over the program's") }
-      composedAgain()
-      composesOnGPU = true
-      return .some(vsync)
-    case .failure(let error):
-      log.info("host mode: the splash's frames cannot be composed on the GPU (\(error)); the CPU draws them")
-      self.gpuComposition = nil
+    func drawnByTheCPU() -> Double?? {
       programFrameOnGPU = false
       programFrames?.composeHeldFrame()
       return nil
+    }
+    guard let gpuComposition, let scanning = output as? ScanningOutOutput, let scene = scenes.first,
+      let pictures = scene.painter as? SurfacePainter
+    else { return drawnByTheCPU() }
+    switch gpuComposition.compose(size: scene.layout.canvas, pictures: pictures, { draw(0, $0) }) {
+    case .failure(let error):
+      log.info("host mode: the splash's frames cannot be composed on the GPU (\(error)); the CPU draws them")
+      self.gpuComposition = nil
+      return drawnByTheCPU()
+    case .success(let frame):
+      switch scanning.scanOut(frame) {
+      case .failure(let error):
+        if error.description != lastComposedRefusal {
+          lastComposedRefusal = error.description
+          log.info("host mode: a frame composed on the GPU is not shown (\(error)); the CPU draws it")
+        }
+        return drawnByTheCPU()
+      case .success(let vsync):
+        if !saidComposing { log.info("host mode: the splash's frames are composed on the GPU over the program's") }
+        saidComposing = true
+        lastComposedRefusal = nil
+        composedAgain()
+        showsComposedFrame = true
+        return .some(vsync)
+      }
     }
   }
 

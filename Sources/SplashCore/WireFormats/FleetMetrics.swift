@@ -107,7 +107,7 @@ public struct FleetMetrics: Equatable, Sendable {
 
   /// The same figures as one entry of systemd's journal, in its native
   /// protocol (a datagram of `FIELD=value` lines): `MESSAGE` for people
-  /// (`splashd: figures: display=kms first_frame_s=0.412 …`), the fixed
+  /// (`splashd: figures: display=kms first_frame_seconds=0.412000 …`), the fixed
   /// `MESSAGE_ID` of splashd's figures (`journalctl MESSAGE_ID=…` finds them
   /// all), and each figure as a field of its own (`SPLASHD_DISPLAY`,
   /// `SPLASHD_SCANOUT` (comma-separated), `SPLASHD_FIRST_FRAME_SECONDS`,

@@ -177,14 +177,17 @@ final)
     i=0; while [ "$(systemctl show -P MainPID kiosk-with-splash.service)" = "$main" ] && [ $i -lt 600 ]; do
       sleep 0.1; i=$((i+1))
     done
-    i=0; while ! splashctl status 2>/dev/null | grep -q '^phase=done .*program=shown' && [ $i -lt 900 ]; do
+    # Not ended in 60 s: splashd goes on, and the pids say it was not replaced.
+    [ "$(systemctl show -P MainPID kiosk-with-splash.service)" = "$main" ] && kill -CONT "$main"
+    # (bounded: a splashd that does not answer is news, not a hang)
+    i=0; while ! timeout 5 splashctl status 2>/dev/null | grep -q '^phase=done .*program=shown' && [ $i -lt 900 ]; do
       sleep 0.1; i=$((i+1))
     done
     new=$(systemctl show -P MainPID kiosk-with-splash.service)
     {
       echo "pids=$main $new"
       echo "restarts=$(systemctl show -P NRestarts kiosk-with-splash.service)"
-      splashctl status
+      timeout 5 splashctl status
     } > /run/rig/watchdog 2>&1
     echo RIG-SCREENDUMP watchdog > /dev/ttyS0
     while [ ! -e /run/rig/watchdog.done ]; do sleep 0.1; done
