@@ -311,19 +311,7 @@ int held_damage(struct splashd_host *host, int32_t box[4]) {
 int held_dmabuf(struct splashd_host *host, struct splashd_host_dmabuf *dmabuf) {
   // A composed window is splashd's own picture, never the client's buffer.
   if (host->held == NULL || host->holds_composed) return 0;
-  struct wlr_dmabuf_attributes attributes;
-  if (!wlr_buffer_get_dmabuf(host->held, &attributes) || attributes.n_planes < 1 || attributes.n_planes > 4) return 0;
-  dmabuf->width = attributes.width;
-  dmabuf->height = attributes.height;
-  dmabuf->format = attributes.format;
-  dmabuf->modifier = attributes.modifier;
-  dmabuf->planes = attributes.n_planes;
-  for (int plane = 0; plane < attributes.n_planes; plane++) {
-    dmabuf->fd[plane] = attributes.fd[plane];
-    dmabuf->offset[plane] = attributes.offset[plane];
-    dmabuf->stride[plane] = attributes.stride[plane];
-  }
-  return 1;
+  return describe_dmabuf(host->held, dmabuf) ? 1 : 0;
 }
 
 void shown_as_is(struct splashd_host *host) {

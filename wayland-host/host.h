@@ -26,7 +26,7 @@
 //               keyboards and pointers: windows.c, cursor.c, events.c, log.c
 //   frames.c    commits, the held frame and its composition, frame
 //               callbacks and presentation, screencopy: windows.c, cursor.c,
-//               events.c
+//               events.c, renderer/, dmabufs.c
 //   xwayland.c  Xwayland and its windows: windows.c
 //   windows.c   windows (xdg toplevels, X11's) and popups: which is the
 //               program's, the focus, where they lie: events.c
@@ -36,9 +36,10 @@
 //               the plain libsplashd-wayland-host.so) or gpu.c (GLES2 on a
 //               render node, linux-dmabuf, GPU buffers read back,
 //               splashd's frames composed over them;
-//               libsplashd-wayland-host-gpu.so): log.c
+//               libsplashd-wayland-host-gpu.so): log.c, dmabufs.c
 //   log.c       wlroots', libinput's and libwayland's lines, to splashd's
 //               callback
+//   dmabufs.c   a GPU buffer described as the API gives it
 #pragma once
 #include "splashd_wayland_host.h"
 
@@ -450,3 +451,9 @@ void stop_input(struct splashd_host *host);
 void withhold_input(struct splashd_host *host, int withheld);
 /* Where absolute devices' points lie on the canvas (the table's map_input). */
 void map_input(struct splashd_host *host, const struct splashd_host_input_map *maps, size_t count);
+
+// dmabufs.c
+
+/* `buffer`'s DMA-BUF attributes in `dmabuf` (its descriptors the
+   buffer's own): true, or false when it is no GPU buffer of 1 to 4 planes. */
+bool describe_dmabuf(struct wlr_buffer *buffer, struct splashd_host_dmabuf *dmabuf);

@@ -270,8 +270,12 @@ final class FakeWaylandHost: WaylandHosting {
   private func compose(into rect: Rect, alpha: Double, _ sample: (Double, Double) -> (UInt32, Double)) {
     guard var frame = composing else { return }
     let size = frame.size
-    for y in max(Int(rect.y.rounded()), 0)..<min(Int((rect.y + rect.height).rounded()), size.height) {
-      for x in max(Int(rect.x.rounded()), 0)..<min(Int((rect.x + rect.width).rounded()), size.width) {
+    let (x0, x1) = (max(Int(rect.x.rounded()), 0), min(Int((rect.x + rect.width).rounded()), size.width))
+    let (y0, y1) = (max(Int(rect.y.rounded()), 0), min(Int((rect.y + rect.height).rounded()), size.height))
+    // A rectangle wholly off the frame draws nothing (no backwards range).
+    guard x1 > x0, y1 > y0 else { return }
+    for y in y0..<y1 {
+      for x in x0..<x1 {
         let (pixel, own) = sample(Double(x) + 0.5, Double(y) + 0.5)
         let under = frame.pixels[y * size.width + x]
         func channel(_ shift: UInt32) -> UInt32 {

@@ -21,6 +21,22 @@ extension ScanoutTests {
       + ["--", "sleep", "60"]
   }
 
+  /// A harness whose card has a render node (the stand-in compositor then
+  /// composes on its "GPU"), and whose program commits GPU buffers: its
+  /// first (901) at t = 1, a red one (902) at 1.5; then `more`.
+  func gpuHarness(then more: @escaping (FakeWaylandHost, Harness) -> Void = { _, _ in }) throws -> (
+    Harness, FakeCard
+  ) {
+    let (splash, card) = try harness()
+    card.renderNode = "/dev/dri/renderD128"
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
+      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
+      more(host, splash)
+    }
+    return (splash, card)
+  }
+
   /// The frame the stand-in composed that CRTC 31 shows, if it shows one.
   func composedFrame(_ card: FakeCard, _ host: FakeWaylandHost?) -> [UInt32]? {
     guard let descriptor = scannedOut(card) else { return nil }
@@ -28,11 +44,7 @@ extension ScanoutTests {
   }
 
   @Test func underTheDoorsAGPUProgramsFramesAreComposedOnTheGPUWithoutBeingReadBack() throws {
-    let (splash, card) = try harness()
-    card.renderNode = "/dev/dri/renderD128"
-    splash.onWaylandHost = { host in
-      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
-      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
+    let (splash, card) = try gpuHarness { host, splash in
       splash.clock.at(3.2) { host.commitDmabuf(color: 0x00_00FF, descriptor: 903) }
     }
     var readsAfterTheSecond: Int?
@@ -81,13 +93,7 @@ extension ScanoutTests {
   }
 
   @Test func aFrameThatCannotBeComposedOnTheGPUIsDrawnByTheCPUFromThenOn() throws {
-    let (splash, card) = try harness()
-    card.renderNode = "/dev/dri/renderD128"
-    splash.onWaylandHost = { host in
-      host.composes = false
-      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
-      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
-    }
+    let (splash, card) = try gpuHarness { host, _ in host.composes = false }
     var midway: (centre: UInt32?, status: String, composed: Int)?
     splash.clock.at(2) {
       midway = (centre(card), splash.session?.controller.statusLine() ?? "", splash.waylandHost?.framesComposed ?? -1)
@@ -102,12 +108,7 @@ extension ScanoutTests {
   }
 
   @Test func aTurnedScreenIsNotComposedOnTheGPU() throws {
-    let (splash, card) = try harness()
-    card.renderNode = "/dev/dri/renderD128"
-    splash.onWaylandHost = { host in
-      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
-      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
-    }
+    let (splash, _) = try gpuHarness()
     var composed: Int?
     splash.clock.at(2) { composed = splash.waylandHost?.framesComposed }
     splash.clock.at(2.5) { splash.killProgram() }
@@ -116,16 +117,12 @@ extension ScanoutTests {
   }
 
   @Test func aComposedFrameTheScreenDoesNotTakeIsDrawnByTheCPUThatOnce() throws {
-    let (splash, card) = try harness()
-    card.renderNode = "/dev/dri/renderD128"
-    splash.onWaylandHost = { host in
-      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
-      splash.clock.at(1.5) { host.commitDmabuf(color: 0xFF_0000, descriptor: 902) }
-      // The card takes no buffer for a while (as a screen not lit would not).
-      splash.clock.at(1.6) { card.importsDmabufs = false }
-      splash.clock.at(1.8) { card.importsDmabufs = true }
+    let (splash, card) = try gpuHarness { host, splash in
       splash.clock.at(2) { host.commitDmabuf(color: 0x00_00FF, descriptor: 903) }
     }
+    // The card takes no buffer for a while (as a screen not lit would not).
+    splash.clock.at(1.6) { card.importsDmabufs = false }
+    splash.clock.at(1.8) { card.importsDmabufs = true }
     var refused: (centre: UInt32?, status: String)?
     var again: (frame: [UInt32]?, status: String)?
     splash.clock.at(1.75) { refused = (centre(card), splash.session?.controller.statusLine() ?? "") }

@@ -339,19 +339,7 @@ int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame) {
   gpu->held_texture = NULL;
   struct wlr_buffer *buffer = gpu->composing;
   gpu->composing = NULL;
-  struct wlr_dmabuf_attributes attributes;
-  if (!wlr_buffer_get_dmabuf(buffer, &attributes) || attributes.n_planes < 1 || attributes.n_planes > 4) return 0;
-  frame->width = attributes.width;
-  frame->height = attributes.height;
-  frame->format = attributes.format;
-  frame->modifier = attributes.modifier;
-  frame->planes = attributes.n_planes;
-  for (int plane = 0; plane < attributes.n_planes; plane++) {
-    frame->fd[plane] = attributes.fd[plane];
-    frame->offset[plane] = attributes.offset[plane];
-    frame->stride[plane] = attributes.stride[plane];
-  }
-  return 1;
+  return describe_dmabuf(buffer, frame) ? 1 : 0;
 }
 
 int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buffer *pixels) {
