@@ -114,9 +114,12 @@ final class FakeWaylandHost: WaylandHosting {
     note(.newBuffer)
   }
 
-  /// Every client's connection closes.
+  /// Every client's connection closes: the program's window goes, and
+  /// the frame held is kept as pixels (its GPU buffer goes with its client).
   func disconnectAll() {
     clients = []
+    current = nil
+    held = held.map { ($0.pixels, $0.size, $0.hasAlpha, nil) }
     note(.clientGone)
   }
 

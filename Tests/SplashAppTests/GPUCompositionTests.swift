@@ -142,4 +142,31 @@ extension ScanoutTests {
     #expect(said.count == 1, "\(splash.lines)")
     #expect(!splash.lines.contains { $0.contains("cannot be composed on the GPU") }, "\(splash.lines)")
   }
+
+  @Test func aProgramGoneInTheMiddleOfTheDoorsLeavesComposingOnForItsNextFrames() throws {
+    let (splash, card) = try gpuHarness { host, splash in
+      // Its connection closes (its last frame kept as pixels); then it is back.
+      splash.clock.at(1.7) { host.disconnectAll() }
+      splash.clock.at(2.1) {
+        host.connect(nil)
+        host.commitDmabuf(color: 0x00_00FF, descriptor: 903)
+      }
+      splash.clock.at(2.3) { host.commitDmabuf(color: 0x00_FF00, descriptor: 904) }
+    }
+    var gone: (centre: UInt32?, status: String)?
+    var back: (frame: [UInt32]?, status: String)?
+    splash.clock.at(1.9) { gone = (centre(card), splash.session?.controller.statusLine() ?? "") }
+    splash.clock.at(2.6) {
+      back = (composedFrame(card, splash.waylandHost), splash.session?.controller.statusLine() ?? "")
+    }
+    splash.clock.at(2.8) { splash.killProgram() }
+    #expect(splash.run(slowDoors()) == .exit(128 + SIGKILL))
+    // Its kept frame drawn by the CPU between the leaves meanwhile.
+    #expect(
+      gone?.centre == 0xFF_0000 && gone?.status.contains("scanout=software") == true, "\(String(describing: gone))")
+    // Its next GPU frames composed on the GPU again: composing was not turned off.
+    #expect(back?.frame?[24 * 64 + 32] == 0x00_FF00, "\(String(describing: back?.status)) \(splash.lines)")
+    #expect(back?.status.contains("scanout=composed") == true, "\(String(describing: back?.status))")
+    #expect(!splash.lines.contains { $0.contains("cannot be composed on the GPU") }, "\(splash.lines)")
+  }
 }

@@ -30,6 +30,17 @@ final class GPUComposition: LayerDrawing {
     case picture(AssetID, source: PixelRect, destination: Rect, alpha: Double)
   }
 
+  /// What composing a frame came to.
+  enum Outcome {
+    /// The frame composed, to scan out.
+    case frame(Dmabuf)
+    /// The program's frame held is no longer its GPU buffer (its client
+    /// went, and its pixels were kept): the CPU draws this frame.
+    case programFrameNotOnGPU
+    /// The compositor cannot compose: why.
+    case failed(RenderError)
+  }
+
   init(host: any WaylandHosting) { self.host = host }
 
   deinit { releaseAll() }
@@ -37,10 +48,9 @@ final class GPUComposition: LayerDrawing {
   /// A frame of `size` composed by `draw` (the scene drawn on this, from
   /// `painter`'s pictures) over the program's held frame: the buffer to
   /// scan out, or why there is none.
-  func compose(size: PixelSize, pictures painter: SurfacePainter, _ draw: (any LayerDrawing) -> Void) -> Result<
-    Dmabuf, RenderError
-  > {
-    guard let host else { return .failure(RenderError(call: "host mode", reason: "the compositor is gone")) }
+  func compose(size: PixelSize, pictures painter: SurfacePainter, _ draw: (any LayerDrawing) -> Void) -> Outcome {
+    guard let host else { return .failed(RenderError(call: "host mode", reason: "the compositor is gone")) }
+    guard host.heldDmabuf != nil else { return .programFrameNotOnGPU }
     if painter !== pictures {
       releaseAll()
       pictures = painter
@@ -52,11 +62,11 @@ final class GPUComposition: LayerDrawing {
     for case .picture(let asset, _, _, _) in layers where asset != .background && numbers[asset] == nil {
       switch picture(of: asset, on: host) {
       case .success(let number): numbers[asset] = number
-      case .failure(let error): return .failure(error)
+      case .failure(let error): return .failed(error)
       }
     }
     guard host.beginComposing(size: size) else {
-      return .failure(RenderError(call: "host mode", reason: "no frame can be composed on the GPU"))
+      return .failed(RenderError(call: "host mode", reason: "no frame can be composed on the GPU"))
     }
     for layer in layers {
       switch layer {
@@ -70,9 +80,9 @@ final class GPUComposition: LayerDrawing {
       }
     }
     guard let frame = host.endComposing() else {
-      return .failure(RenderError(call: "host mode", reason: "the frame composed on the GPU could not be drawn"))
+      return .failed(RenderError(call: "host mode", reason: "the frame composed on the GPU could not be drawn"))
     }
-    return .success(frame)
+    return .frame(frame)
   }
 
   func fill(_ rect: Rect, with color: Color, alpha: Double) { layers.append(.fill(rect, color, alpha: alpha)) }

@@ -588,34 +588,44 @@ final class Stage: EventSource, FrameSink {
   /// program's frame behind is its GPU buffer, else by the CPU. Its vsync
   /// time.
   private func drawFrame(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) throws -> Double? {
-    if programFrameOnGPU, let vsync = composeOnGPU(on: output, draw) { return vsync }
+    if programFrameOnGPU, case .shown(let vsync) = composeOnGPU(on: output, draw) { return vsync }
     let vsync = try lendingProgramFrame { try output.present { draw($0, nil) } }
     composedAgain()
     showsComposedFrame = false
     return vsync
   }
 
-  /// The first (only) screen's frame composed on the GPU and scanned out:
-  /// its vsync time (nil inside when none came); nil when it was not, the
-  /// program's frame then read back for the CPU to draw this frame. A frame
-  /// the compositor cannot compose turns composing off for good (said); one
-  /// the display does not take (not lit, a flip still on its way) is drawn
-  /// by the CPU this once (said once until one is taken).
-  private func composeOnGPU(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) -> Double?? {
-    func drawnByTheCPU() -> Double?? {
+  /// What became of a frame offered to the GPU.
+  private enum GPUFrame {
+    /// Composed and scanned out: its vsync time (nil when none came).
+    case shown(vsync: Double?)
+    /// Not: the program's frame was read back for the CPU to draw this one.
+    case drawnByTheCPU
+  }
+
+  /// The first (only) screen's frame composed on the GPU and scanned out.
+  /// A frame the compositor cannot compose turns composing off for good
+  /// (said); one the display does not take (not lit, a flip still on its
+  /// way), or over a program's frame that is no longer its GPU buffer (its
+  /// client went), is drawn by the CPU this once (the refusal said once
+  /// until a frame is taken).
+  private func composeOnGPU(on output: Output, _ draw: (Int, (any LayerDrawing)?) -> Void) -> GPUFrame {
+    func drawnByTheCPU() -> GPUFrame {
       programFrameOnGPU = false
       programFrames?.composeHeldFrame()
-      return nil
+      return .drawnByTheCPU
     }
     guard let gpuComposition, let scanning = output as? ScanningOutOutput, let scene = scenes.first,
       let pictures = scene.painter as? SurfacePainter
     else { return drawnByTheCPU() }
     switch gpuComposition.compose(size: scene.layout.canvas, pictures: pictures, { draw(0, $0) }) {
-    case .failure(let error):
+    case .programFrameNotOnGPU:
+      return drawnByTheCPU()
+    case .failed(let error):
       log.info("host mode: the splash's frames cannot be composed on the GPU (\(error)); the CPU draws them")
       self.gpuComposition = nil
       return drawnByTheCPU()
-    case .success(let frame):
+    case .frame(let frame):
       switch scanning.scanOut(frame) {
       case .failure(let error):
         if error.description != lastComposedRefusal {
@@ -629,7 +639,7 @@ final class Stage: EventSource, FrameSink {
         lastComposedRefusal = nil
         composedAgain()
         showsComposedFrame = true
-        return .some(vsync)
+        return .shown(vsync: vsync)
       }
     }
   }
