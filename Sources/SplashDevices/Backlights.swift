@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashSystem
 
 /// The machine's backlights (/sys/class/backlight/*, a panel's own light):
 /// turned down to 0 before the display is switched off, so that a panel
 /// whose light does not follow the display's power is dark too, and put
-/// back to the brightness each had once it is on again.
+/// back to the brightness each had once it is on again, or when splashd
+/// crashes meanwhile (`CrashHandOff.write`: a kiosk is never left dark).
 public final class Backlights {
   /// Where the kernel lists them (a test's own folder in tests).
   private let folder: String
-  /// The brightness each had when turned down, by its folder.
-  private var kept: [(folder: String, brightness: String)] = []
+  /// Whether a crash puts the brightness back (splashd's own crash handler;
+  /// not in a test's process).
+  private let putBackOnCrash: Bool
+  /// Each one turned down: its brightness file, kept open for the crash
+  /// handler, and the brightness it had.
+  private var kept: [(light: String, file: FileDescriptor, brightness: String)] = []
 
-  public init(folder: String = "/sys/class/backlight") { self.folder = folder }
+  public init(folder: String = "/sys/class/backlight", putBackOnCrash: Bool) {
+    self.folder = folder
+    self.putBackOnCrash = putBackOnCrash
+  }
 
   /// Whether they are turned down now.
   public var areDown: Bool { !kept.isEmpty }
@@ -25,8 +34,15 @@ public final class Backlights {
       let light = folder + "/" + name
       do throws(SystemError) {
         let brightness = try Files.readText(light + "/brightness").trimmingNewlines
-        try Files.write("0", to: light + "/brightness")
-        kept.append((light, brightness))
+        let file = try FileDescriptor.open(light + "/brightness", O_WRONLY | O_TRUNC | O_CLOEXEC)
+        do throws(SystemError) {
+          try file.writeAll("0")
+        } catch {
+          try? file.close()
+          throw error
+        }
+        if putBackOnCrash { CrashHandOff.write(brightness, to: file.rawValue) }
+        kept.append((light, file, brightness))
       } catch {
         failed.append("\(light): cannot turn it down: \(error.phrase)")
       }
@@ -37,12 +53,14 @@ public final class Backlights {
   /// Puts back the brightness each had; returns what could not be done.
   public func restore() -> [String] {
     var failed: [String] = []
-    for (light, brightness) in kept {
+    for (light, file, brightness) in kept {
+      if putBackOnCrash { CrashHandOff.stopWriting(to: file.rawValue) }
       do throws(SystemError) {
         try Files.write(brightness, to: light + "/brightness")
       } catch {
         failed.append("\(light): cannot put its brightness back: \(error.phrase)")
       }
+      try? file.close()
     }
     kept = []
     return failed

@@ -14,7 +14,7 @@ import Testing
       try Files.makeDirectories(folder + "/" + name)
       try Files.write(level + "\n", to: folder + "/\(name)/brightness")
     }
-    let lights = Backlights(folder: folder)
+    let lights = Backlights(folder: folder, putBackOnCrash: false)
     #expect(lights.turnDown() == [] && lights.areDown)
     #expect(try Files.readText(folder + "/intel_backlight/brightness") == "0")
     #expect(try Files.readText(folder + "/panel/brightness") == "0")
@@ -33,10 +33,10 @@ import Testing
     try Files.makeDirectories(folder + "/broken")
     try Files.makeDirectories(folder + "/panel")
     try Files.write("5", to: folder + "/panel/brightness")
-    let lights = Backlights(folder: folder)
+    let lights = Backlights(folder: folder, putBackOnCrash: false)
     let failed = lights.turnDown()
     #expect(failed.count == 1 && failed[0].hasPrefix(folder + "/broken: cannot turn it down: "), "\(failed)")
     #expect(try Files.readText(folder + "/panel/brightness") == "0")
-    #expect(Backlights(folder: folder + "/none").turnDown() == [])
+    #expect(Backlights(folder: folder + "/none", putBackOnCrash: false).turnDown() == [])
   }
 }

@@ -2,6 +2,7 @@
 import CLinux
 import Glibc
 import SplashSystem
+import SplashTestSupport
 import Testing
 
 /// Recurses until the stack runs out: each frame keeps a buffer alive
@@ -42,5 +43,38 @@ private let underAddressSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__asan_init")
     let signal = status & 0x7f
     #expect(signal == 0, "the child was ended by signal \(signal), not handed off")
     #expect(signal == 0 && (status >> 8) & 0xff == 42, "the child exited \((status >> 8) & 0xff), not the program's 42")
+  }
+
+  /// A crash first writes what it was told to the files open for it (a
+  /// backlight's brightness, turned down), at their start, and no longer
+  /// once told to stop; then the signal ends the process as it would have.
+  /// In a forked child: a file with "0" to which "937" is to be written,
+  /// one to which "5" no longer is, then SIGSEGV.
+  @Test func aCrashWritesTheFilesItWasToldTo() throws {
+    let dir = try TemporaryDirectory()
+    let (written, withdrawn) = (dir.path + "/brightness", dir.path + "/other")
+    for path in [written, withdrawn] { try Files.write("0", to: path) }
+    let child = fork()
+    try #require(child >= 0)
+    if child == 0 {
+      alarm(20)
+      let first = open(written, O_WRONLY | O_CLOEXEC)
+      let second = open(withdrawn, O_WRONLY | O_CLOEXEC)
+      guard first >= 0, second >= 0 else { _exit(3) }
+      // Where the file is does not matter: the handler writes at its start.
+      _ = lseek(first, 1, SEEK_SET)
+      CrashHandOff.write("937", to: first)
+      CrashHandOff.write("5", to: second)
+      CrashHandOff.stopWriting(to: second)
+      kill(getpid(), SIGSEGV)
+      _exit(4)
+    }
+    var status: Int32 = 0
+    var waited: pid_t
+    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+    try #require(waited == child)
+    #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
+    #expect(try Files.readText(written) == "937")
+    #expect(try Files.readText(withdrawn) == "0")
   }
 }

@@ -70,7 +70,8 @@ final class Session {
     }
     screenPower = ScreenPowerKeeper(
       plan.settings.screenPower, stage: stage, clock: dependencies.clock, secondOfDay: dependencies.localSecondOfDay,
-      backlights: Backlights(folder: dependencies.backlightFolder), log: dependencies.log)
+      backlights: Backlights(folder: dependencies.backlightFolder, putBackOnCrash: dependencies.handlesCrashes),
+      log: dependencies.log)
     runLoop.add(screenPower)
     controller.screenPower = screenPower
     var sinks: [(FleetMetrics) -> Void] = []
