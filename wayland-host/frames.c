@@ -319,6 +319,7 @@ void shown_as_is(struct splashd_host *host) {
   struct wlr_buffer *locked = wlr_buffer_lock(host->held);
   shown_composed(host);
   host->shown = locked;
+  let_go_of_gpu_frames(host);
 }
 
 void shown_composed(struct splashd_host *host) {

@@ -303,10 +303,15 @@ pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer);
 int compose_begin(struct splashd_host *host, int32_t width, int32_t height);
 void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]);
 void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
-                     const struct splashd_host_rect *destination, float alpha);
+                     const float placement[6], float alpha);
 int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame);
 int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buffer *pixels);
 void compose_release(struct splashd_host *host, int32_t picture);
+/* Lets go of the buffers frames are composed and read back into (the
+   GPU variant; made again when next needed): the program's own buffer is
+   scanned out, and a 1080p screen's three composed frames and read-back
+   are 32 MB of the GPU's memory and 8 MB of splashd's. */
+void let_go_of_gpu_frames(struct splashd_host *host);
 /* Frees what start_renderer made beside the renderer. */
 void stop_renderer(struct splashd_host *host);
 

@@ -212,10 +212,10 @@ public final class WaylandHost: WaylandHosting {
     api.compose_fill(host, &box, rgba)
   }
 
-  public func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double) {
+  public func composePicture(_ picture: Int32, source: PixelRect, placement: AffineMap, alpha: Double) {
     var from = Self.rect(source.rect)
-    var to = Self.rect(destination)
-    api.compose_picture(host, picture, &from, &to, Float(alpha))
+    let map = [placement.a, placement.b, placement.c, placement.d, placement.e, placement.f].map { Float($0) }
+    api.compose_picture(host, picture, &from, map, Float(alpha))
   }
 
   public func endComposing() -> Dmabuf? {

@@ -57,8 +57,10 @@ public protocol WaylandHosting: AnyObject {
   /// Fills `rect` with `color` at opacity `alpha`.
   func composeFill(_ rect: Rect, with color: Color, alpha: Double)
   /// Draws part `source` of `picture` (`heldFramePicture`: the held frame;
-  /// else one `uploadPicture` made) at `destination`, at opacity `alpha`.
-  func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double)
+  /// else one `uploadPicture` made) at opacity `alpha`, placed by
+  /// `placement`: the unit square, showing `source` upright, put on the
+  /// frame (`Rotation.unitSquareMap`: a rectangle, or one turned).
+  func composePicture(_ picture: Int32, source: PixelRect, placement: AffineMap, alpha: Double)
   /// The frame composed since `beginComposing`, drawn to its end (its
   /// descriptors the compositor's, valid until the third frame after it);
   /// nil when it could not be drawn.

@@ -101,15 +101,20 @@ final class FakeWaylandHost: WaylandHosting {
   /// The program commits a frame of `color` it rendered with the GPU: a
   /// dmabuf (of `format`, the window's size when `size` is not given)
   /// whose plane is `descriptor` (a test's file: its number stands for
-  /// the buffer).
+  /// the buffer). `patterned`: each pixel `color` with its column in red
+  /// and its row in green, so that a turn shows.
   func commitDmabuf(
-    color: UInt32, descriptor: Int32, size: PixelSize? = nil, format: UInt32 = Dmabuf.xrgb8888
+    color: UInt32, descriptor: Int32, size: PixelSize? = nil, format: UInt32 = Dmabuf.xrgb8888,
+    patterned: Bool = false
   ) {
     let size = size ?? window
     let dmabuf = Dmabuf(
       size: size, format: format, modifier: Dmabuf.invalidModifier,
       planes: [Dmabuf.Plane(descriptor: descriptor, offset: 0, stride: UInt32(size.width * 4))])
-    current = ([UInt32](repeating: color, count: size.width * size.height), size, format == Dmabuf.argb8888, dmabuf)
+    let pixels = (0..<size.width * size.height).map { index in
+      patterned ? color | UInt32(index % size.width & 0xFF) << 16 | UInt32(index / size.width & 0xFF) << 8 : color
+    }
+    current = (pixels, size, format == Dmabuf.argb8888, dmabuf)
     pendingWhole = true
     note(.newBuffer)
   }
@@ -249,18 +254,26 @@ final class FakeWaylandHost: WaylandHosting {
     compose(into: rect, alpha: alpha) { _, _ in (pixel, 1) }
   }
 
-  func composePicture(_ picture: Int32, source: PixelRect, destination: Rect, alpha: Double) {
+  func composePicture(_ picture: Int32, source: PixelRect, placement: AffineMap, alpha: Double) {
     let from: (pixels: [UInt32], size: PixelSize, hasAlpha: Bool)? =
       picture == heldFramePicture ? held.map { ($0.pixels, $0.size, false) } : pictures[picture]
     guard let from else { return }
+    // Where the unit square lies, and, at a target pixel's centre, the
+    // point of the square there (the placement undone: a quarter-turned
+    // rectangle's map is invertible when its sides are not 0).
+    let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].map { placement.apply($0.0, $0.1) }
+    let (left, top) = (corners.map(\.x).min() ?? 0, corners.map(\.y).min() ?? 0)
+    let bounds = Rect(
+      x: left, y: top, width: (corners.map(\.x).max() ?? 0) - left, height: (corners.map(\.y).max() ?? 0) - top)
+    let determinant = placement.a * placement.e - placement.b * placement.d
+    guard determinant != 0 else { return }
     // Nearest pixel: the source pixel under each target pixel's centre.
-    compose(into: destination, alpha: alpha) { x, y in
-      let sx = min(
-        max(Int(Double(source.x) + (x - destination.x) * Double(source.width) / destination.width), 0),
-        from.size.width - 1)
-      let sy = min(
-        max(Int(Double(source.y) + (y - destination.y) * Double(source.height) / destination.height), 0),
-        from.size.height - 1)
+    compose(into: bounds, alpha: alpha) { x, y in
+      let (dx, dy) = (x - placement.c, y - placement.f)
+      let u = (placement.e * dx - placement.b * dy) / determinant
+      let v = (placement.a * dy - placement.d * dx) / determinant
+      let sx = min(max(Int(Double(source.x) + u * Double(source.width)), 0), from.size.width - 1)
+      let sy = min(max(Int(Double(source.y) + v * Double(source.height)), 0), from.size.height - 1)
       let pixel = from.pixels[sy * from.size.width + sx]
       return (pixel & 0xFF_FFFF, from.hasAlpha ? Double(pixel >> 24) / 255 : 1)
     }

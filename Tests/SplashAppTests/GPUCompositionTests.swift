@@ -12,8 +12,9 @@ import Testing
 /// a render node, a GPU program's frames under the doors are drawn from
 /// where they lie by the compositor (the stand-in composes in memory),
 /// never read back, into buffers the card scans out; the frame is the one
-/// the CPU would have drawn; the splash's pictures go once the program is
-/// alone; and a frame that cannot be composed falls to the CPU, said once.
+/// the CPU would have drawn, on a turned screen too; the splash's pictures
+/// go once the program is alone; and a frame that cannot be composed falls
+/// to the CPU, said once.
 extension ScanoutTests {
   /// The doors over 2 s from t = 1 (the program's first frame).
   func slowDoors(_ more: [String] = []) -> [String] {
@@ -107,13 +108,36 @@ extension ScanoutTests {
     #expect(said.count == 1, "\(splash.lines)")
   }
 
-  @Test func aTurnedScreenIsNotComposedOnTheGPU() throws {
-    let (splash, _) = try gpuHarness()
-    var composed: Int?
-    splash.clock.at(2) { composed = splash.waylandHost?.framesComposed }
+  /// A turned screen: the program's frame (upright, the turned canvas's
+  /// size, a pattern that shows a turn) is turned on the GPU with the
+  /// splash's pictures: the composed frame is the one the CPU draws.
+  @Test(arguments: [90, 180, 270]) func aTurnedScreenIsComposedOnTheGPUAsTheCPUDrawsIt(degrees: Int) throws {
+    let (splash, card) = try harness()
+    card.renderNode = "/dev/dri/renderD128"
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commitDmabuf(color: Self.programColor, descriptor: 901) }
+      splash.clock.at(1.5) { host.commitDmabuf(color: 0x40, descriptor: 902, patterned: true) }
+    }
+    var midway: (frame: [UInt32]?, status: String)?
+    var drawnByTheCPU: [UInt32]?
+    splash.clock.at(2) {
+      midway = (composedFrame(card, splash.waylandHost), splash.session?.controller.statusLine() ?? "")
+      guard let stage = splash.session?.stage, case .success(let pixels) = stage.snapshot() else { return }
+      let surface = pixels.surface.pointee
+      drawnByTheCPU = (0..<Int(surface.h)).flatMap { row in
+        let line = (surface.pixels! + row * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)
+        return UnsafeBufferPointer(start: line, count: Int(surface.w)).map { $0 & 0xFF_FFFF }
+      }
+    }
     splash.clock.at(2.5) { splash.killProgram() }
-    #expect(splash.run(slowDoors(["--rotate", "180"])) == .exit(128 + SIGKILL))
-    #expect(composed == 0)
+    #expect(splash.run(slowDoors(["--rotate", String(degrees)])) == .exit(128 + SIGKILL))
+    let frame = try #require(midway?.frame, "\(String(describing: midway?.status)) \(splash.lines)")
+    #expect(midway?.status.contains("scanout=composed") == true, "\(String(describing: midway?.status))")
+    // The pattern shows between the leaves, turned as the CPU turns it.
+    #expect(Set(frame.filter { $0 & 0xFF == 0x40 }).count > 50, "the program's pattern does not show")
+    let cpu = try #require(drawnByTheCPU)
+    let differing = zip(frame, cpu).filter { $0 != $1 }.count
+    #expect(cpu.count == frame.count && differing == 0, "\(differing) of \(frame.count) pixels differ")
   }
 
   @Test func aComposedFrameTheScreenDoesNotTakeIsDrawnByTheCPUThatOnce() throws {

@@ -70,4 +70,25 @@ import Testing
     }
     #expect(rect == Rect(x: 12.25, y: 3.5, width: 100.75, height: 40))
   }
+
+  /// The unit square's map shows a picture's logical rectangle where the
+  /// turn puts it: each corner of a rectangle on the canvas goes where
+  /// `physicalRect` puts that corner's pixel, and the inverse turn takes
+  /// the physical rectangle back.
+  @Test(arguments: Rotation.allCases)
+  func theUnitSquareMapPutsAPictureWhereTheTurnPutsIt(rotation: Rotation) {
+    let logical = Rect(x: 40, y: 30, width: 100, height: 60)
+    let destination = rotation.physicalRect(logical, inLogical: canvas)
+    let map = rotation.unitSquareMap(onto: destination)
+    for (u, v) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (0.25, 0.5)] {
+      // The logical point, and the physical one a zero-sized rectangle there goes to.
+      let point = Rect(x: logical.x + u * logical.width, y: logical.y + v * logical.height, width: 0, height: 0)
+      let turned = rotation.physicalRect(point, inLogical: canvas)
+      let mapped = map.apply(u, v)
+      #expect(mapped.x == turned.x && mapped.y == turned.y, "(\(u), \(v)): \(mapped) against \(turned)")
+    }
+    let physical = rotation.physicalSize(ofLogical: canvas)
+    let back = rotation.inverse.physicalRect(destination, inLogical: physical)
+    #expect(back == logical, "\(back)")
+  }
 }

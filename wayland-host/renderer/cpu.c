@@ -40,8 +40,8 @@ void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rec
 }
 
 void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
-                     const struct splashd_host_rect *destination, float alpha) {
-  (void)host, (void)picture, (void)source, (void)destination, (void)alpha;
+                     const float placement[6], float alpha) {
+  (void)host, (void)picture, (void)source, (void)placement, (void)alpha;
 }
 
 int compose_end(struct splashd_host *host, struct splashd_host_dmabuf *frame) {
@@ -55,5 +55,7 @@ int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buff
 }
 
 void compose_release(struct splashd_host *host, int32_t picture) { (void)host, (void)picture; }
+
+void let_go_of_gpu_frames(struct splashd_host *host) { (void)host; }
 
 void stop_renderer(struct splashd_host *host) { (void)host; }

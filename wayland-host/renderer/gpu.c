@@ -316,15 +316,15 @@ void compose_fill(struct splashd_host *host, const struct splashd_host_rect *rec
 }
 
 void compose_picture(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
-                     const struct splashd_host_rect *destination, float alpha) {
+                     const float placement[6], float alpha) {
   struct gpu *gpu = host->gpu;
   if (gpu == NULL || gpu->composing == NULL) return;
   struct wlr_texture *texture = picture == 0                                      ? gpu->held_texture
                                 : picture > 0 && picture <= gpu->picture_count ? gpu->pictures[picture - 1]
                                                                                : NULL;
   if (texture == NULL) return;
-  float matrix[9];
-  rect_matrix(matrix, destination);
+  // The unit square placed as splashd said (the renderer projects pixels onto the buffer).
+  const float matrix[9] = {placement[0], placement[1], placement[2], placement[3], placement[4], placement[5], 0, 0, 1};
   const struct wlr_fbox box = {.x = source->x, .y = source->y, .width = source->width, .height = source->height};
   wlr_render_subtexture_with_matrix(host->renderer, texture, &box, matrix, alpha);
 }
@@ -396,6 +396,22 @@ void compose_release(struct splashd_host *host, int32_t picture) {
   if (gpu == NULL || picture <= 0 || picture > gpu->picture_count || gpu->pictures[picture - 1] == NULL) return;
   wlr_texture_destroy(gpu->pictures[picture - 1]);
   gpu->pictures[picture - 1] = NULL;
+}
+
+void let_go_of_gpu_frames(struct splashd_host *host) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || gpu->composing != NULL) return;
+  // The screen's framebuffer keeps the memory of a composed frame it still shows.
+  for (int index = 0; index < COMPOSED_BUFFERS; index++) {
+    if (gpu->composed[index] != NULL) wlr_buffer_drop(gpu->composed[index]);
+    gpu->composed[index] = NULL;
+  }
+  gpu->next_composed = 0;
+  if (host->reading || gpu->target == NULL) return;
+  wlr_buffer_drop(gpu->target);
+  gpu->target = NULL;
+  pixman_image_unref(gpu->pixels);
+  gpu->pixels = NULL;
 }
 
 void stop_renderer(struct splashd_host *host) {

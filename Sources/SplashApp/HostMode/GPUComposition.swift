@@ -45,10 +45,13 @@ final class GPUComposition: LayerDrawing {
 
   deinit { releaseAll() }
 
-  /// A frame of `size` composed by `draw` (the scene drawn on this, from
-  /// `painter`'s pictures) over the program's held frame: the buffer to
-  /// scan out, or why there is none.
-  func compose(size: PixelSize, pictures painter: SurfacePainter, _ draw: (any LayerDrawing) -> Void) -> Outcome {
+  /// A frame of `size` (physical pixels) composed by `draw` (the scene
+  /// drawn on this, from `painter`'s pictures, already turned) over the
+  /// program's held frame, which is upright and turned here by `rotation`:
+  /// the buffer to scan out, or why there is none.
+  func compose(
+    size: PixelSize, rotation: Rotation, pictures painter: SurfacePainter, _ draw: (any LayerDrawing) -> Void
+  ) -> Outcome {
     guard let host else { return .failed(RenderError(call: "host mode", reason: "the compositor is gone")) }
     guard host.heldDmabuf != nil else { return .programFrameNotOnGPU }
     if painter !== pictures {
@@ -72,11 +75,16 @@ final class GPUComposition: LayerDrawing {
       switch layer {
       case .fill(let rect, let color, let alpha):
         host.composeFill(rect, with: color, alpha: alpha)
+      case .picture(.background, let source, let destination, let alpha):
+        // What lies behind the splash is the program's frame itself,
+        // upright: the part of it the turned source shows, turned.
+        let upright = rotation.inverse.physicalRect(source, inLogical: size)
+        host.composePicture(
+          heldFramePicture, source: upright, placement: rotation.unitSquareMap(onto: destination), alpha: alpha)
       case .picture(let asset, let source, let destination, let alpha):
-        // What lies behind the splash is the program's frame itself.
-        let number = asset == .background ? heldFramePicture : numbers[asset]
-        guard let number else { continue }
-        host.composePicture(number, source: source, destination: destination, alpha: alpha)
+        guard let number = numbers[asset] else { continue }
+        host.composePicture(
+          number, source: source, placement: Rotation.none.unitSquareMap(onto: destination), alpha: alpha)
       }
     }
     guard let frame = host.endComposing() else {

@@ -511,13 +511,14 @@ final class Stage: EventSource, FrameSink {
   /// Host mode, the GPU variant: the program's new frame, its GPU buffer
   /// `dmabuf`, lies behind the splash from now on, drawn from where it
   /// lies at the next frame, composed on the GPU (`gpuComposition`): where
-  /// there is one screen, unturned, of the buffer's size, that shows the
-  /// program's frames already, and the stage draws (not paused, not dark).
+  /// there is one screen, whose canvas (turned or not) is the buffer's
+  /// size, that shows the program's frames already, and the stage draws
+  /// (not paused, not dark).
   /// False when not: the frame is to be read back and shown as any other
   /// (`showBehind`).
   func showBehindOnGPU(_ dmabuf: Dmabuf) -> Bool {
     guard gpuComposition != nil, takesProgramFrames, !isPaused, !isDark, output is ScanningOutOutput, scenes.count == 1,
-      let scene = scenes.first, scene.rotation == .none, scene.layout.canvas == dmabuf.size,
+      let scene = scenes.first, scene.layout.canvas == dmabuf.size,
       case .image = scene.layout.backdrop
     else { return false }
     programFrameOnGPU = true
@@ -618,7 +619,8 @@ final class Stage: EventSource, FrameSink {
     guard let gpuComposition, let scanning = output as? ScanningOutOutput, let scene = scenes.first,
       let pictures = scene.painter as? SurfacePainter
     else { return drawnByTheCPU() }
-    switch gpuComposition.compose(size: scene.layout.canvas, pictures: pictures, { draw(0, $0) }) {
+    let size = scene.rotation.physicalSize(ofLogical: scene.layout.canvas)
+    switch gpuComposition.compose(size: size, rotation: scene.rotation, pictures: pictures, { draw(0, $0) }) {
     case .programFrameNotOnGPU:
       return drawnByTheCPU()
     case .failed(let error):

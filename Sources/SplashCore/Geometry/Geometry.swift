@@ -158,6 +158,24 @@ public enum Rotation: Int, CaseIterable, Equatable, Sendable {
     }
   }
 
+  /// The turn that undoes this one.
+  public var inverse: Rotation { Rotation(rawValue: (360 - rawValue) % 360) ?? .none }
+
+  /// The map that puts the unit square on `destination`, a rectangle of
+  /// the physical display, showing a picture turned by this rotation: the
+  /// picture's point (u, v), in fractions of its width and height, goes
+  /// where the turn puts it (its top left corner (0, 0) to the top right
+  /// for 90°, the bottom right for 180°, the bottom left for 270°).
+  public func unitSquareMap(onto destination: Rect) -> AffineMap {
+    let (x, y, w, h) = (destination.x, destination.y, destination.width, destination.height)
+    switch self {
+    case .none: return AffineMap(a: w, b: 0, c: x, d: 0, e: h, f: y)
+    case .quarter: return AffineMap(a: 0, b: -w, c: x + w, d: h, e: 0, f: y)
+    case .half: return AffineMap(a: -w, b: 0, c: x + w, d: 0, e: -h, f: y + h)
+    case .threeQuarters: return AffineMap(a: 0, b: w, c: x, d: -h, e: 0, f: y + h)
+    }
+  }
+
   /// Where a point of the physical display shows on a logical canvas of
   /// `size`, the point given as fractions (u, v) of the display's width and
   /// height: what a touch screen or tablet on the display reports, which

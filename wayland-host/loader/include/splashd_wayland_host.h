@@ -241,9 +241,12 @@ struct splashd_host_api {
   /* Fills `rect` with `rgba` (each 0 to 1, not premultiplied). */
   void (*compose_fill)(struct splashd_host *host, const struct splashd_host_rect *rect, const float rgba[4]);
   /* Draws part `source` (in its pixels) of `picture` (0: the held frame;
-     else a number compose_upload gave) at `destination`, at opacity `alpha`. */
+     else a number compose_upload gave) at opacity `alpha`, placed by
+     `placement`: the unit square, showing `source` upright, put on the
+     frame at x = p[0] u + p[1] v + p[2], y = p[3] u + p[4] v + p[5] (a
+     rectangle, or one turned by quarter turns). */
   void (*compose_picture)(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
-                          const struct splashd_host_rect *destination, float alpha);
+                          const float placement[6], float alpha);
   /* Ends the frame: 1 with `frame` filled (XRGB8888; its descriptors the
      compositor's, valid until the third compose_begin after this one or
      destroy), the GPU done with it; 0 when it could not be drawn. */
@@ -256,7 +259,7 @@ struct splashd_host_api {
   void (*compose_release)(struct splashd_host *host, int32_t picture);
 };
 
-#define SPLASHD_HOST_API_VERSION 15
+#define SPLASHD_HOST_API_VERSION 16
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
