@@ -185,6 +185,30 @@ import Testing
     #expect(screen.keptLastFrame == true)
   }
 
+  /// After a splash, the stage shows the program (and the splash can come
+  /// back) unless a splash stopped before its transition stays: splashd
+  /// stopping, the program frozen, or ended and to be started again. A
+  /// transition played to its end shows the program whatever happened
+  /// meanwhile: a program that ended as the doors finished opening still
+  /// gets the splash back (on a real kernel it once stayed on its last
+  /// frame, the diagnostic screen unseen).
+  @Test func aTransitionPlayedToItsEndShowsTheProgramEvenIfItEndedMeanwhile() {
+    func shows(
+      stopping: Bool = false, hung: Bool = false, ended: Bool, restart: RestartPolicy = .always, doorsOpen: Bool
+    )
+      -> Bool
+    {
+      KioskSupervisor.showsTheProgram(
+        stopping: stopping, hung: hung, ended: ended, restart: restart, transitionEnded: doorsOpen)
+    }
+    #expect(shows(ended: false, doorsOpen: false))
+    #expect(shows(ended: true, restart: .no, doorsOpen: false))
+    #expect(!shows(ended: true, doorsOpen: false))
+    #expect(shows(ended: true, doorsOpen: true))
+    #expect(!shows(stopping: true, ended: false, doorsOpen: true))
+    #expect(!shows(hung: true, ended: false, doorsOpen: true))
+  }
+
   /// A program that writes megabytes to its standard error: all of it is
   /// forwarded, and the ring keeps a few KiB of it at most. (In real time:
   /// a stream that never stops is a loop busy at one instant of the test

@@ -154,10 +154,10 @@ final class KioskSupervisor {
     controller.publish(.didDisappear)
     var restarts = 0
     while true {
-      // A splash stopped before its transition shows the program from now
-      // on too (unless splashd is stopping, or the program has ended
-      // already and may be started again, or is frozen: the splash stays).
-      if !stopAsked && !program.liveness.hung && (!program.ended || handoff.restart == .no) {
+      if Self.showsTheProgram(
+        stopping: stopAsked, hung: program.liveness.hung, ended: program.ended, restart: handoff.restart,
+        transitionEnded: stage.transitionReachedItsEnd)
+      {
         stage.showTransitionEnd()
       }
       runLoop.run(until: .infinity) { program.ended || program.liveness.hung || stopAsked || controller.isAsking }
@@ -235,6 +235,21 @@ final class KioskSupervisor {
       if let child = program.spawned?.child { passSignals(to: child) }
       playAgain()
     }
+  }
+
+  /// Whether the stage shows the program from now on, after a splash
+  /// (`Stage.showTransitionEnd`: the splash's pictures let go of, so that
+  /// it can come back). A splash stopped before its transition shows the
+  /// program too, unless splashd is stopping, the program is frozen, or it
+  /// has ended already and may be started again: that splash stays. One
+  /// whose doors opened (`transitionEnded`) shows the program whatever
+  /// happened meanwhile: a program that ended as they finished opening
+  /// still gets the splash back over its last frame.
+  static func showsTheProgram(
+    stopping: Bool, hung: Bool, ended: Bool, restart: RestartPolicy, transitionEnded: Bool
+  ) -> Bool {
+    guard !stopping && !hung else { return false }
+    return transitionEnded || !ended || restart == .no
   }
 
   /// How long the diagnostic screen holds, with splashd answering

@@ -653,6 +653,10 @@ final class Stage: EventSource, FrameSink {
     onComposedAgain()
   }
 
+  /// Whether the last transition reached its end: its doors open, the
+  /// program's frame alone drawn (not while the splash returns).
+  var transitionReachedItsEnd: Bool { lastProgress >= 1 && !returning }
+
   /// Host mode, after the splash: the transition's end (the program alone)
   /// is what the stage draws from now on, even when the splash was stopped
   /// before its transition; the splash's pictures are let go of.
