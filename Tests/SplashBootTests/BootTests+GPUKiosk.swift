@@ -162,6 +162,21 @@ extension BootTests {
 
     // (b) Once the program is alone, its buffers are scanned out.
     #expect(text("gpu-status").contains(" scanout=direct"), "\(text("gpu-status")); \(note)")
+    // Then the buffers its frames were composed and read back into are let
+    // go of: splashd holds no more GPU buffers than cage does with the same
+    // program (each buffer a compositor allocates or imports keeps one
+    // open; splashd's three composed and its read-back would be four more).
+    let words = text("gpu-dmabufs").split(whereSeparator: \.isWhitespace).map(String.init)
+    let held = Dictionary(
+      stride(from: 0, to: words.count - 1, by: 2).compactMap { at in Int(words[at + 1]).map { (words[at], $0) } }
+    ) { $1 }
+    if let splashd = held["splashd"], let cage = held["cage"] {
+      #expect(splashd <= cage, "GPU buffers held: \(held); \(note)")
+      print("gpu_kiosk_splashd_dmabufs_scanned_out: \(splashd)")
+      print("gpu_kiosk_cage_dmabufs: \(cage)")
+    } else {
+      Issue.record("no count of the GPU buffers held: \(text("gpu-dmabufs")); \(note)")
+    }
 
     // (c) The kernel's primary plane shows the program's buffers: none of
     // the framebuffers there while the splash showed (before the reveal),
@@ -200,6 +215,32 @@ extension BootTests {
       #expect(
         row.filter { $0 == white }.count == 32 && row.allSatisfy { $0 == white || $0 == Self.kiosk },
         "row \(y): \(row.filter { $0 == white }.count) white pixels, \(Set(row)); \(note)")
+    }
+
+    // (e) Bad GPU buffers (dmabuf-fuzz: bad descriptors, planes, offsets,
+    // strides, sizes, formats and modifiers, buffers destroyed while
+    // shown) are refused to their client, never the kiosk's problem: no
+    // round trip hung, the same splashd serves on, the program drew
+    // meanwhile and is scanned out again.
+    let fuzz = Dictionary(
+      text("dmabuf-fuzz").split(separator: "\n").compactMap { line -> (String, Int)? in
+        let parts = line.split(separator: ":", maxSplits: 1)
+        return parts.count == 2
+          ? Int(parts[1].trimmingCharacters(in: .whitespaces)).map { (String(parts[0]), $0) } : nil
+      }
+    ) { $1 }
+    #expect((fuzz["tries"] ?? 0) > 0 && fuzz["hangs"] == 0, "\(fuzz) \(text("dmabuf-fuzz.log")); \(note)")
+    #expect((fuzz["cut_off"] ?? 0) + (fuzz["failed"] ?? 0) > 0, "no bad buffer refused: \(fuzz); \(note)")
+    let after = text("dmabuf-fuzz-after").split(separator: "\n").map(String.init)
+    let pids = after.first?.dropFirst("pids=".count).split(separator: " ") ?? []
+    #expect(pids.count == 2 && pids[0] == pids[1], "splashd was replaced: \(after); \(note)")
+    let drawn = after.count > 1 ? Int(after[1].dropFirst("frames=".count)) ?? 0 : 0
+    #expect(drawn > 0, "the program drew nothing while the client fuzzed: \(after); \(note)")
+    #expect(
+      after.last?.contains("program=shown") == true && after.last?.contains(" scanout=direct") == true,
+      "\(after); \(note)")
+    for name in ["tries", "created", "failed", "cut_off"] {
+      print("gpu_kiosk_dmabuf_fuzz_\(name): \(fuzz[name] ?? 0)")
     }
 
     // The same client under --gpu no got shared memory: software rendering, composed.

@@ -25,7 +25,11 @@
 # started again by systemd (watchdog, screendump watchdog);
 # tty1's keyboard mode (console-keyboard: one
 # word from keyboard-mode, then in host mode a second once splashd has
-# crashed), the journal (journal.txt); then RIG-STATUS 0 and the power off.
+# crashed), in host mode before that crash foot killed until splashd
+# shows the diagnostic screen (diagnostic-status; the screen's watch)
+# and the screen switched off (a fake backlight's brightness before and
+# after the crash in crash-backlight),
+# the journal (journal.txt); then RIG-STATUS 0 and the power off.
 # wayland-kiosk-boot.sh browser, with cog as the hosted program instead:
 # the page touched, then the same animating client under host mode and
 # under cage in turn (the step's own comment says what it writes).
@@ -194,12 +198,37 @@ final)
     main=$new
   fi
   # The console's keyboard (tty1, the terminal the kiosk holds) while the
-  # compositor runs; in host mode, splashd then crashes (SIGSEGV) and the
-  # mode is read again once it has gone.
+  # compositor runs.
   keyboard-mode /dev/tty1 > /run/rig/console-keyboard 2>&1
+  # In host mode, a program that always fails: foot killed each time it
+  # comes back until splashd stops starting it (restart-limit = 2, the
+  # rig's config) and shows the diagnostic screen (within 120 s):
+  # splashctl's status then in diagnostic-status; the screen's watch
+  # records the diagnostic screen from then until the screen goes off below.
   if [ "$(cat "/proc/$main/comm")" = splashd ]; then
+    i=0; while ! timeout 5 splashctl status 2>/dev/null | grep -q ' program=failed ' && [ $i -lt 1200 ]; do
+      for comm in /proc/[0-9]*/comm; do
+        [ "$(cat "$comm" 2>/dev/null)" = foot ] && kill -KILL "$(basename "${comm%/comm}")"
+      done
+      sleep 0.1; i=$((i+1))
+    done
+    timeout 5 splashctl status > /run/rig/diagnostic-status 2>&1
+    sleep 2
+  fi
+  # Then, in host mode, a crash while the screen is off: a backlight (a
+  # folder laid out as the kernel's, on a tmpfs over /sys/class/backlight,
+  # brightness 7) turned down by splashctl screen off, then splashd crashes
+  # (SIGSEGV; it still shows the diagnostic screen). crash-backlight:
+  # "off=LEVEL crashed=LEVEL", the brightness while off and once splashd
+  # has gone; the console's mode is read again then.
+  if [ "$(cat "/proc/$main/comm")" = splashd ]; then
+    mount -t tmpfs backlights /sys/class/backlight
+    mkdir /sys/class/backlight/panel && echo 7 > /sys/class/backlight/panel/brightness
+    timeout 5 splashctl screen off > /dev/null 2>&1
+    off=$(cat /sys/class/backlight/panel/brightness)
     kill -SEGV "$main"
     i=0; while [ -e "/proc/$main" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    echo "off=$off crashed=$(cat /sys/class/backlight/panel/brightness)" > /run/rig/crash-backlight
     keyboard-mode /dev/tty1 >> /run/rig/console-keyboard 2>&1
   fi
   journalctl -b -o short-monotonic > /run/rig/journal.txt
@@ -275,12 +304,16 @@ gpu)
   # "ID START ALLOCATED-BY" (START: the offset of its buffer object, "-"
   # when it has none). Not scanned out within 120 s (splashctl:
   # scanout=direct): its status and the journal, and the boot ends with
-  # status 1. Once revealed and scanned out: splashctl's status (gpu-status), where
+  # status 1. Once revealed and scanned out: gpu-dmabufs, "splashd N": the
+  # GPU buffers (dmabufs) splashd holds open ("cage M" is added once cage
+  # runs the client); splashctl's status (gpu-status), where
   # splashd's threads wait in the kernel (gpu-splashd-stacks: a splashd
   # that does not answer) and the card's state (gpu-state), screendump
   # gpu-program, the screen's watch stopped; then 10 samples,
   # 0.2 s apart, of the primary plane's framebuffer (gpu-plane-after, the
-  # same fields) and the framebuffers then (gpu-framebuffers-after). Then
+  # same fields) and the framebuffers then (gpu-framebuffers-after); the
+  # figures of splashd (below), then bad GPU buffers (dmabuf-fuzz, the
+  # comment there). Then
   # the figures: the same client under four compositors in turn on the
   # same card: splashd in the kiosk unit (gpu), cage 0.1.4 with
   # WLR_RENDERER=gles2 (cage), splashd on the GPU with the client told
@@ -357,6 +390,13 @@ gpu)
   status() { timeout 5 splashctl status; }
   status > /run/rig/gpu-phase-before 2>&1
   framebuffers > /run/rig/gpu-framebuffers-before
+  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  # The GPU buffers (dmabufs) process $1 holds open.
+  dmabufs() {
+    n=0
+    for fd in /proc/"$1"/fd/*; do case "$(readlink "$fd")" in *dmabuf*) n=$((n + 1)) ;; esac; done
+    echo "$n"
+  }
   scanned_out() { status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'; }
   if ! within 120 scanned_out; then
     # Nothing after this can be measured: the journal says why, at once.
@@ -365,7 +405,7 @@ gpu)
     echo RIG-STATUS 1 > /dev/ttyS0; systemctl poweroff --force --force
   fi
   status > /run/rig/gpu-status 2>&1
-  main=$(systemctl show -P MainPID kiosk-with-splash.service)
+  echo "splashd $(dmabufs "$main")" > /run/rig/gpu-dmabufs
   # Where each of splashd's threads waits in the kernel, and the card's state, then.
   for task in /proc/"$main"/task/*; do
     echo "$(cat "$task/comm") $(cat "$task/wchan")"; cat "$task/stack"
@@ -377,6 +417,24 @@ gpu)
   for i in 1 2 3 4 5 6 7 8 9 10; do primary; sleep 0.2; done > /run/rig/gpu-plane-after
   framebuffers > /run/rig/gpu-framebuffers-after
   figures gpu "$main" "$(pid_of gles-counter)" /run/gles-kiosk
+  # Bad GPU buffers: the program animating again (figures paused it),
+  # dmabuf-fuzz (seed 1, 20 s) as the kiosk user on the program's display,
+  # its report in dmabuf-fuzz; then in
+  # dmabuf-fuzz-after splashd's main PID before and after ("pids=A B"),
+  # the program's frames drawn meanwhile ("frames=N") and splashctl's
+  # status once its buffer is scanned out again (within 30 s).
+  kill -USR1 "$(pid_of gles-counter)"
+  drawn=$(frames /run/gles-kiosk)
+  install -d -o kiosk -m 0700 /run/rig-fuzz
+  runuser -u kiosk -- env XDG_RUNTIME_DIR="/run/user/$(id -u kiosk)" WAYLAND_DISPLAY=wayland-0 \
+    timeout 60 dmabuf-fuzz 1 20 /run/rig-fuzz/report > /run/rig/dmabuf-fuzz.log 2>&1
+  cp /run/rig-fuzz/report /run/rig/dmabuf-fuzz 2>/dev/null
+  within 30 scanned_out
+  {
+    echo "pids=$main $(systemctl show -P MainPID kiosk-with-splash.service)"
+    echo "frames=$(($(frames /run/gles-kiosk) - drawn))"
+    status
+  } > /run/rig/dmabuf-fuzz-after 2>&1
   systemctl stop kiosk-with-splash.service
   # cage as the kiosk user (seatd gives it the seat), with the GLES2 renderer.
   systemctl start seatd.service
@@ -387,6 +445,7 @@ gpu)
   client_runs() { [ -n "$(pid_of gles-counter)" ]; }
   within 60 client_runs
   figures cage "$(pid_of cage)" "$(pid_of gles-counter)" /run/rig-gpu/cage
+  echo "cage $(dmabufs "$(pid_of cage)")" >> /run/rig/gpu-dmabufs
   cage=$(pid_of cage)
   [ -n "$cage" ] && kill "$cage"
   cage_gone() { [ -z "$(pid_of cage)" ]; }
