@@ -35,13 +35,15 @@ public final class Backlights {
       do throws(SystemError) {
         let brightness = try Files.readText(light + "/brightness").trimmingNewlines
         let file = try FileDescriptor.open(light + "/brightness", O_WRONLY | O_TRUNC | O_CLOEXEC)
+        // A crash from now on puts it back, even one while it turns down.
+        if putBackOnCrash { CrashHandOff.write(brightness, to: file.rawValue) }
         do throws(SystemError) {
           try file.writeAll("0")
         } catch {
+          if putBackOnCrash { CrashHandOff.stopWriting(to: file.rawValue) }
           try? file.close()
           throw error
         }
-        if putBackOnCrash { CrashHandOff.write(brightness, to: file.rawValue) }
         kept.append((light, file, brightness))
       } catch {
         failed.append("\(light): cannot turn it down: \(error.phrase)")
@@ -54,12 +56,13 @@ public final class Backlights {
   public func restore() -> [String] {
     var failed: [String] = []
     for (light, file, brightness) in kept {
-      if putBackOnCrash { CrashHandOff.stopWriting(to: file.rawValue) }
       do throws(SystemError) {
         try Files.write(brightness, to: light + "/brightness")
       } catch {
         failed.append("\(light): cannot put its brightness back: \(error.phrase)")
       }
+      // Kept for a crash until it is back.
+      if putBackOnCrash { CrashHandOff.stopWriting(to: file.rawValue) }
       try? file.close()
     }
     kept = []

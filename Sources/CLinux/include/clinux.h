@@ -133,6 +133,17 @@ const char *splashd_build_commit(void);
    safe: the crash hand-off calls it before execve). 0, or -1 and errno. */
 int splashd_become(unsigned int uid, unsigned int gid, int group_count, const unsigned int *groups);
 
+/* The files a crash writes first (crash_writes.c): `text` (`count` bytes,
+   at most 32, copied) to be written at the start of the file open at
+   `descriptor`; 0, or -1 when the 8 slots are taken or the text too long.
+   Called by one thread only. */
+int splashd_crash_write_add(int descriptor, const char *text, size_t count);
+/* Lets go of `descriptor`'s slot (it is about to be closed). */
+void splashd_crash_write_remove(int descriptor);
+/* Writes each slot's text at its file's start. Async-signal-safe (the
+   crash hand-off calls it), on any thread. */
+void splashd_crash_writes_run(void);
+
 /* Raises this process's soft limit of open descriptors (RLIMIT_NOFILE) to
    its hard limit, keeping the soft limit it had for the programs it starts
    (splashd_descriptor_limit_for_programs): clients cannot exhaust 1,024

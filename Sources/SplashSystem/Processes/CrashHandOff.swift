@@ -84,31 +84,19 @@ public enum CrashHandOff {
   /// Undoes `restoreKeyboard` (the mode was put back).
   public static func stopRestoringKeyboard() { crashKeyboard = nil }
 
-  /// From now on, a crash first writes `text` at the start of the file
-  /// open at `descriptor` (a backlight's brightness, turned down: the level
-  /// it had), until `stopWriting(to:)`; at most 8 such files (the rest are
-  /// not written, said by the false returned).
+  /// From now on, a crash first writes `text` (at most 32 bytes) at the
+  /// start of the file open at `descriptor` (a backlight's brightness,
+  /// turned down: the level it had), until `stopWriting(to:)`; at most 8
+  /// such files (false when it is not written). From the main thread.
   @discardableResult
   public static func write(_ text: String, to descriptor: Int32) -> Bool {
-    for slot in 0..<crashWriteSlots where crashWrites[slot].descriptor < 0 {
-      let bytes = Array(text.utf8)
-      let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-      copy.initialize(from: bytes, count: bytes.count)
-      crashWrites[slot] = CrashWrite(descriptor: descriptor, bytes: copy, count: bytes.count)
-      installCrashHandler()
-      return true
-    }
-    return false
+    guard text.withCString({ splashd_crash_write_add(descriptor, $0, strlen($0)) }) == 0 else { return false }
+    installCrashHandler()
+    return true
   }
 
   /// Stops writing to `descriptor` on a crash (it is about to be closed).
-  public static func stopWriting(to descriptor: Int32) {
-    for slot in 0..<crashWriteSlots where crashWrites[slot].descriptor == descriptor {
-      let bytes = crashWrites[slot].bytes
-      crashWrites[slot] = CrashWrite(descriptor: -1, bytes: nil, count: 0)
-      bytes?.deallocate()
-    }
-  }
+  public static func stopWriting(to descriptor: Int32) { splashd_crash_write_remove(descriptor) }
 
   /// Gives the calling thread (the main thread, at start) a stack of its
   /// own for the crash handler, so that a crash that is a stack overflow
@@ -124,17 +112,13 @@ public enum CrashHandOff {
   /// there is one, else lets the signal end the process as it would have.
   private static func installCrashHandler() {
     // The globals the handler reads are initialised here, never there.
-    _ = (crashKeyboard, crashPath, crashArguments, crashEnvironment, crashUser, crashFiles, crashWrites)
+    _ = (crashKeyboard, crashPath, crashArguments, crashEnvironment, crashUser, crashFiles)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
-      // Only async-signal-safe calls here: ioctl(2), unlink(2), lseek(2), write(2), setrlimit(2), execve(2),
+      // Only async-signal-safe calls here: ioctl(2), lseek(2), write(2), unlink(2), setrlimit(2), execve(2),
       // raise(3).
       if let keyboard = crashKeyboard { _ = splashd_ioctl_value(keyboard.descriptor, UInt(KDSKBMODE), keyboard.mode) }
-      for slot in 0..<crashWriteSlots where crashWrites[slot].descriptor >= 0 {
-        let pending = crashWrites[slot]
-        _ = lseek(pending.descriptor, 0, SEEK_SET)
-        _ = Glibc.write(pending.descriptor, pending.bytes, pending.count)
-      }
+      splashd_crash_writes_run()
       for slot in 0..<crashFileSlots { if let file = crashFiles[slot] { unlink(file) } }
       if let path = crashPath, let arguments = crashArguments, let environment = crashEnvironment {
         let message: StaticString = "splashd: crashed; handing off to the program\n"
@@ -191,22 +175,6 @@ private struct CrashUser {
   let groupCount: Int32
   let groups: UnsafeMutablePointer<gid_t>
 }
-/// The files the crash handler writes first (`CrashHandOff.write`): a
-/// fixed table, a descriptor of -1 for a free slot.
-private let crashWriteSlots = 8
-nonisolated(unsafe) private let crashWrites: UnsafeMutablePointer<CrashWrite> = {
-  let table = UnsafeMutablePointer<CrashWrite>.allocate(capacity: crashWriteSlots)
-  table.initialize(repeating: CrashWrite(descriptor: -1, bytes: nil, count: 0), count: crashWriteSlots)
-  return table
-}()
-
-/// What the crash handler writes to an open file.
-private struct CrashWrite {
-  let descriptor: Int32
-  let bytes: UnsafeMutablePointer<UInt8>?
-  let count: Int
-}
-
 /// The console keyboard the crash handler turns back on.
 nonisolated(unsafe) private var crashKeyboard: CrashKeyboard?
 
