@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // A seeded random walk of bad GPU buffers against a compositor's
 // linux-dmabuf (zwp_linux_dmabuf_v1, version 3), for the QEMU rig's GPU
-// tier: issue #42's "bad buffers are the program's problem". Each try
-// makes a params object and adds zero to five planes, each with a
+// tier: issue #42's "bad buffers are the program's problem". Half the
+// tries ask for a buffer with a GPU buffer's right parameters (made, shown,
+// sometimes destroyed while shown); each other try makes a params object
+// and adds zero to five planes, each with a
 // descriptor that is a real GPU buffer's (made with GBM on the render
 // node), a memfd, a pipe or /dev/null, at a random plane index, offset,
 // stride and modifier (the buffer's own often enough to pass); then asks
@@ -56,7 +58,7 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
                    uint32_t version) {
   (void)data;
   if (strcmp(interface, "wl_compositor") == 0) {
-    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, version < 4 ? version : 4);
   } else if (strcmp(interface, "zwp_linux_dmabuf_v1") == 0 && version >= 3) {
     dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3);
   } else if (strcmp(interface, "xdg_wm_base") == 0) {
@@ -80,10 +82,13 @@ static void xdg_configure(void *data, struct xdg_surface *surface, uint32_t seri
 }
 static const struct xdg_surface_listener xdg_surface_listener = {.configure = xdg_configure};
 
+/* The buffer a create was answered with (NULL: none, or failed). */
+static struct wl_buffer *answered;
+
 static void params_created(void *data, struct zwp_linux_buffer_params_v1 *params, struct wl_buffer *buffer) {
-  (void)params;
+  (void)data, (void)params;
   created++;
-  *(struct wl_buffer **)data = buffer;
+  answered = buffer;
 }
 static void params_failed(void *data, struct zwp_linux_buffer_params_v1 *params) {
   (void)data, (void)params;
@@ -91,34 +96,6 @@ static void params_failed(void *data, struct zwp_linux_buffer_params_v1 *params)
 }
 static const struct zwp_linux_buffer_params_v1_listener params_listener = {.created = params_created,
                                                                            .failed = params_failed};
-
-/* One connection's objects. */
-struct walk {
-  struct wl_display *display;
-  struct wl_surface *surfaces[SURFACES];
-  struct wl_buffer *shown[SURFACES];
-};
-
-static bool connect_walk(struct walk *walk) {
-  memset(walk, 0, sizeof *walk);
-  compositor = NULL, dmabuf = NULL, wm_base = NULL;
-  walk->display = wl_display_connect(NULL);
-  if (walk->display == NULL) return false;
-  wl_registry_add_listener(wl_display_get_registry(walk->display), &registry_listener, NULL);
-  if (wl_display_roundtrip(walk->display) < 0 || compositor == NULL || dmabuf == NULL) return false;
-  for (int index = 0; index < SURFACES; index++) {
-    walk->surfaces[index] = wl_compositor_create_surface(compositor);
-    // The last one a toplevel's: shown as a window when it has a buffer.
-    if (index == SURFACES - 1 && wm_base != NULL) {
-      xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
-      struct xdg_surface *xdg = xdg_wm_base_get_xdg_surface(wm_base, walk->surfaces[index]);
-      xdg_surface_add_listener(xdg, &xdg_surface_listener, NULL);
-      xdg_toplevel_set_title(xdg_surface_get_toplevel(xdg), "dmabuf-fuzz");
-      wl_surface_commit(walk->surfaces[index]);
-    }
-  }
-  return wl_display_roundtrip(walk->display) >= 0;
-}
 
 static void sync_done(void *data, struct wl_callback *callback, uint32_t serial) {
   (void)serial;
@@ -134,26 +111,71 @@ static double now(void) {
 }
 
 /* A round trip of at most 10 s: 1 done, 0 a protocol error or a closed
-   connection, -1 a hang. */
+   connection, -1 a hang. Other than done, the connection is to be let go
+   of (the callback is destroyed: nothing is written later). */
 static int bounded_roundtrip(struct wl_display *display) {
   int done = 0;
-  wl_callback_add_listener(wl_display_sync(display), &sync_listener, &done);
+  struct wl_callback *callback = wl_display_sync(display);
+  wl_callback_add_listener(callback, &sync_listener, &done);
   double end = now() + 10;
+  int outcome = 1;
   while (!done) {
-    if (wl_display_flush(display) < 0 && errno != EAGAIN) return 0;
-    if (wl_display_dispatch_pending(display) < 0) return 0;
+    int flushed = wl_display_flush(display);
+    if ((flushed < 0 && errno != EAGAIN) || wl_display_dispatch_pending(display) < 0) {
+      outcome = 0;
+      break;
+    }
     if (done) break;
     double left = end - now();
-    if (left <= 0) return -1;
+    if (left <= 0) {
+      outcome = -1;
+      break;
+    }
     if (wl_display_prepare_read(display) != 0) continue;
-    struct pollfd poller = {.fd = wl_display_get_fd(display), .events = POLLIN};
-    if (poll(&poller, 1, (int)(left * 1000) + 1) <= 0) {
+    // Until all is sent, waiting to send too.
+    struct pollfd poller = {.fd = wl_display_get_fd(display), .events = POLLIN | (flushed < 0 ? POLLOUT : 0)};
+    if (poll(&poller, 1, (int)(left * 1000) + 1) <= 0 || !(poller.revents & (POLLIN | POLLERR | POLLHUP))) {
       wl_display_cancel_read(display);
       continue;
     }
-    if (wl_display_read_events(display) < 0) return 0;
+    if (wl_display_read_events(display) < 0) {
+      outcome = 0;
+      break;
+    }
   }
-  return wl_display_get_error(display) == 0 ? 1 : 0;
+  if (!done) wl_callback_destroy(callback);
+  if (outcome == 1 && wl_display_get_error(display) != 0) outcome = 0;
+  return outcome;
+}
+
+
+
+/* One connection's objects. */
+struct walk {
+  struct wl_display *display;
+  struct wl_surface *surfaces[SURFACES];
+  struct wl_buffer *shown[SURFACES];
+};
+
+static bool connect_walk(struct walk *walk) {
+  memset(walk, 0, sizeof *walk);
+  compositor = NULL, dmabuf = NULL, wm_base = NULL;
+  walk->display = wl_display_connect(NULL);
+  if (walk->display == NULL) return false;
+  wl_registry_add_listener(wl_display_get_registry(walk->display), &registry_listener, NULL);
+  if (bounded_roundtrip(walk->display) != 1 || compositor == NULL || dmabuf == NULL) return false;
+  for (int index = 0; index < SURFACES; index++) {
+    walk->surfaces[index] = wl_compositor_create_surface(compositor);
+    // The last one a toplevel's: shown as a window when it has a buffer.
+    if (index == SURFACES - 1 && wm_base != NULL) {
+      xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
+      struct xdg_surface *xdg = xdg_wm_base_get_xdg_surface(wm_base, walk->surfaces[index]);
+      xdg_surface_add_listener(xdg, &xdg_surface_listener, NULL);
+      xdg_toplevel_set_title(xdg_surface_get_toplevel(xdg), "dmabuf-fuzz");
+      wl_surface_commit(walk->surfaces[index]);
+    }
+  }
+  return bounded_roundtrip(walk->display) == 1;
 }
 
 /* The GPU buffers the planes may name: their descriptors, sizes, strides, modifiers. */
@@ -187,41 +209,64 @@ static int plane_descriptor(const struct gpu_buffer *buffers) {
   return open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-/* One try: a params object, its planes and a buffer asked for, attached. */
-static void try_once(struct walk *walk, const struct gpu_buffer *buffers) {
+/* A random 64-bit modifier (two draws, in order). */
+static uint64_t random_modifier(void) {
+  uint64_t high = (uint64_t)rand();
+  return high << 32 | (uint64_t)rand();
+}
+
+/* One try: a params object, its planes and a buffer asked for, attached.
+   Half the tries are a whole buffer's right parameters, for buffers that
+   are made and shown (and destroyed while shown); the rest are random.
+   1, or what a round trip that failed said (0 cut off, -1 a hang). */
+static int try_once(struct walk *walk, const struct gpu_buffer *buffers) {
   const struct gpu_buffer *model = &buffers[rand() % BUFFERS];
+  bool right = rand() % 2 == 0;
   struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(dmabuf);
-  int planes = rand() % 6;
+  int planes = right ? 1 : rand() % 6;
   for (int plane = 0; plane < planes; plane++) {
-    int fd = plane_descriptor(buffers);
+    int fd = right ? dup(model->fd) : plane_descriptor(buffers);
     if (fd < 0) continue;
-    uint32_t index = rand() % 4 == 0 ? (uint32_t)(rand() % 6) : (uint32_t)plane;
-    uint32_t offset = pick((const uint32_t[]){0, 0, 0, 4096, model->stride * model->height, 0x7FFFFFFF, 0xFFFFFFF0}, 7);
+    uint32_t index = !right && rand() % 4 == 0 ? (uint32_t)(rand() % 6) : (uint32_t)plane;
+    uint32_t offset =
+        right ? 0 : pick((const uint32_t[]){0, 0, 0, 4096, model->stride * model->height, 0x7FFFFFFF, 0xFFFFFFF0}, 7);
     uint32_t stride =
-        pick((const uint32_t[]){model->stride, model->stride, 0, 4, model->stride * 2, 0x10000000, 0xFFFFFFFF}, 7);
-    uint64_t modifier = rand() % 2 == 0 ? model->modifier
-                                        : (uint64_t[]){DRM_FORMAT_MOD_LINEAR, DRM_FORMAT_MOD_INVALID,
-                                                       ((uint64_t)rand() << 32) | (uint64_t)rand()}[rand() % 3];
+        right ? model->stride
+              : pick((const uint32_t[]){model->stride, model->stride, 0, 4, model->stride * 2, 0x10000000, 0xFFFFFFFF},
+                     7);
+    uint64_t modifier = model->modifier;
+    if (!right && rand() % 2 == 0) {
+      int kind = rand() % 3;
+      modifier = kind == 0 ? DRM_FORMAT_MOD_LINEAR : kind == 1 ? DRM_FORMAT_MOD_INVALID : random_modifier();
+    }
     zwp_linux_buffer_params_v1_add(params, fd, index, offset, stride, (uint32_t)(modifier >> 32),
                                    (uint32_t)modifier);
     close(fd);
   }
-  int32_t width = (int32_t)pick((const uint32_t[]){model->width, model->width, 0, 1, 16384, 0x7FFFFFFF}, 6);
-  int32_t height = (int32_t)pick((const uint32_t[]){model->height, model->height, 0, 1, 16384, 0x80000000}, 6);
-  uint32_t format = pick((const uint32_t[]){model->format, model->format, DRM_FORMAT_ARGB8888,
-                                            DRM_FORMAT_NV12, DRM_FORMAT_RGB565, 0x20202020},
-                         6);
-  uint32_t flags = rand() % 4 == 0 ? (uint32_t)(rand() % 8) : 0;
+  int32_t width =
+      right ? (int32_t)model->width : (int32_t)pick((const uint32_t[]){model->width, 0, 1, 16384, 0x7FFFFFFF}, 5);
+  int32_t height =
+      right ? (int32_t)model->height : (int32_t)pick((const uint32_t[]){model->height, 0, 1, 16384, 0x80000000}, 5);
+  uint32_t format =
+      right ? model->format
+            : pick((const uint32_t[]){model->format, DRM_FORMAT_ARGB8888, DRM_FORMAT_NV12, DRM_FORMAT_RGB565,
+                                      0x20202020},
+                   5);
+  uint32_t flags = !right && rand() % 4 == 0 ? (uint32_t)(rand() % 8) : 0;
   struct wl_buffer *buffer = NULL;
   if (rand() % 2 == 0) {
     buffer = zwp_linux_buffer_params_v1_create_immed(params, width, height, format, flags);
   } else {
-    zwp_linux_buffer_params_v1_add_listener(params, &params_listener, &buffer);
+    answered = NULL;
+    zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
     zwp_linux_buffer_params_v1_create(params, width, height, format, flags);
-    if (bounded_roundtrip(walk->display) != 1) return;
+    int outcome = bounded_roundtrip(walk->display);
+    // (The connection is let go of when it failed: nothing comes later.)
+    if (outcome != 1) return outcome;
+    buffer = answered;
   }
   zwp_linux_buffer_params_v1_destroy(params);
-  if (buffer == NULL) return;
+  if (buffer == NULL) return 1;
   int surface = rand() % SURFACES;
   wl_surface_attach(walk->surfaces[surface], buffer, 0, 0);
   wl_surface_damage_buffer(walk->surfaces[surface], 0, 0, INT32_MAX, INT32_MAX);
@@ -233,6 +278,7 @@ static void try_once(struct walk *walk, const struct gpu_buffer *buffers) {
   }
   if (walk->shown[surface] != NULL) wl_buffer_destroy(walk->shown[surface]);
   walk->shown[surface] = buffer;
+  return 1;
 }
 
 int main(int argc, char **argv) {
@@ -261,20 +307,24 @@ int main(int argc, char **argv) {
   struct walk walk;
   if (!connect_walk(&walk)) fail("no compositor with linux-dmabuf (version 3) on WAYLAND_DISPLAY");
   double end = now() + seconds;
+  bool connected = true;
   while (now() < end) {
-    for (int batch = 0; batch < 8; batch++, tries++) try_once(&walk, buffers);
-    int answered = bounded_roundtrip(walk.display);
-    if (answered == 1) continue;
-    if (answered < 0) hangs++;
+    int outcome = 1;
+    for (int batch = 0; batch < 8 && outcome == 1 && now() < end; batch++, tries++) {
+      outcome = try_once(&walk, buffers);
+    }
+    if (outcome == 1) outcome = bounded_roundtrip(walk.display);
+    if (outcome == 1) continue;
+    if (outcome < 0) hangs++;
     else cut_off++;
     wl_display_disconnect(walk.display);
-    if (!connect_walk(&walk)) break;
+    if (!(connected = connect_walk(&walk))) break;
   }
   FILE *report = fopen(argv[3], "w");
   if (report == NULL) fail("cannot write the report");
   fprintf(report, "seed: %u\ntries: %ld\ncreated: %ld\nfailed: %ld\ncut_off: %ld\nhangs: %ld\n", seed, tries,
           created, failed, cut_off, hangs);
   fclose(report);
-  wl_display_disconnect(walk.display);
+  if (connected) wl_display_disconnect(walk.display);
   return 0;
 }

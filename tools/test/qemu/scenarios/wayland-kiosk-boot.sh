@@ -206,11 +206,13 @@ final)
   # splashctl's status then in diagnostic-status; the screen's watch
   # records the diagnostic screen from then until the screen goes off below.
   if [ "$(cat "/proc/$main/comm")" = splashd ]; then
-    i=0; while ! timeout 5 splashctl status 2>/dev/null | grep -q ' program=failed ' && [ $i -lt 1200 ]; do
+    end=$(awk '{print $1 + 120}' /proc/uptime)
+    until timeout 5 splashctl status 2>/dev/null | grep -q ' program=failed '; do
+      awk -v end="$end" '{exit !($1 >= end)}' /proc/uptime && break
       for comm in /proc/[0-9]*/comm; do
         [ "$(cat "$comm" 2>/dev/null)" = foot ] && kill -KILL "$(basename "${comm%/comm}")"
       done
-      sleep 0.1; i=$((i+1))
+      sleep 0.1
     done
     timeout 5 splashctl status > /run/rig/diagnostic-status 2>&1
     sleep 2
@@ -230,6 +232,9 @@ final)
     i=0; while [ -e "/proc/$main" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     echo "off=$off crashed=$(cat /sys/class/backlight/panel/brightness)" > /run/rig/crash-backlight
     keyboard-mode /dev/tty1 >> /run/rig/console-keyboard 2>&1
+  elif [ -e /run/rig/diagnostic-status ]; then
+    # (the diagnostic screen's 30 s ran out first)
+    echo "splashd had ended before the crash step" > /run/rig/crash-backlight
   fi
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
