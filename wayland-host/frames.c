@@ -316,10 +316,12 @@ int held_dmabuf(struct splashd_host *host, struct splashd_host_dmabuf *dmabuf) {
 
 void shown_as_is(struct splashd_host *host) {
   if (host->held == NULL || host->holds_composed || host->held == host->shown) return;
+  // The first of the program's buffers scanned out after frames of splashd's.
+  bool first = host->shown == NULL;
   struct wlr_buffer *locked = wlr_buffer_lock(host->held);
   shown_composed(host);
   host->shown = locked;
-  let_go_of_gpu_frames(host);
+  if (first) let_go_of_gpu_frames(host);
 }
 
 void shown_composed(struct splashd_host *host) {

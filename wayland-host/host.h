@@ -309,8 +309,9 @@ int32_t compose_upload(struct splashd_host *host, const struct splashd_host_buff
 void compose_release(struct splashd_host *host, int32_t picture);
 /* Lets go of the buffers frames are composed and read back into (the
    GPU variant; made again when next needed): the program's own buffer is
-   scanned out, and a 1080p screen's three composed frames and read-back
-   are 32 MB of the GPU's memory and 8 MB of splashd's. */
+   scanned out after frames of splashd's (shown_as_is), and a 1080p
+   screen's three composed frames and read-back are 32 MB of the GPU's
+   memory and 8 MB of splashd's. */
 void let_go_of_gpu_frames(struct splashd_host *host);
 /* Frees what start_renderer made beside the renderer. */
 void stop_renderer(struct splashd_host *host);

@@ -248,8 +248,9 @@ struct splashd_host_api {
   void (*compose_picture)(struct splashd_host *host, int32_t picture, const struct splashd_host_rect *source,
                           const float placement[6], float alpha);
   /* Ends the frame: 1 with `frame` filled (XRGB8888; its descriptors the
-     compositor's, valid until the third compose_begin after this one or
-     destroy), the GPU done with it; 0 when it could not be drawn. */
+     compositor's, valid until the third compose_begin after this one,
+     shown_as_is or destroy), the GPU done with it; 0 when it could not be
+     drawn. */
   int (*compose_end)(struct splashd_host *host, struct splashd_host_dmabuf *frame);
   /* A picture for compose_picture made of `pixels` (ARGB8888 with straight
      alpha, or XRGB8888 without), copied: its number (> 0), or 0 when none
