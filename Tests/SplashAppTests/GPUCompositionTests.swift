@@ -38,6 +38,17 @@ extension ScanoutTests {
     return (splash, card)
   }
 
+  /// The stage's frame at this moment drawn by the CPU (a snapshot needs
+  /// splashd's own), its pixels without alpha, row after row.
+  func frameDrawnByTheCPU(_ splash: Harness) -> [UInt32]? {
+    guard let stage = splash.session?.stage, case .success(let pixels) = stage.snapshot() else { return nil }
+    let surface = pixels.surface.pointee
+    return (0..<Int(surface.h)).flatMap { row in
+      let line = (surface.pixels! + row * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)
+      return UnsafeBufferPointer(start: line, count: Int(surface.w)).map { $0 & 0xFF_FFFF }
+    }
+  }
+
   /// The frame the stand-in composed that CRTC 31 shows, if it shows one.
   func composedFrame(_ card: FakeCard, _ host: FakeWaylandHost?) -> [UInt32]? {
     guard let descriptor = scannedOut(card) else { return nil }
@@ -60,12 +71,7 @@ extension ScanoutTests {
         host.framesComposed, host.pictures.count
       )
       // The same frame drawn by the CPU (a snapshot needs splashd's own).
-      guard let stage = splash.session?.stage, case .success(let pixels) = stage.snapshot() else { return }
-      let surface = pixels.surface.pointee
-      drawnByTheCPU = (0..<Int(surface.h)).flatMap { row in
-        let line = (surface.pixels! + row * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)
-        return UnsafeBufferPointer(start: line, count: Int(surface.w)).map { $0 & 0xFF_FFFF }
-      }
+      drawnByTheCPU = frameDrawnByTheCPU(splash)
     }
     splash.clock.at(3.5) {
       alone = (
@@ -122,12 +128,7 @@ extension ScanoutTests {
     var drawnByTheCPU: [UInt32]?
     splash.clock.at(2) {
       midway = (composedFrame(card, splash.waylandHost), splash.session?.controller.statusLine() ?? "")
-      guard let stage = splash.session?.stage, case .success(let pixels) = stage.snapshot() else { return }
-      let surface = pixels.surface.pointee
-      drawnByTheCPU = (0..<Int(surface.h)).flatMap { row in
-        let line = (surface.pixels! + row * Int(surface.pitch)).assumingMemoryBound(to: UInt32.self)
-        return UnsafeBufferPointer(start: line, count: Int(surface.w)).map { $0 & 0xFF_FFFF }
-      }
+      drawnByTheCPU = frameDrawnByTheCPU(splash)
     }
     splash.clock.at(2.5) { splash.killProgram() }
     #expect(splash.run(slowDoors(["--rotate", String(degrees)])) == .exit(128 + SIGKILL))

@@ -499,16 +499,14 @@ extension BootTests {
     // ended as the doors finished opening onto it once left the splash
     // away (two boots of five; KioskSupervisor.showsTheProgram since).
     func panelShare(_ screen: Screendump) -> Double {
-      let samples = stride(from: 0, to: screen.height, by: 4).flatMap { y in
-        stride(from: 0, to: screen.width, by: 4).map { screen.at($0, y) }
-      }
-      return Double(samples.filter { $0 & 0xC0_C0C0 == 0 }.count) / Double(max(samples.count, 1))
+      let seen = samples(screen)
+      return Double(seen.filter { $0 & 0xC0_C0C0 == 0 }.count) / Double(max(seen.count, 1))
     }
     let diagnostic = boot.frames.last {
       $0.screen.width == 800 && $0.screen.height == 480 && (0.125..<0.95).contains(panelShare($0.screen))
     }
     diagnostic?.screen.keep(as: "host-mode-\(gpu)-boot-diagnostic")
-    print("\(gpu == "vga" ? "host_mode" : "host_mode_\(gpu)")_diagnostic_screen_seen: \(diagnostic == nil ? 0 : 1)")
+    print("\(name)_diagnostic_screen_seen: \(diagnostic == nil ? 0 : 1)")
     // The accelerometer turned the screen 90 degrees while foot ran: foot was
     // told its portrait size (fewer columns), and a touch on the panel at
     // 500,100 landed where the turned content shows: 20,20 of the probe's

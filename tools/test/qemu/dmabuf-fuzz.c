@@ -22,7 +22,7 @@
 // (1 when it could not start: no render node, no linux-dmabuf).
 //
 // Built by the tests (buildWaylandClient) with the xdg-shell and
-// linux-dmabuf glue wayland-scanner makes:
+// linux-dmabuf glue wayland-scanner makes and tools/test/wayland/xdg-client.h:
 //   dmabuf-fuzz.c xdg-shell-protocol.c linux-dmabuf-unstable-v1-protocol.c -lwayland-client -lgbm
 #define _GNU_SOURCE
 #include <libdrm/drm_fourcc.h>
@@ -40,13 +40,11 @@
 #include <wayland-client.h>
 
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "xdg-client.h"
 
 enum { SURFACES = 4, BUFFERS = 3 };
 
-static struct wl_compositor *compositor;
 static struct zwp_linux_dmabuf_v1 *dmabuf;
-static struct xdg_wm_base *wm_base;
 static long created, failed;
 
 static void fail(const char *what) {
@@ -57,30 +55,12 @@ static void fail(const char *what) {
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                    uint32_t version) {
   (void)data;
-  if (strcmp(interface, "wl_compositor") == 0) {
-    compositor = wl_registry_bind(registry, name, &wl_compositor_interface, version < 4 ? version : 4);
-  } else if (strcmp(interface, "zwp_linux_dmabuf_v1") == 0 && version >= 3) {
+  if (bind_common(registry, name, interface)) return;
+  if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 3) {
     dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3);
-  } else if (strcmp(interface, "xdg_wm_base") == 0) {
-    wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
   }
 }
-static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-  (void)data, (void)registry, (void)name;
-}
 static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
-
-static void ping(void *data, struct xdg_wm_base *base, uint32_t serial) {
-  (void)data;
-  xdg_wm_base_pong(base, serial);
-}
-static const struct xdg_wm_base_listener wm_base_listener = {.ping = ping};
-
-static void xdg_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
-  (void)data;
-  xdg_surface_ack_configure(surface, serial);
-}
-static const struct xdg_surface_listener xdg_surface_listener = {.configure = xdg_configure};
 
 /* The buffer a create was answered with (NULL: none, or failed). */
 static struct wl_buffer *answered;
@@ -159,7 +139,7 @@ struct walk {
 
 static bool connect_walk(struct walk *walk) {
   memset(walk, 0, sizeof *walk);
-  compositor = NULL, dmabuf = NULL, wm_base = NULL;
+  compositor = NULL, shm = NULL, dmabuf = NULL, wm_base = NULL;
   walk->display = wl_display_connect(NULL);
   if (walk->display == NULL) return false;
   wl_registry_add_listener(wl_display_get_registry(walk->display), &registry_listener, NULL);
@@ -168,9 +148,8 @@ static bool connect_walk(struct walk *walk) {
     walk->surfaces[index] = wl_compositor_create_surface(compositor);
     // The last one a toplevel's: shown as a window when it has a buffer.
     if (index == SURFACES - 1 && wm_base != NULL) {
-      xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
       struct xdg_surface *xdg = xdg_wm_base_get_xdg_surface(wm_base, walk->surfaces[index]);
-      xdg_surface_add_listener(xdg, &xdg_surface_listener, NULL);
+      xdg_surface_add_listener(xdg, &surface_listener, NULL);
       xdg_toplevel_set_title(xdg_surface_get_toplevel(xdg), "dmabuf-fuzz");
       wl_surface_commit(walk->surfaces[index]);
     }
