@@ -418,5 +418,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .compose_end = compose_end,
     .compose_upload = compose_upload,
     .compose_release = compose_release,
+    .offer_scanout = offer_scanout,
     .destroy = destroy,
 };

@@ -295,6 +295,15 @@ struct wlr_renderer *surface_renderer(struct splashd_host *host);
 /* Offers clients the GPU's buffers beside wl_shm (the GPU variant:
    linux-dmabuf, wl_drm); what cannot be offered is said, not fatal. */
 void offer_gpu_buffers(struct splashd_host *host);
+/* The API's offer_scanout: the layouts of `layouts` the renderer also
+   takes are what the program's window is told a display scans out, on
+   card `device` (the GPU variant; the plain one offers none). */
+int offer_scanout(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
+                  size_t count);
+/* Tells the program's window (the first, an xdg toplevel) what
+   offer_scanout offered, in linux-dmabuf's feedback: a scan-out tranche
+   before the renderer's; nothing when nothing was offered. */
+void tell_window_of_scanout(struct splashd_host *host);
 /* `buffer`'s pixels, when it is a client's GPU buffer: read back into an
    a8r8g8b8 image the renderer keeps until the next read; NULL otherwise. */
 pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer);

@@ -199,6 +199,7 @@ struct window *add_window(struct splashd_host *host, struct wlr_xdg_surface *xdg
   if (first) {
     host->first = window;
     wl_list_init(&window->link);
+    tell_window_of_scanout(host);
   } else {
     wl_list_insert(host->later.prev, &window->link);
   }

@@ -162,6 +162,45 @@ public final class DRMDevice: DRMCard {
     return nil
   }
 
+  /// What plane `plane` scans out as it is: the card's device number and
+  /// each format with the modifiers its IN_FORMATS property lists (a
+  /// plane without it takes `formats` in the driver's implicit layout);
+  /// nil when the card's device number cannot be had.
+  public func scanoutLayouts(ofPlane plane: UInt32, formats: [UInt32]) -> ScanoutLayouts? {
+    let fd = descriptor.rawValue
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    var listed: [ScanoutLayouts.Layout] = []
+    if let blob = Self.blobProperty("IN_FORMATS", of: plane, kind: UInt32(DRM_MODE_OBJECT_PLANE), on: fd) {
+      defer { drmModeFreePropertyBlob(blob) }
+      var iterator = drmModeFormatModifierIterator()
+      while drmModeFormatModifierBlobIterNext(blob, &iterator) {
+        listed.append(ScanoutLayouts.Layout(format: iterator.fmt, modifier: iterator.mod))
+      }
+    }
+    if listed.isEmpty {
+      listed = formats.map { ScanoutLayouts.Layout(format: $0, modifier: Dmabuf.invalidModifier) }
+    }
+    return ScanoutLayouts(device: UInt64(info.st_rdev), layouts: listed)
+  }
+
+  /// The blob the property `name` of a DRM object holds (free it with
+  /// drmModeFreePropertyBlob); nil when it has none.
+  private static func blobProperty(_ name: String, of object: UInt32, kind: UInt32, on fd: Int32)
+    -> drmModePropertyBlobPtr?
+  {
+    guard let properties = drmModeObjectGetProperties(fd, object, kind) else { return nil }
+    defer { drmModeFreeObjectProperties(properties) }
+    for index in 0..<Int(properties.pointee.count_props) {
+      guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
+      defer { drmModeFreeProperty(property) }
+      guard text(property.pointee.name) == name else { continue }
+      let id = properties.pointee.prop_values[index]
+      return id == 0 ? nil : drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: id))
+    }
+    return nil
+  }
+
   /// The current value's name of the enum property `name` of a DRM object.
   public static func enumProperty(_ name: String, of object: UInt32, kind: UInt32, on fd: Int32) -> String? {
     guard let properties = drmModeObjectGetProperties(fd, object, kind) else { return nil }

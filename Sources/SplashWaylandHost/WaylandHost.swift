@@ -234,6 +234,11 @@ public final class WaylandHost: WaylandHosting {
 
   public func releasePicture(_ picture: Int32) { api.compose_release(host, picture) }
 
+  public func offerScanout(_ layouts: ScanoutLayouts) -> Int {
+    let listed = layouts.layouts.map { splashd_host_layout(format: $0.format, modifier: $0.modifier) }
+    return Int(api.offer_scanout(host, layouts.device, listed, listed.count))
+  }
+
   private static func rect(_ rect: Rect) -> splashd_host_rect {
     splashd_host_rect(x: Float(rect.x), y: Float(rect.y), width: Float(rect.width), height: Float(rect.height))
   }

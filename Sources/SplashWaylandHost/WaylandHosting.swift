@@ -70,6 +70,11 @@ public protocol WaylandHosting: AnyObject {
   func uploadPicture(_ pixels: HostedBuffer) -> Int32?
   /// Lets go of a picture `uploadPicture` made.
   func releasePicture(_ picture: Int32)
+  /// Tells the program's window (now and each after it) that a display
+  /// shows buffers of `layouts` as they are (linux-dmabuf's scan-out
+  /// tranche), of those the GPU also renders: how many were offered (0
+  /// without a GPU, or with none in common).
+  func offerScanout(_ layouts: ScanoutLayouts) -> Int
   /// What the screen shows now, for the screencopy clients that asked;
   /// false when it could not be given.
   @discardableResult func showScreen(_ screen: HostedBuffer) -> Bool

@@ -340,6 +340,16 @@ final class FakeWaylandHost: WaylandHosting {
 
   func releasePicture(_ picture: Int32) { pictures[picture] = nil }
 
+  /// What was last offered for scan-out (`offerScanout`), as the GPU
+  /// variant keeps it; nil before any offer.
+  private(set) var offeredScanout: ScanoutLayouts?
+
+  func offerScanout(_ layouts: ScanoutLayouts) -> Int {
+    guard composesOnGPU else { return 0 }
+    offeredScanout = layouts
+    return layouts.layouts.count
+  }
+
   // MARK: Input and idling
 
   /// Whether a client holds an idle inhibitor (a change is a dispatch's).

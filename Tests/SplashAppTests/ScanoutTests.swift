@@ -157,4 +157,32 @@ import Testing
       #expect(splash.waylandHost?.renderNode == given, "\(options)")
     }
   }
+
+  @Test func theProgramIsOfferedWhatTheScreenScansOutWhereItsFramesMayBeScannedOut() throws {
+    let xrgb = DRMFormat.xrgb8888
+    let linear: UInt64 = 0
+    let tiled: UInt64 = 0x0100_0000_0000_0001
+    // A GPU and an unturned screen: the plane's layouts on its card; a
+    // plane that lists no modifiers: its formats in the implicit layout.
+    // None on a turned screen (never scanned out) or without a GPU.
+    for (renderNode, modifiers, options, offered) in [
+      (
+        "/dev/dri/renderD128", [linear, tiled], [],
+        [ScanoutLayouts.Layout(format: xrgb, modifier: linear), ScanoutLayouts.Layout(format: xrgb, modifier: tiled)]
+      ),
+      ("/dev/dri/renderD128", [], [], [ScanoutLayouts.Layout(format: xrgb, modifier: Dmabuf.invalidModifier)]),
+      ("/dev/dri/renderD128", [linear], ["--rotate", "90"], nil),
+      (nil, [linear], [], nil),
+    ] as [(String?, [UInt64], [String], [ScanoutLayouts.Layout]?)] {
+      let (splash, card) = try harness()
+      card.renderNode = renderNode
+      card.planeModifiers = modifiers
+      splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
+      splash.clock.at(3) { splash.killProgram() }
+      #expect(splash.run(arguments(options)) == .exit(128 + SIGKILL))
+      let host = try #require(splash.waylandHost)
+      #expect(
+        host.offeredScanout == offered.map { ScanoutLayouts(device: card.deviceNumber, layouts: $0) }, "\(options)")
+    }
+  }
 }

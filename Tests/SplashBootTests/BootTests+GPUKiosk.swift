@@ -68,6 +68,32 @@ extension BootTests {
     }
   }
 
+  /// The linux-dmabuf feedback a window was told, as gles-counter writes
+  /// it: the main device, and each tranche's device, flags and layouts
+  /// ("XR24:0" a format's fourcc and its modifier in hexadecimal); devices
+  /// as `stat -c %t:%T` prints them. Nil for "none" (no linux-dmabuf of
+  /// version 4) or a report that is not one.
+  struct ToldFeedback {
+    struct Tranche {
+      var device: String
+      var flags: UInt32
+      var layouts: [String]
+      var scansOut: Bool { flags & 1 != 0 }
+    }
+    var main: String
+    var tranches: [Tranche]
+
+    init?(_ report: String) {
+      let lines = report.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+      guard let first = lines.first, first.count == 2, first[0] == "main" else { return nil }
+      main = first[1]
+      tranches = lines.dropFirst().compactMap { words in
+        guard words.count >= 3, words[0] == "tranche", let flags = UInt32(words[2]) else { return nil }
+        return Tranche(device: words[1], flags: flags, layouts: Array(words.dropFirst(3)))
+      }
+    }
+  }
+
   /// Fails the calling test with what to install when QEMU cannot give the
   /// guest a virgl GPU (its virtio-vga-gl device and egl-headless display
   /// are modules of qemu-system-gui, which brings virglrenderer).
@@ -88,7 +114,9 @@ extension BootTests {
   /// Wayland: its frames are GPU buffers handed over by linux-dmabuf) as
   /// the program, in one boot. The doors open onto the program's GPU
   /// frames with no foreign frame, those after its first composed with the
-  /// leaves on the GPU (splashd's line says so); then splashctl says
+  /// leaves on the GPU (splashd's line says so); the program's window was
+  /// told, in linux-dmabuf's feedback, what the card scans out (a scan-out
+  /// tranche on card0 before the renderer's); then splashctl says
   /// scanout=direct; the
   /// kernel's primary plane shows framebuffers that are none of those
   /// there while the splash showed (splashd's two dumb buffers, the
@@ -177,6 +205,32 @@ extension BootTests {
     } else {
       Issue.record("no count of the GPU buffers held: \(text("gpu-dmabufs")); \(note)")
     }
+
+    // The program's window was told what the card scans out as it is:
+    // first a tranche flagged scanout on the card itself (not its render
+    // node) with XRGB8888, then the renderer's, on the render node, the
+    // main device. cage 0.1.4 tells the renderer's alone; the plain
+    // compositor (--gpu no) offers no linux-dmabuf.
+    let devices = text("gpu-devices").split(separator: "\n").map(String.init)
+    let told = ToldFeedback(text("feedback-gpu"))
+    if devices.count == 2, let told {
+      let (card, renderNode) = (devices[0], devices[1])
+      #expect(told.main == renderNode, "\(text("feedback-gpu")); \(devices)")
+      #expect(told.tranches.count == 2, "\(text("feedback-gpu"))")
+      let scanout = told.tranches.first
+      #expect(scanout?.scansOut == true && scanout?.device == card, "\(text("feedback-gpu")); \(devices)")
+      #expect(scanout?.layouts.contains { $0.hasPrefix("XR24:") } == true, "\(text("feedback-gpu"))")
+      #expect(
+        told.tranches.last?.scansOut == false && told.tranches.last?.device == renderNode,
+        "\(text("feedback-gpu")); \(devices)")
+      print("gpu_kiosk_scanout_tranche_layouts: \(Set(scanout?.layouts ?? []).count)")
+    } else {
+      Issue.record("no feedback or devices: \(text("feedback-gpu")); \(text("gpu-devices")); \(note)")
+    }
+    if let cage = ToldFeedback(text("feedback-cage")) {
+      print("gpu_kiosk_cage_scanout_tranches: \(cage.tranches.filter(\.scansOut).count)")
+    }
+    #expect(text("feedback-shm").hasPrefix("none"), "\(text("feedback-shm"))")
 
     // (c) The kernel's primary plane shows the program's buffers: none of
     // the framebuffers there while the splash showed (before the reveal),

@@ -141,6 +141,7 @@ extension BootTests {
     }
     try buildWaylandClient(
       "tools/test/qemu/gles-counter.c", in: dir.path, to: tree + "/usr/local/bin/gles-counter",
+      protocols: ["unstable/linux-dmabuf/linux-dmabuf-unstable-v1.xml"],
       libraries: ["-lwayland-egl", "-lEGL", "-lGLESv2"])
     try buildWaylandClient(
       "tools/test/qemu/dmabuf-fuzz.c", in: dir.path, to: tree + "/usr/local/bin/dmabuf-fuzz",

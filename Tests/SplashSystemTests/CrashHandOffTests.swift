@@ -77,4 +77,47 @@ private let underAddressSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__asan_init")
     #expect(try Files.readText(written) == "937")
     #expect(try Files.readText(withdrawn) == "0")
   }
+
+  /// A crash tells systemd what it was told to (`sendOnCrash`: its
+  /// watchdog off, for the program that takes splashd's place), through
+  /// the notify socket, before the signal ends the process. In a forked
+  /// child, whose notify socket is this test's.
+  @Test func aCrashTellsSystemdWhatItWasToldTo() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.path + "/notify"
+    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(listener >= 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+      for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    try #require(bound == 0)
+    let child = fork()
+    try #require(child >= 0)
+    if child == 0 {
+      alarm(20)
+      guard let notifier = SystemdNotifier(socketPath: path), notifier.sendOnCrash("WATCHDOG_USEC=0") else { _exit(3) }
+      notifier.send("READY=1")
+      kill(getpid(), SIGSEGV)
+      _exit(4)
+    }
+    var status: Int32 = 0
+    var waited: pid_t
+    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+    try #require(waited == child)
+    #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
+    var received: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while case let count = recv(listener, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count > 0 {
+      received.append(String(decoding: buffer[0..<count], as: UTF8.self))
+    }
+    #expect(received == ["READY=1", "WATCHDOG_USEC=0"])
+  }
 }

@@ -24,6 +24,14 @@ struct wlr_renderer *surface_renderer(struct splashd_host *host) { return host->
 
 void offer_gpu_buffers(struct splashd_host *host) { (void)host; }
 
+int offer_scanout(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
+                  size_t count) {
+  (void)host, (void)device, (void)layouts, (void)count;
+  return 0;
+}
+
+void tell_window_of_scanout(struct splashd_host *host) { (void)host; }
+
 pixman_image_t *read_back(struct splashd_host *host, struct wlr_buffer *buffer) {
   (void)host;
   (void)buffer;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/drm_format_set.h>
@@ -55,7 +56,18 @@ struct gpu {
   /* compose_upload's pictures: number n at pictures[n - 1], NULL once let go of. */
   struct wlr_texture **pictures;
   int32_t picture_count;
+  /* linux-dmabuf (NULL where it cannot be offered), and what the program's
+     window is told its buffers may be to be scanned out (offer_scanout):
+     the display's card and the layouts of its primary plane the renderer
+     also takes; none until told. */
+  struct wlr_linux_dmabuf_v1 *dmabuf;
+  dev_t scanout_device;
+  struct wlr_drm_format_set scanout_layouts;
 };
+
+/* linux-dmabuf's tranche flag for buffers a display scans out
+   (zwp_linux_dmabuf_feedback_v1.tranche_flags.scanout). */
+#define TRANCHE_SCANOUT 1u
 
 /* The surfaces' renderer. wlroots gives each buffer a client commits a
    texture made by the compositor's renderer: with GLES2's, each
@@ -196,9 +208,52 @@ void offer_gpu_buffers(struct splashd_host *host) {
   // table also needs shared memory (/dev/shm). Without them the program
   // renders into shared memory, as under the plain compositor.
   if (wlr_drm_create(host->display, host->renderer) == NULL) log_error("wl_drm cannot be offered");
-  if (wlr_linux_dmabuf_v1_create(host->display, host->renderer) == NULL) {
+  host->gpu->dmabuf = wlr_linux_dmabuf_v1_create(host->display, host->renderer);
+  if (host->gpu->dmabuf == NULL) {
     log_error("linux-dmabuf cannot be offered (is /dev/shm mounted?): programs render into shared memory");
   }
+}
+
+void tell_window_of_scanout(struct splashd_host *host) {
+  struct gpu *gpu = host->gpu;
+  if (gpu == NULL || gpu->dmabuf == NULL || gpu->scanout_layouts.len == 0 || host->first == NULL || host->first->xdg == NULL) {
+    return;
+  }
+  struct stat rendered_on;
+  const struct wlr_drm_format_set *rendered = wlr_renderer_get_dmabuf_texture_formats(host->renderer);
+  if (rendered == NULL || fstat(wlr_renderer_get_drm_fd(host->renderer), &rendered_on) != 0) return;
+  // The scan-out tranche first (what the program's GPU prefers), then
+  // every layout the renderer takes (linux-dmabuf's default tranche).
+  const struct wlr_linux_dmabuf_feedback_v1_tranche tranches[] = {
+      {.target_device = gpu->scanout_device, .flags = TRANCHE_SCANOUT, .formats = &gpu->scanout_layouts},
+      {.target_device = rendered_on.st_rdev, .flags = 0, .formats = rendered},
+  };
+  const struct wlr_linux_dmabuf_feedback_v1 feedback = {
+      .main_device = rendered_on.st_rdev, .tranches_len = 2, .tranches = tranches};
+  if (!wlr_linux_dmabuf_v1_set_surface_feedback(gpu->dmabuf, host->first->xdg->surface, &feedback)) {
+    log_error("the program's window cannot be told which buffers are scanned out (linux-dmabuf feedback)");
+  }
+}
+
+int offer_scanout(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
+                  size_t count) {
+  struct gpu *gpu = host->gpu;
+  const struct wlr_drm_format_set *rendered = wlr_renderer_get_dmabuf_texture_formats(host->renderer);
+  wlr_drm_format_set_finish(&gpu->scanout_layouts);
+  gpu->scanout_device = (dev_t)device;
+  int offered = 0;
+  for (size_t index = 0; gpu->dmabuf != NULL && rendered != NULL && index < count; index++) {
+    uint32_t format = layouts[index].format;
+    uint64_t modifier = layouts[index].modifier;
+    if (format == DRM_FORMAT_INVALID || !wlr_drm_format_set_has(rendered, format, modifier)) continue;
+    if (!wlr_drm_format_set_add(&gpu->scanout_layouts, format, modifier)) {
+      wlr_drm_format_set_finish(&gpu->scanout_layouts);
+      return 0;
+    }
+    offered++;
+  }
+  tell_window_of_scanout(host);
+  return offered;
 }
 
 /* The target and the pixels for a read of `width` x `height`, made anew
@@ -421,6 +476,7 @@ void stop_renderer(struct splashd_host *host) {
     if (gpu->pictures[index] != NULL) wlr_texture_destroy(gpu->pictures[index]);
   }
   free(gpu->pictures);
+  wlr_drm_format_set_finish(&gpu->scanout_layouts);
   if (gpu->held_texture != NULL) wlr_texture_destroy(gpu->held_texture);
   for (int index = 0; index < COMPOSED_BUFFERS; index++) {
     if (gpu->composed[index] != NULL) wlr_buffer_drop(gpu->composed[index]);

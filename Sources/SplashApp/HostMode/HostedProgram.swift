@@ -114,6 +114,7 @@ final class HostedProgram: EventSource {
       _ = controller.execute(.reveal, because: "host mode is not available")
       return
     }
+    offerScanout(to: host, window: size)
     let programDirectory: String?
     if settings.handoff.user == nil, runtimeDirectory == nil {
       programDirectory = madeRuntimeDirectory()
@@ -358,6 +359,20 @@ final class HostedProgram: EventSource {
   /// not open a Wayland display without one): /run/user/UID, as logind
   /// makes it; nil, said once, when it cannot be had (foot and most
   /// programs do without).
+  /// On a GPU, tells the program's window what the screen shows as it is
+  /// when its frames may be scanned out (the window alone on one screen,
+  /// unturned: `ScanoutChoice`), so that its GPU renders into buffers the
+  /// display takes without a copy (linux-dmabuf's scan-out tranche).
+  private func offerScanout(to host: any WaylandHosting, window: PixelSize) {
+    guard host.composesOnGPU, let layouts = (stage.output as? ScanningOutOutput)?.scanoutLayouts,
+      ScanoutChoice.refusal(frame: window, screens: stage.scanoutScreens, splashShows: false) == nil
+    else { return }
+    let offered = host.offerScanout(layouts)
+    log.info(
+      "host mode: the program is offered \(offered) of the \(layouts.layouts.count) pixel layouts the screen "
+        + "scans out as they are")
+  }
+
   private func madeRuntimeDirectory() -> String? {
     do {
       return try ProgramUser.running().runtimeDirectory()

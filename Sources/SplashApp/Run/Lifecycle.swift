@@ -20,13 +20,23 @@ final class Lifecycle {
 
   /// The lifecycle of a splash started at `started`, told to systemd at
   /// `notifySocket` (NOTIFY_SOCKET); `environment` (splashd's) says
-  /// whether systemd's watchdog is on for process `processID`.
-  init(started: Double, notifySocket: String?, environment: [String: String], processID: Int32, log: Log) {
+  /// whether systemd's watchdog is on for process `processID`. With
+  /// `handlesCrashes` (splashd's own process), a crash turns that watchdog
+  /// off as `stopWatchdog` does: the program the crash hands off to does
+  /// not feed it either.
+  init(
+    started: Double, notifySocket: String?, environment: [String: String], processID: Int32, handlesCrashes: Bool,
+    log: Log
+  ) {
     self.started = started
     self.log = log
     notifier = SystemdNotifier(socketPath: notifySocket)
     watchdog = notifier == nil ? nil : Watchdog(environment: environment, processID: processID)
+    if watchdog != nil, handlesCrashes { notifier?.sendOnCrash(Self.watchdogOff) }
   }
+
+  /// What turns systemd's watchdog off for this unit's main process.
+  private static let watchdogOff = "WATCHDOG_USEC=0"
 
   /// Sends `state` to systemd (the watchdog's WATCHDOG=1).
   func tellSystemd(_ state: String) { notify(state) }
@@ -38,7 +48,7 @@ final class Lifecycle {
   func stopWatchdog() {
     guard watchdog != nil else { return }
     log.info("systemd's watchdog: off for the program that takes splashd's place (WATCHDOG_USEC=0)")
-    notify("WATCHDOG_USEC=0")
+    notify(Self.watchdogOff)
   }
 
   /// Reports one event of `settings`' splash.

@@ -39,7 +39,8 @@ final class Run {
     started = dependencies.clock.now()
     lifecycle = Lifecycle(
       started: started, notifySocket: dependencies.environment["NOTIFY_SOCKET"],
-      environment: dependencies.environment, processID: dependencies.processID, log: dependencies.log)
+      environment: dependencies.environment, processID: dependencies.processID,
+      handlesCrashes: dependencies.handlesCrashes, log: dependencies.log)
     let (options, program) = ParsedCommandLine.splitProgram(arguments)
     if !ParsedCommandLine.asksOnlyForInformation(options), let program { take(program) }
   }

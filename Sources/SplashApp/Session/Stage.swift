@@ -533,17 +533,21 @@ final class Stage: EventSource, FrameSink {
   /// frame).
   func presentUnchanged() { damage(.area(PixelRect(x: 0, y: 0, width: 1, height: 1))) }
 
+  /// The screens as scan-out sees them (`ScanoutChoice`): each one's mode
+  /// and how its picture is turned.
+  var scanoutScreens: [ScanoutChoice.Screen] {
+    zip(output?.screens ?? [], scenes).map { ScanoutChoice.Screen(mode: $0.size, turn: $1.rotation) }
+  }
+
   /// Host mode: the program's frame `dmabuf` (its own GPU buffer, with
   /// nothing over it) on the screen as it is, when the program is alone
   /// there (`ScanoutChoice`) and the output can show it so; waits for that
   /// flip. Whether it is on the screen now; when not, the screen is as it
   /// was and the frame is to be drawn as any other.
   func scanOut(_ dmabuf: Dmabuf) -> Bool {
-    guard let output = output as? ScanningOutOutput, appearedAt != nil else { return false }
-    let screens = zip(output.screens, scenes).map { ScanoutChoice.Screen(mode: $0.size, turn: $1.rotation) }
-    guard !isDark else { return false }
+    guard let output = output as? ScanningOutOutput, appearedAt != nil, !isDark else { return false }
     let splashShows = !splashPicturesReleased || returning || inTransition || isPaused
-    if let refusal = ScanoutChoice.refusal(frame: dmabuf.size, screens: screens, splashShows: splashShows) {
+    if let refusal = ScanoutChoice.refusal(frame: dmabuf.size, screens: scanoutScreens, splashShows: splashShows) {
       // While the splash shows, composing is the rule, not news.
       if !splashShows { noteScanoutRefusal(refusal) }
       return false

@@ -377,6 +377,8 @@ public final class KMSOutput: Output, PausableOutput, AdoptableOutput, HotPlugga
 
   public var renderNode: String? { access.renderNode(card.path) }
 
+  public var scanoutLayouts: ScanoutLayouts? { first.scanoutLayouts }
+
   public func scanOut(_ dmabuf: Dmabuf) -> Result<Double?, RenderError> {
     func refused(_ reason: String) -> Result<Double?, RenderError> {
       .failure(RenderError(call: "\(card.path) \(first.name)", reason: reason))

@@ -3,6 +3,7 @@ import CSDL2
 import SplashCore
 import SplashDevices
 import SplashSettings
+import SplashSystem
 
 /// One lit connector of the native KMS output: its pipe, its two dumb
 /// buffers and their painter, what its CRTC showed before, and where its
@@ -17,6 +18,9 @@ final class KMSScreen {
   let painter: SurfacePainter
   let saved: DRMCRTCState?
   let panelRotation: Rotation?
+  /// What its primary plane shows as it is (a program's buffer scanned
+  /// out); nil when the card lists no plane.
+  let scanoutLayouts: ScanoutLayouts?
   /// The buffer on the screen; the other is painted.
   var front = 1
   /// The frames painted so far, and the one each buffer holds (its number
@@ -40,7 +44,8 @@ final class KMSScreen {
 
   private init(
     card: DRMCard, name: String, pipe: DRMPipe, format: (drm: UInt32, sdl: UInt32, name: String),
-    buffers: [DRMBuffer], surfaces: [UnsafeMutablePointer<SDL_Surface>], saved: DRMCRTCState?, panelRotation: Rotation?
+    buffers: [DRMBuffer], surfaces: [UnsafeMutablePointer<SDL_Surface>], saved: DRMCRTCState?, panelRotation: Rotation?,
+    scanoutLayouts: ScanoutLayouts?
   ) {
     self.card = card
     self.name = name
@@ -50,6 +55,7 @@ final class KMSScreen {
     self.surfaces = surfaces
     self.saved = saved
     self.panelRotation = panelRotation
+    self.scanoutLayouts = scanoutLayouts
     painter = SurfacePainter(target: surfaces[0])
   }
 
@@ -133,7 +139,8 @@ final class KMSScreen {
     return KMSScreen(
       card: card, name: name, pipe: DRMPipe(connector: connector.id, crtc: crtc, plane: plane?.id, mode: mode),
       format: format, buffers: buffers, surfaces: surfaces, saved: card.save(crtc: crtc),
-      panelRotation: card.panelOrientation(ofConnector: connector.id).flatMap(panelOrientationRotation))
+      panelRotation: card.panelOrientation(ofConnector: connector.id).flatMap(panelOrientationRotation),
+      scanoutLayouts: plane.flatMap { card.scanoutLayouts(ofPlane: $0.id, formats: $0.formats) })
   }
 
   /// XRGB8888, or RGB565 where that is all the primary plane scans out.

@@ -132,6 +132,10 @@ public protocol ScanningOutOutput: Output {
   /// program's buffers are rendered to be shown here); nil for a card
   /// without one.
   var renderNode: String? { get }
+  /// What the first screen shows as it is (its card and the layouts its
+  /// primary plane takes): what a program's GPU is told to render into to
+  /// be scanned out; nil when the card cannot say.
+  var scanoutLayouts: ScanoutLayouts? { get }
   /// Shows `dmabuf` on the output's only screen, whole, at its next
   /// vblank, and waits for that flip: the vsync time it was shown at (nil
   /// when its event did not come in time). A buffer the card cannot show

@@ -10,6 +10,8 @@ public final class SystemdNotifier {
   private let socket: Int32
   private let address: sockaddr_un
   private let addressLength: socklen_t
+  /// The socket a crash sends through (`sendOnCrash`), if any.
+  private var crashSocket: Int32?
 
   /// Nil when `socketPath` (NOTIFY_SOCKET's value) is unset, empty or too
   /// long. A leading `@` names an abstract socket.
@@ -21,7 +23,33 @@ public final class SystemdNotifier {
     guard socket >= 0 else { return nil }
   }
 
-  deinit { close(socket) }
+  deinit {
+    if let crashSocket {
+      CrashHandOff.stopWriting(to: crashSocket)
+      close(crashSocket)
+    }
+    close(socket)
+  }
+
+  /// From now on a crash sends `state` (at most 32 bytes), before the
+  /// program takes splashd's place (`CrashHandOff`): through a socket of
+  /// its own, connected now, so that the crash handler only writes to it
+  /// (never waiting). False when it cannot be.
+  @discardableResult
+  public func sendOnCrash(_ state: String) -> Bool {
+    guard crashSocket == nil else { return false }
+    let connected = Glibc.socket(
+      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard connected >= 0 else { return false }
+    guard withSocketAddress(address, { connect(connected, $0, addressLength) }) == 0,
+      CrashHandOff.write(state, to: connected)
+    else {
+      close(connected)
+      return false
+    }
+    crashSocket = connected
+    return true
+  }
 
   /// Sends `state` (newline-separated assignments); failures are ignored,
   /// as systemd's own sd_notify callers do. Never waits: a receiver whose

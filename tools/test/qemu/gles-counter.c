@@ -14,13 +14,20 @@
 // writes DIR/renderer once, before the first frame: "GL_RENDERER\n" and
 // "config RxGxBxA\n" (the EGLConfig's channel sizes), and DIR/frames at
 // every frame: the frames swapped so far, one line of 19 digits,
-// rewritten in place (read it at any time). SIGUSR1 pauses the animation
+// rewritten in place (read it at any time); and DIR/feedback once, before
+// the first frame: what linux-dmabuf's feedback (version 4) told its
+// window, the last complete set before EGL is made: "main MAJ:MIN" (the
+// main device, hexadecimal as `stat -c %t:%T` prints it), then a line a
+// tranche, "tranche MAJ:MIN FLAGS FORMAT:MODIFIER..." (FORMAT the fourcc's
+// four letters, MODIFIER in hexadecimal); "none" where the compositor
+// offers no linux-dmabuf of version 4. SIGUSR1 pauses the animation
 // (no frame is drawn; the last stays on the screen) and resumes it. It
 // runs until killed (SIGTERM) or its compositor goes (exit 1).
 //
 // Built by the tests (buildWaylandClient) with the xdg-shell glue
 // wayland-scanner makes and tools/test/wayland/xdg-client.h:
-//   gles-counter.c xdg-shell-protocol.c -lwayland-client -lwayland-egl -lEGL -lGLESv2
+//   gles-counter.c xdg-shell-protocol.c linux-dmabuf-unstable-v1-protocol.c -lwayland-client -lwayland-egl
+//   -lEGL -lGLESv2
 #define _GNU_SOURCE
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
@@ -28,19 +35,24 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include <wayland-egl.h>
 
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "xdg-client.h"
 
 /* The marker's side and how far it moves each frame, in pixels. */
 enum { MARKER = 32, STEP = 8 };
 
 static struct wl_output *output;
+static struct zwp_linux_dmabuf_v1 *dmabuf;
 static int width, height, mode_width, mode_height;
 static volatile sig_atomic_t paused;
 
@@ -87,12 +99,94 @@ static void global(void *data, struct wl_registry *registry, uint32_t name, cons
                    uint32_t version) {
   (void)data, (void)version;
   if (bind_common(registry, name, interface)) return;
-  if (strcmp(interface, wl_output_interface.name) == 0 && output == NULL) {
+  if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 4) {
+    dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 4);
+  } else if (strcmp(interface, wl_output_interface.name) == 0 && output == NULL) {
     output = wl_registry_bind(registry, name, &wl_output_interface, 2);
     wl_output_add_listener(output, &output_listener, NULL);
   }
 }
 static const struct wl_registry_listener registry_listener = {.global = global, .global_remove = global_remove};
+
+/* linux-dmabuf's feedback as it comes (`building`, grown with each event)
+   and the last complete set (`told`, at each done); the format table. */
+static char building[65536], told[65536];
+static size_t built;
+static const uint8_t *table;
+static size_t table_size;
+
+static void add(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void add(const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  int n = vsnprintf(building + built, sizeof building - built, format, arguments);
+  va_end(arguments);
+  if (n > 0) built = built + (size_t)n < sizeof building ? built + (size_t)n : sizeof building - 1;
+}
+static void add_device(struct wl_array *device) {
+  dev_t number = 0;
+  if (device->size == sizeof number) memcpy(&number, device->data, sizeof number);
+  add(" %x:%x", major(number), minor(number));
+}
+static void feedback_done(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback) {
+  (void)data, (void)feedback;
+  memcpy(told, building, built + 1);
+  built = 0;
+  building[0] = 0;
+}
+static void feedback_format_table(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, int32_t fd,
+                                  uint32_t size) {
+  (void)data, (void)feedback;
+  if (table != NULL) munmap((void *)table, table_size);
+  table = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  table_size = size;
+  if (table == MAP_FAILED) table = NULL;
+  close(fd);
+}
+static void feedback_main_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, struct wl_array *device) {
+  (void)data, (void)feedback;
+  add("main");
+  add_device(device);
+}
+static void feedback_tranche_done(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback) {
+  (void)data, (void)feedback;
+}
+static void feedback_tranche_target_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback,
+                                           struct wl_array *device) {
+  (void)data, (void)feedback;
+  add("\ntranche");
+  add_device(device);
+}
+static void feedback_tranche_formats(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback,
+                                     struct wl_array *indices) {
+  (void)data, (void)feedback;
+  uint16_t *index;
+  wl_array_for_each(index, indices) {
+    // Each entry of the table: the format (32 bits), 32 bits of padding, the modifier.
+    if (table == NULL || ((size_t)*index + 1) * 16 > table_size) {
+      add(" ?");
+      continue;
+    }
+    uint32_t format;
+    uint64_t modifier;
+    memcpy(&format, table + (size_t)*index * 16, sizeof format);
+    memcpy(&modifier, table + (size_t)*index * 16 + 8, sizeof modifier);
+    add(" %c%c%c%c:%llx", (char)format, (char)(format >> 8), (char)(format >> 16), (char)(format >> 24),
+        (unsigned long long)modifier);
+  }
+}
+static void feedback_tranche_flags(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, uint32_t flags) {
+  (void)data, (void)feedback;
+  add(" %u", flags);
+}
+static const struct zwp_linux_dmabuf_feedback_v1_listener feedback_listener = {
+    .done = feedback_done,
+    .format_table = feedback_format_table,
+    .main_device = feedback_main_device,
+    .tranche_done = feedback_tranche_done,
+    .tranche_target_device = feedback_tranche_target_device,
+    .tranche_formats = feedback_tranche_formats,
+    .tranche_flags = feedback_tranche_flags};
 
 /* An RGB config of 8 bits a channel and no alpha (XRGB8888, what a
    primary plane shows): Mesa may list a 10-bit one first. */
@@ -157,8 +251,18 @@ int main(int argc, char **argv) {
   struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg);
   xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
   xdg_toplevel_set_title(toplevel, "gles-counter");
+  if (dmabuf != NULL) {
+    struct zwp_linux_dmabuf_feedback_v1 *feedback = zwp_linux_dmabuf_v1_get_surface_feedback(dmabuf, surface);
+    zwp_linux_dmabuf_feedback_v1_add_listener(feedback, &feedback_listener, NULL);
+  }
   wl_surface_commit(surface);
   while (!configured && wl_display_dispatch(display) != -1) continue;
+  wl_display_roundtrip(display);
+  snprintf(path, sizeof path, "%s/feedback", argv[1]);
+  FILE *told_file = fopen(path, "w");
+  if (told_file == NULL) fail("cannot write DIR/feedback");
+  fprintf(told_file, "%s\n", dmabuf == NULL ? "none" : told);
+  fclose(told_file);
   if (width == 0) {
     width = mode_width > 0 ? mode_width : 800;
     height = mode_height > 0 ? mode_height : 480;

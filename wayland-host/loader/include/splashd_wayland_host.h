@@ -100,6 +100,13 @@ enum {
 
 struct splashd_host;
 
+/* A pixel layout a display scans out: a DRM fourcc and a format modifier
+   (DRM_FORMAT_MOD_INVALID: the driver's implicit one). */
+struct splashd_host_layout {
+  uint32_t format;
+  uint64_t modifier;
+};
+
 /* The keyboard layout, as XKB names it (NULL: xkbcommon's default). */
 struct splashd_host_keymap {
   const char *rules, *model, *layout, *variant, *options;
@@ -258,9 +265,20 @@ struct splashd_host_api {
   int32_t (*compose_upload)(struct splashd_host *host, const struct splashd_host_buffer *pixels);
   /* Lets go of a picture compose_upload made. */
   void (*compose_release)(struct splashd_host *host, int32_t picture);
+  /* The program's window may be scanned out by the card whose device
+     number is `device`, whose primary plane shows buffers of `layouts`:
+     the GPU variant tells the window so in linux-dmabuf's feedback (a
+     tranche flagged scanout, on that card, before the renderer's), now
+     and for each program's window after, so that its GPU renders buffers
+     the display can show as they are. Of `layouts` only those the
+     renderer also takes are offered; returns how many (0 with none in
+     common, or in the plain variant: the feedback stays the renderer's
+     alone). Called again, it replaces what was offered. */
+  int (*offer_scanout)(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
+                       size_t count);
 };
 
-#define SPLASHD_HOST_API_VERSION 16
+#define SPLASHD_HOST_API_VERSION 17
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */

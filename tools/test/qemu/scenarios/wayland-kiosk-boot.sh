@@ -331,7 +331,8 @@ gpu)
   # card's driver made (GPU work handed to the host), over 10 s;
   # "idle" and the same over 5 s with the client paused (SIGUSR1);
   # "memory", the compositor's peak and current RSS in KiB and the ticks
-  # a second. The client's renderer in renderer-NAME; splashctl's status
+  # a second. The client's renderer in renderer-NAME, the linux-dmabuf
+  # feedback its window was told in feedback-NAME; splashctl's status
   # with --gpu no in gpu-no-status; cage's and those splashd's output in
   # cage.log, gpu-shm.log and shm.log. A run that fails leaves its files
   # out.
@@ -379,11 +380,12 @@ gpu)
     echo "$1 $(($(ticks "$2") - c0)) $(($(ticks "$3") - p0)) $(($(frames "$4") - f0))" \
       "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN {print b - a}') $(($(fences) - g0))"
   }
-  # figures NAME COMPOSITOR CLIENT DIR: figures-NAME and renderer-NAME.
+  # figures NAME COMPOSITOR CLIENT DIR: figures-NAME, renderer-NAME and feedback-NAME.
   drew_30() { [ "$(frames "$1")" -ge 30 ]; }
   figures() {
     within 90 drew_30 "$4" || return
     cp "$4/renderer" "/run/rig/renderer-$1"
+    cp "$4/feedback" "/run/rig/feedback-$1"
     {
       window animating "$2" "$3" "$4" 10
       kill -USR1 "$3"
@@ -410,6 +412,9 @@ gpu)
     echo RIG-STATUS 1 > /dev/ttyS0; systemctl poweroff --force --force
   fi
   status > /run/rig/gpu-status 2>&1
+  # The card's and its render node's device numbers, as linux-dmabuf's
+  # feedback names them (gles-counter's feedback-NAME).
+  stat -c '%t:%T' /dev/dri/card0 /dev/dri/renderD128 > /run/rig/gpu-devices 2>&1
   echo "splashd $(dmabufs "$main")" > /run/rig/gpu-dmabufs
   # Where each of splashd's threads waits in the kernel, and the card's state, then.
   for task in /proc/"$main"/task/*; do
