@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The files a crash writes first (CrashHandOff.write: a backlight's
-// brightness put back). A fixed table whose text lives in the table
+// brightness put back; a datagram to systemd through a connected socket). A fixed table whose text lives in the table
 // itself: a crash handler, on whichever thread faulted, never reads memory
 // being freed. Each slot is published by its descriptor (atomic: stored
 // last when it is taken, cleared first when it is let go of); only one

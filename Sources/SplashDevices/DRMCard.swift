@@ -31,11 +31,12 @@ public protocol DRMCard: AnyObject {
   /// The primary plane that can show the CRTC at `index` of the card's
   /// CRTCs, and the pixel formats it scans out; nil when none is listed.
   func primaryPlane(forCRTCAt index: Int) -> (id: UInt32, formats: [UInt32])?
-  /// What plane `plane` (scanning out `formats`) shows as it is: the
-  /// card's device number and the formats with the modifiers the plane
-  /// lists (the implicit layout where it lists none); nil when the device
-  /// number cannot be had.
-  func scanoutLayouts(ofPlane plane: UInt32, formats: [UInt32]) -> ScanoutLayouts?
+  /// The card's device number (`st_rdev` of its file); nil when it
+  /// cannot be had.
+  var deviceNumber: UInt64? { get }
+  /// The layouts (formats with modifiers) plane `plane` lists in its
+  /// IN_FORMATS property; none when it has none.
+  func listedLayouts(ofPlane plane: UInt32) -> [ScanoutLayouts.Layout]
   /// The "panel orientation" property of connector `id` ("Left Side Up"),
   /// nil when it has none.
   func panelOrientation(ofConnector id: UInt32) -> String?

@@ -162,57 +162,53 @@ public final class DRMDevice: DRMCard {
     return nil
   }
 
-  /// What plane `plane` scans out as it is: the card's device number and
-  /// each format with the modifiers its IN_FORMATS property lists (a
-  /// plane without it takes `formats` in the driver's implicit layout);
-  /// nil when the card's device number cannot be had.
-  public func scanoutLayouts(ofPlane plane: UInt32, formats: [UInt32]) -> ScanoutLayouts? {
-    let fd = descriptor.rawValue
+  /// The card's device number (`st_rdev` of its file); nil when it
+  /// cannot be had.
+  public var deviceNumber: UInt64? {
     var info = stat()
-    guard fstat(fd, &info) == 0 else { return nil }
-    var listed: [ScanoutLayouts.Layout] = []
-    if let blob = Self.blobProperty("IN_FORMATS", of: plane, kind: UInt32(DRM_MODE_OBJECT_PLANE), on: fd) {
-      defer { drmModeFreePropertyBlob(blob) }
-      var iterator = drmModeFormatModifierIterator()
-      while drmModeFormatModifierBlobIterNext(blob, &iterator) {
-        listed.append(ScanoutLayouts.Layout(format: iterator.fmt, modifier: iterator.mod))
-      }
-    }
-    if listed.isEmpty {
-      listed = formats.map { ScanoutLayouts.Layout(format: $0, modifier: Dmabuf.invalidModifier) }
-    }
-    return ScanoutLayouts(device: UInt64(info.st_rdev), layouts: listed)
+    return fstat(descriptor.rawValue, &info) == 0 ? UInt64(info.st_rdev) : nil
   }
 
-  /// The blob the property `name` of a DRM object holds (free it with
-  /// drmModeFreePropertyBlob); nil when it has none.
-  private static func blobProperty(_ name: String, of object: UInt32, kind: UInt32, on fd: Int32)
-    -> drmModePropertyBlobPtr?
-  {
-    guard let properties = drmModeObjectGetProperties(fd, object, kind) else { return nil }
-    defer { drmModeFreeObjectProperties(properties) }
-    for index in 0..<Int(properties.pointee.count_props) {
-      guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
-      defer { drmModeFreeProperty(property) }
-      guard text(property.pointee.name) == name else { continue }
-      let id = properties.pointee.prop_values[index]
-      return id == 0 ? nil : drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: id))
+  /// The layouts plane `plane` lists in its IN_FORMATS property (each
+  /// format with each modifier it takes); none when it has no such
+  /// property (its driver takes each format in its implicit layout).
+  public func listedLayouts(ofPlane plane: UInt32) -> [ScanoutLayouts.Layout] {
+    let fd = descriptor.rawValue
+    let blobID = Self.withProperty("IN_FORMATS", of: plane, kind: UInt32(DRM_MODE_OBJECT_PLANE), on: fd) { $1 }
+    guard let blobID, blobID != 0, let blob = drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: blobID)) else {
+      return []
     }
-    return nil
+    defer { drmModeFreePropertyBlob(blob) }
+    var listed: [ScanoutLayouts.Layout] = []
+    var iterator = drmModeFormatModifierIterator()
+    while drmModeFormatModifierBlobIterNext(blob, &iterator) {
+      listed.append(ScanoutLayouts.Layout(format: iterator.fmt, modifier: iterator.mod))
+    }
+    return listed
   }
 
   /// The current value's name of the enum property `name` of a DRM object.
   public static func enumProperty(_ name: String, of object: UInt32, kind: UInt32, on fd: Int32) -> String? {
+    withProperty(name, of: object, kind: kind, on: fd) { property, value in
+      for item in 0..<Int(property.count_enums) where property.enums[item].value == value {
+        return text(property.enums[item].name)
+      }
+      return nil
+    } ?? nil
+  }
+
+  /// What `body` makes of the property `name` of a DRM object and its
+  /// current value; nil when the object has no such property.
+  private static func withProperty<Result>(
+    _ name: String, of object: UInt32, kind: UInt32, on fd: Int32, _ body: (drmModePropertyRes, UInt64) -> Result
+  ) -> Result? {
     guard let properties = drmModeObjectGetProperties(fd, object, kind) else { return nil }
     defer { drmModeFreeObjectProperties(properties) }
     for index in 0..<Int(properties.pointee.count_props) {
       guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
       defer { drmModeFreeProperty(property) }
       guard text(property.pointee.name) == name else { continue }
-      let value = properties.pointee.prop_values[index]
-      for item in 0..<Int(property.pointee.count_enums) where property.pointee.enums[item].value == value {
-        return text(property.pointee.enums[item].name)
-      }
+      return body(property.pointee, properties.pointee.prop_values[index])
     }
     return nil
   }

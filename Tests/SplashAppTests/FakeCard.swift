@@ -108,16 +108,13 @@ final class FakeCard: DRMCard {
 
   func panelOrientation(ofConnector id: UInt32) -> String? { panels[id] }
 
-  /// The card's device number, and the modifiers its planes list (none:
-  /// the implicit layout only).
-  var deviceNumber: UInt64 = 0xE200
+  /// The card's device number, and the modifiers its planes list with
+  /// each of their formats (none: no IN_FORMATS).
+  var deviceNumber: UInt64? = 0xE200
   var planeModifiers: [UInt64] = []
 
-  func scanoutLayouts(ofPlane plane: UInt32, formats: [UInt32]) -> ScanoutLayouts? {
-    let modifiers = planeModifiers.isEmpty ? [Dmabuf.invalidModifier] : planeModifiers
-    return ScanoutLayouts(
-      device: deviceNumber,
-      layouts: formats.flatMap { format in modifiers.map { ScanoutLayouts.Layout(format: format, modifier: $0) } })
+  func listedLayouts(ofPlane plane: UInt32) -> [ScanoutLayouts.Layout] {
+    planeModifiers.map { ScanoutLayouts.Layout(format: DRMFormat.xrgb8888, modifier: $0) }
   }
 
   func makeBuffer(_ size: PixelSize, format: UInt32, bitsPerPixel: Int) throws(DeviceError) -> DRMBuffer {

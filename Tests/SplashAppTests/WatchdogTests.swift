@@ -44,6 +44,31 @@ import Testing
 
   var ours: [String: String] { ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": String(getpid())] }
 
+  /// splashd's own process (it handles crashes) under a watchdog: a crash
+  /// turns the watchdog off (WATCHDOG_USEC=0) before it hands over, as the
+  /// hand-over by execve does. In a forked child, under the test's
+  /// notify socket.
+  @Test func aCrashTurnsTheWatchdogOff() throws {
+    let systemd = try Systemd()
+    let child = fork()
+    try #require(child >= 0)
+    if child == 0 {
+      alarm(20)
+      let lifecycle = Lifecycle(
+        started: 0, notifySocket: systemd.socket.name, environment: ours, processID: getpid(), handlesCrashes: true,
+        log: Log { _ in })
+      withExtendedLifetime(lifecycle) { _ = kill(getpid(), SIGSEGV) }
+      _exit(4)
+    }
+    var status: Int32 = 0
+    var waited: pid_t
+    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+    try #require(waited == child)
+    #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
+    systemd.read()
+    #expect(systemd.lines == ["WATCHDOG_USEC=0"])
+  }
+
   @Test func pingsGoAtHalfTheIntervalWhileTheLoopRuns() throws {
     let (splash, systemd) = try harness(ours)
     #expect(splash.run(quick) == .exit(0))

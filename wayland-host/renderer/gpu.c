@@ -61,6 +61,7 @@ struct gpu {
      the display's card and the layouts of its primary plane the renderer
      also takes; none until told. */
   struct wlr_linux_dmabuf_v1 *dmabuf;
+  struct wl_listener dmabuf_destroy;
   dev_t scanout_device;
   struct wlr_drm_format_set scanout_layouts;
 };
@@ -203,6 +204,14 @@ struct wlr_renderer *start_renderer(struct splashd_host *host, const char *rende
   return renderer;
 }
 
+/* linux-dmabuf goes with the display (or the renderer): not told of again. */
+static void handle_dmabuf_destroy(struct wl_listener *listener, void *data) {
+  (void)data;
+  struct gpu *gpu = wl_container_of(listener, gpu, dmabuf_destroy);
+  wl_list_remove(&gpu->dmabuf_destroy.link);
+  gpu->dmabuf = NULL;
+}
+
 void offer_gpu_buffers(struct splashd_host *host) {
   // Both need the renderer's DMA-BUF formats; linux-dmabuf's feedback
   // table also needs shared memory (/dev/shm). Without them the program
@@ -211,26 +220,35 @@ void offer_gpu_buffers(struct splashd_host *host) {
   host->gpu->dmabuf = wlr_linux_dmabuf_v1_create(host->display, host->renderer);
   if (host->gpu->dmabuf == NULL) {
     log_error("linux-dmabuf cannot be offered (is /dev/shm mounted?): programs render into shared memory");
+    return;
   }
+  host->gpu->dmabuf_destroy.notify = handle_dmabuf_destroy;
+  wl_signal_add(&host->gpu->dmabuf->events.destroy, &host->gpu->dmabuf_destroy);
 }
 
 void tell_window_of_scanout(struct splashd_host *host) {
   struct gpu *gpu = host->gpu;
-  if (gpu == NULL || gpu->dmabuf == NULL || gpu->scanout_layouts.len == 0 || host->first == NULL || host->first->xdg == NULL) {
-    return;
-  }
+  if (gpu == NULL || gpu->dmabuf == NULL || host->first == NULL || host->first->xdg == NULL) return;
+  struct wlr_surface *surface = host->first->xdg->surface;
   struct stat rendered_on;
   const struct wlr_drm_format_set *rendered = wlr_renderer_get_dmabuf_texture_formats(host->renderer);
-  if (rendered == NULL || fstat(wlr_renderer_get_drm_fd(host->renderer), &rendered_on) != 0) return;
+  if (gpu->scanout_layouts.len == 0 || rendered == NULL ||
+      fstat(wlr_renderer_get_drm_fd(host->renderer), &rendered_on) != 0) {
+    // Nothing (any more) to scan out: linux-dmabuf's default feedback.
+    wlr_linux_dmabuf_v1_set_surface_feedback(gpu->dmabuf, surface, NULL);
+    return;
+  }
   // The scan-out tranche first (what the program's GPU prefers), then
   // every layout the renderer takes (linux-dmabuf's default tranche).
+  // wlroots 0.15 lists each format of a tranche in the implicit layout
+  // too, beside the modifiers given.
   const struct wlr_linux_dmabuf_feedback_v1_tranche tranches[] = {
       {.target_device = gpu->scanout_device, .flags = TRANCHE_SCANOUT, .formats = &gpu->scanout_layouts},
       {.target_device = rendered_on.st_rdev, .flags = 0, .formats = rendered},
   };
   const struct wlr_linux_dmabuf_feedback_v1 feedback = {
       .main_device = rendered_on.st_rdev, .tranches_len = 2, .tranches = tranches};
-  if (!wlr_linux_dmabuf_v1_set_surface_feedback(gpu->dmabuf, host->first->xdg->surface, &feedback)) {
+  if (!wlr_linux_dmabuf_v1_set_surface_feedback(gpu->dmabuf, surface, &feedback)) {
     log_error("the program's window cannot be told which buffers are scanned out (linux-dmabuf feedback)");
   }
 }
@@ -476,6 +494,7 @@ void stop_renderer(struct splashd_host *host) {
     if (gpu->pictures[index] != NULL) wlr_texture_destroy(gpu->pictures[index]);
   }
   free(gpu->pictures);
+  if (gpu->dmabuf != NULL) wl_list_remove(&gpu->dmabuf_destroy.link);
   wlr_drm_format_set_finish(&gpu->scanout_layouts);
   if (gpu->held_texture != NULL) wlr_texture_destroy(gpu->held_texture);
   for (int index = 0; index < COMPOSED_BUFFERS; index++) {

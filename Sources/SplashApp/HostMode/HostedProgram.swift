@@ -354,11 +354,6 @@ final class HostedProgram: EventSource {
     displaySocket = nil
   }
 
-  /// A runtime directory for a program that runs as splashd's own user
-  /// and has none (a system service has no XDG_RUNTIME_DIR, and GTK will
-  /// not open a Wayland display without one): /run/user/UID, as logind
-  /// makes it; nil, said once, when it cannot be had (foot and most
-  /// programs do without).
   /// On a GPU, tells the program's window what the screen shows as it is
   /// when its frames may be scanned out (the window alone on one screen,
   /// unturned: `ScanoutChoice`), so that its GPU renders into buffers the
@@ -373,6 +368,11 @@ final class HostedProgram: EventSource {
         + "scans out as they are")
   }
 
+  /// A runtime directory for a program that runs as splashd's own user
+  /// and has none (a system service has no XDG_RUNTIME_DIR, and GTK will
+  /// not open a Wayland display without one): /run/user/UID, as logind
+  /// makes it; nil, said once, when it cannot be had (foot and most
+  /// programs do without).
   private func madeRuntimeDirectory() -> String? {
     do {
       return try ProgramUser.running().runtimeDirectory()

@@ -32,7 +32,9 @@ final class Lifecycle {
     self.log = log
     notifier = SystemdNotifier(socketPath: notifySocket)
     watchdog = notifier == nil ? nil : Watchdog(environment: environment, processID: processID)
-    if watchdog != nil, handlesCrashes { notifier?.sendOnCrash(Self.watchdogOff) }
+    if watchdog != nil, handlesCrashes, notifier?.sendOnCrash(Self.watchdogOff) == false {
+      log.error("systemd's watchdog: a crash cannot turn it off (no socket or no room to send from the crash handler)")
+    }
   }
 
   /// What turns systemd's watchdog off for this unit's main process.

@@ -140,7 +140,11 @@ final class KMSScreen {
       card: card, name: name, pipe: DRMPipe(connector: connector.id, crtc: crtc, plane: plane?.id, mode: mode),
       format: format, buffers: buffers, surfaces: surfaces, saved: card.save(crtc: crtc),
       panelRotation: card.panelOrientation(ofConnector: connector.id).flatMap(panelOrientationRotation),
-      scanoutLayouts: plane.flatMap { card.scanoutLayouts(ofPlane: $0.id, formats: $0.formats) })
+      scanoutLayouts: plane.flatMap { plane in
+        card.deviceNumber.map {
+          ScanoutLayouts(device: $0, listed: card.listedLayouts(ofPlane: plane.id), formats: plane.formats)
+        }
+      })
   }
 
   /// XRGB8888, or RGB565 where that is all the primary plane scans out.

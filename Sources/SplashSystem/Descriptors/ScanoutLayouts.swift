@@ -8,7 +8,9 @@ public struct ScanoutLayouts: Equatable, Sendable {
   /// A pixel layout: a DRM format (a fourcc) and a format modifier (the
   /// tiling; `Dmabuf.invalidModifier`: the driver's implicit one).
   public struct Layout: Hashable, Sendable {
+    /// A DRM fourcc (`DRM_FORMAT_XRGB8888`).
     public let format: UInt32
+    /// A DRM format modifier.
     public let modifier: UInt64
 
     public init(format: UInt32, modifier: UInt64) {
@@ -19,10 +21,19 @@ public struct ScanoutLayouts: Equatable, Sendable {
 
   /// The card's device number (`st_rdev` of /dev/dri/cardN).
   public let device: UInt64
+  /// The layouts its primary plane takes.
   public let layouts: [Layout]
 
   public init(device: UInt64, layouts: [Layout]) {
     self.device = device
     self.layouts = layouts
+  }
+
+  /// What a plane of card `device` takes: the layouts it lists (its
+  /// IN_FORMATS), or, where it lists none, each of its `formats` in the
+  /// driver's implicit layout.
+  public init(device: UInt64, listed: [Layout], formats: [UInt32]) {
+    self.device = device
+    layouts = listed.isEmpty ? formats.map { Layout(format: $0, modifier: Dmabuf.invalidModifier) } : listed
   }
 }

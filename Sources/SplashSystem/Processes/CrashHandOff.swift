@@ -86,7 +86,8 @@ public enum CrashHandOff {
 
   /// From now on, a crash first writes `text` (at most 32 bytes) at the
   /// start of the file open at `descriptor` (a backlight's brightness,
-  /// turned down: the level it had), until `stopWriting(to:)`; at most 8
+  /// turned down: the level it had; or a connected socket, sent as it is),
+  /// until `stopWriting(to:)`; at most 8
   /// such files (false when it is not written). From the main thread.
   @discardableResult
   public static func write(_ text: String, to descriptor: Int32) -> Bool {

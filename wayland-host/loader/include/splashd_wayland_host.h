@@ -271,8 +271,9 @@ struct splashd_host_api {
      tranche flagged scanout, on that card, before the renderer's), now
      and for each program's window after, so that its GPU renders buffers
      the display can show as they are. Of `layouts` only those the
-     renderer also takes are offered; returns how many (0 with none in
-     common, or in the plain variant: the feedback stays the renderer's
+     renderer also takes are offered (wlroots 0.15 adds each of their
+     formats in the implicit layout); returns how many (0 with none in
+     common, or in the plain variant: the feedback is the renderer's
      alone). Called again, it replaces what was offered. */
   int (*offer_scanout)(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
                        size_t count);
