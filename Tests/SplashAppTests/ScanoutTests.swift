@@ -119,7 +119,8 @@ import Testing
     #expect(seen.scannedOut == nil && seen.status.contains("scanout=software"), "\(seen.status)")
     #expect(
       seen.lines.contains(
-        "splashd: host mode: the program's frame is drawn by splashd: a 32x24 frame on a 64x48 screen"),
+        "splashd: host mode: the program's frame is not scanned out (splashd draws or composes it): "
+          + "a 32x24 frame on a 64x48 screen"),
       "\(seen.lines)")
   }
 
@@ -133,7 +134,7 @@ import Testing
     #expect(seen.scannedOut == nil && seen.status.contains("scanout=software"), "\(seen.status)")
     #expect(
       seen.lines.contains {
-        $0.hasPrefix("splashd: host mode: the program's frame is drawn by splashd: ")
+        $0.hasPrefix("splashd: host mode: the program's frame is not scanned out (splashd draws or composes it): ")
           && $0.contains("cannot import the dmabuf")
       }, "\(seen.lines)")
   }

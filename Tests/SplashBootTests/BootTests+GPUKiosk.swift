@@ -135,6 +135,8 @@ extension BootTests {
   /// memory, Mesa in software), and splashd's against cage's
   /// (`gpu_kiosk_…`); and the transition's frames composed on the GPU
   /// against those drawn by the CPU over the program in shared memory.
+  /// Last, cog (WPE WebKit, on the GPU) showing a page that moves, and
+  /// glxgears on Xwayland's glamor, are scanned out too.
   @Test func hostModeScansOutTheProgramsGPUBuffersOnVirgl() throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])
     try requireVirgl()
@@ -296,6 +298,16 @@ extension BootTests {
     for name in ["tries", "created", "failed", "cut_off"] {
       print("gpu_kiosk_dmabuf_fuzz_\(name): \(fuzz[name] ?? 0)")
     }
+
+    // cog (WPE WebKit) on the GPU's compositor, a page that moves: its
+    // buffers are scanned out as they are.
+    #expect(
+      text("gpu-cog-status").contains(" program=shown") && text("gpu-cog-status").contains(" scanout=direct"),
+      "\(text("gpu-cog-status")); \(text("gpu-cog.log").suffix(1500))")
+    // So is glxgears, an X11 GL program (Xwayland's glamor on the GPU).
+    #expect(
+      text("gpu-x11-status").contains(" program=shown") && text("gpu-x11-status").contains(" scanout=direct"),
+      "\(text("gpu-x11-status")); \(text("gpu-x11.log").suffix(1500))")
 
     // The same client under --gpu no got shared memory: software rendering, composed.
     #expect(text("gpu-no-status").contains(" scanout=software"), "\(text("gpu-no-status")); \(note)")

@@ -573,7 +573,7 @@ final class Stage: EventSource, FrameSink {
   private func noteScanoutRefusal(_ reason: String) {
     guard reason != lastScanoutRefusal else { return }
     lastScanoutRefusal = reason
-    log.info("host mode: the program's frame is drawn by splashd: \(reason)")
+    log.info("host mode: the program's frame is not scanned out (splashd draws or composes it): \(reason)")
   }
 
   /// The stage's own frame is drawn on the screen again, by the CPU, when

@@ -334,8 +334,8 @@ gpu)
   # a second. The client's renderer in renderer-NAME, the linux-dmabuf
   # feedback its window was told in feedback-NAME; splashctl's status
   # with --gpu no in gpu-no-status; cage's and those splashd's output in
-  # cage.log, gpu-shm.log and shm.log. A run that fails leaves its files
-  # out.
+  # cage.log, gpu-shm.log and shm.log. Then cog and glxgears on the GPU
+  # (below). A run that fails leaves its files out.
   mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
   dri=/sys/kernel/debug/dri/0
   # "ID START ALLOCATED-BY" of each framebuffer debugfs lists.
@@ -491,6 +491,33 @@ gpu)
   within 60 client_runs
   figures shm "$shm" "$(pid_of gles-counter)" /run/rig-gpu/shm
   SPLASHD_CONTROL=/run/rig-gpu/control status > /run/rig/gpu-no-status 2>&1
+  kill "$shm"
+  within 10 shm_gone
+  # cog (WPE WebKit: EGL on Wayland) on the GPU's compositor, showing a
+  # page whose square moves each frame (moving.html): splashctl's status
+  # once its buffers are scanned out (within 90 s) in gpu-cog-status, that
+  # splashd's output in gpu-cog.log.
+  splashd --config /etc/splashd/splashd.conf --host wayland --control /run/rig-gpu/cog --user kiosk \
+    -- /usr/bin/cog --platform=wl file:///usr/local/share/rig/moving.html > /run/rig/gpu-cog.log 2>&1 &
+  shm=$!
+  cog_scanned_out() {
+    SPLASHD_CONTROL=/run/rig-gpu/cog status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'
+  }
+  within 90 cog_scanned_out
+  SPLASHD_CONTROL=/run/rig-gpu/cog status > /run/rig/gpu-cog-status 2>&1
+  kill "$shm"
+  within 10 shm_gone
+  # glxgears, an X11 GL program (GLX on Xwayland, whose glamor renders on
+  # the GPU and hands its buffers over by linux-dmabuf): the same, in
+  # gpu-x11-status and gpu-x11.log.
+  splashd --config /etc/splashd/splashd.conf --host wayland --xwayland --control /run/rig-gpu/x11 --user kiosk \
+    -- /usr/bin/glxgears > /run/rig/gpu-x11.log 2>&1 &
+  shm=$!
+  x11_scanned_out() {
+    SPLASHD_CONTROL=/run/rig-gpu/x11 status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'
+  }
+  within 90 x11_scanned_out
+  SPLASHD_CONTROL=/run/rig-gpu/x11 status > /run/rig/gpu-x11-status 2>&1
   kill "$shm"
   within 10 shm_gone
   journalctl -b -o short-monotonic > /run/rig/journal.txt
