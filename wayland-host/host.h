@@ -146,6 +146,10 @@ struct splashd_host {
   /* No input reaches a window (withhold_input: what is typed answers a
      question on the splash). */
   bool input_withheld;
+  /* The keys pressed while input was withheld (the first 16): neither
+     their being down nor their release reaches a client. */
+  uint32_t withheld_keys[16];
+  size_t withheld_key_count;
   /* The machine's pointers (mice, touchpads, tablets) and touch screens
      now, and the clients' virtual pointers: the seat offers what there is. */
   int pointers, touch_screens, virtual_pointers;
@@ -464,6 +468,9 @@ int start_input(struct splashd_host *host, const struct splashd_host_keymap *nam
 void stop_input(struct splashd_host *host);
 /* Keeps input from the windows, or lets it through again (the table's withhold_input). */
 void withhold_input(struct splashd_host *host, int withheld);
+/* Of `keyboard`'s keys down now, those whose press reached the clients
+   (not one withheld), in `keys` (room for all of its keys): how many. */
+size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboard *keyboard, uint32_t *keys);
 /* Where absolute devices' points lie on the canvas (the table's map_input). */
 void map_input(struct splashd_host *host, const struct splashd_host_input_map *maps, size_t count);
 

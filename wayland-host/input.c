@@ -113,13 +113,61 @@ static void touch_up(struct splashd_host *host, uint32_t time_msec, int32_t id) 
   wlr_seat_touch_notify_up(host->seat, time_msec, id);
 }
 
+/* Whether `key` was pressed while input was withheld; with `forget`, it
+   is not any more. */
+static bool key_withheld(struct splashd_host *host, uint32_t key, bool forget) {
+  for (size_t i = 0; i < host->withheld_key_count; i++) {
+    if (host->withheld_keys[i] != key) continue;
+    if (forget) host->withheld_keys[i] = host->withheld_keys[--host->withheld_key_count];
+    return true;
+  }
+  return false;
+}
+
+size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboard *keyboard, uint32_t *keys) {
+  size_t count = 0;
+  for (size_t i = 0; i < keyboard->num_keycodes; i++) {
+    if (!key_withheld(host, keyboard->keycodes[i], false)) keys[count++] = keyboard->keycodes[i];
+  }
+  return count;
+}
+
+/* A key goes to the focused window, unless input is withheld: then
+   neither it nor its release does (a key that wakes a dark screen, or
+   answers a question, is the splash's, even when let go of after). */
 static void handle_key(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+  struct splashd_host *host = keyboard->host;
   struct wlr_event_keyboard_key *event = data;
-  note(keyboard->host, SPLASHD_HOST_INPUT);
-  if (keyboard->host->input_withheld) return;
-  wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
-  wlr_seat_keyboard_notify_key(keyboard->host->seat, event->time_msec, event->keycode, event->state);
+  note(host, SPLASHD_HOST_INPUT);
+  bool pressed = event->state == WL_KEYBOARD_KEY_STATE_PRESSED;
+  if (host->input_withheld) {
+    if (!pressed) {
+      key_withheld(host, event->keycode, true);
+    } else if (!key_withheld(host, event->keycode, false) &&
+               host->withheld_key_count < sizeof host->withheld_keys / sizeof host->withheld_keys[0]) {
+      host->withheld_keys[host->withheld_key_count++] = event->keycode;
+    }
+    return;
+  }
+  // A release whose press was withheld stays the splash's; a new press
+  // (its release lost with a keyboard unplugged) is the window's again.
+  if (key_withheld(host, event->keycode, true) && !pressed) return;
+  wlr_seat_set_keyboard(host->seat, keyboard->device);
+  wlr_seat_keyboard_notify_key(host->seat, event->time_msec, event->keycode, event->state);
+}
+
+/* A button's press or release goes to the window under the pointer; a
+   release whose press was withheld does not (wlroots 0.15 would pass it on). */
+static void press_button(struct splashd_host *host, uint32_t time_msec, uint32_t button, enum wlr_button_state state) {
+  if (host->input_withheld) return;
+  if (state == WLR_BUTTON_RELEASED) {
+    const struct wlr_seat_pointer_state *pointer = &host->seat->pointer_state;
+    bool down = false;
+    for (size_t i = 0; i < pointer->button_count; i++) down = down || pointer->buttons[i] == button;
+    if (!down) return;
+  }
+  wlr_seat_pointer_notify_button(host->seat, time_msec, button, state);
 }
 
 static void handle_modifiers(struct wl_listener *listener, void *data) {
@@ -289,11 +337,9 @@ static void handle_pointer_event(struct splashd_host *host, enum libinput_event_
     break;
   }
   case LIBINPUT_EVENT_POINTER_BUTTON:
-    if (host->input_withheld) break;
-    wlr_seat_pointer_notify_button(host->seat, time_msec, libinput_event_pointer_get_button(event),
-                                   libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED
-                                       ? WLR_BUTTON_PRESSED
-                                       : WLR_BUTTON_RELEASED);
+    press_button(host, time_msec, libinput_event_pointer_get_button(event),
+                 libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED ? WLR_BUTTON_PRESSED
+                                                                                                : WLR_BUTTON_RELEASED);
     wlr_seat_pointer_notify_frame(host->seat);
     break;
   case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
@@ -444,8 +490,7 @@ static void handle_virtual_button(struct wl_listener *listener, void *data) {
   struct virtual_pointer *pointer = wl_container_of(listener, pointer, button);
   note(pointer->host, SPLASHD_HOST_INPUT);
   struct wlr_event_pointer_button *event = data;
-  if (pointer->host->input_withheld) return;
-  wlr_seat_pointer_notify_button(pointer->host->seat, event->time_msec, event->button, event->state);
+  press_button(pointer->host, event->time_msec, event->button, event->state);
 }
 
 static void handle_virtual_axis(struct wl_listener *listener, void *data) {

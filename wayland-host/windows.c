@@ -104,7 +104,10 @@ static void focus_except(struct splashd_host *host, const struct window *leaving
   if (host->seat->keyboard_state.focused_surface == target) return;
   struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(host->seat);
   if (keyboard != NULL) {
-    wlr_seat_keyboard_notify_enter(host->seat, target, keyboard->keycodes, keyboard->num_keycodes,
+    // The keys down as the window gets the keyboard, but for those the
+    // splash took (a waking key still held).
+    uint32_t keys[WLR_KEYBOARD_KEYS_CAP];
+    wlr_seat_keyboard_notify_enter(host->seat, target, keys, keys_down_for_clients(host, keyboard, keys),
                                    &keyboard->modifiers);
   } else {
     wlr_seat_keyboard_notify_enter(host->seat, target, NULL, 0, NULL);

@@ -95,18 +95,32 @@ extension HostModeSuite {
   /// pointer (tools/test/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
   /// the screen once "go" is said into the FIFO `go`; nil when the program
   /// never shows alone or the client cannot be started.
-  func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
+  func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false)
+    -> StartedProcess?
+  {
     guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
     else { return nil }
-    return virtualPointer(clickingAt: u, v, when: go)
+    return virtualPointer(clickingAt: u, v, when: go, holding: holding)
   }
 
   /// A client's virtual pointer (tools/test/wayland/virtual-pointer.py)
   /// that clicks at (`u`, `v`) of the screen once "go" is said into the
   /// FIFO `go`; nil when it cannot be started.
-  func virtualPointer(clickingAt u: Double, _ v: Double, when go: String) -> StartedProcess? {
+  /// With `holding`, the button stays down until "go" is said again.
+  func virtualPointer(clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false) -> StartedProcess? {
+    let hold = holding ? "--hold " : ""
+    return try? StartedProcess(
+      "/bin/sh",
+      ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(hold)\(u) \(v) 0<> \(go)"],
+      environment: displayEnvironment)
+  }
+
+  /// A client's virtual keyboard (tools/test/wayland/virtual-keyboard.py)
+  /// that presses KEY_A each time "go" is said into the FIFO `go`, and
+  /// lets it go the next; nil when it cannot be started.
+  func virtualKeyboard(when go: String) -> StartedProcess? {
     try? StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(u) \(v) 0<> \(go)"],
+      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-keyboard.py 30 0<> \(go)"],
       environment: displayEnvironment)
   }
 

@@ -5,7 +5,7 @@
 virtual pointer, says "ready" on standard output, and when a line comes on
 standard input moves the pointer to a point of the screen and clicks there.
 
-    virtual-pointer.py U V [BUTTON]
+    virtual-pointer.py [--hold] U V [BUTTON]
 
 U and V are fractions of the screen's width and height (as a screenshot of
 it shows it); BUTTON a Linux button code (272, BTN_LEFT, by default). The
@@ -13,6 +13,9 @@ line lets the caller wait until the program has taken the seat's new
 pointer (a client asks for it only once told of it). It speaks the wire
 protocol itself (wire.py); exits 0 once the compositor has taken every
 request, 1 when the display lacks the protocol or the connection fails.
+With --hold the button stays down until a second line comes (a finger
+held on it while the screen wakes), and the pointer moves a little before
+it is let go of.
 """
 import struct
 import sys
@@ -24,10 +27,14 @@ EXTENT = 10000
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    arguments = sys.argv[1:]
+    hold = arguments[:1] == ["--hold"]
+    if hold:
+        arguments = arguments[1:]
+    if len(arguments) not in (2, 3):
         sys.exit(__doc__)
-    u, v = float(sys.argv[1]), float(sys.argv[2])
-    button = int(sys.argv[3]) if len(sys.argv) == 4 else 272
+    u, v = float(arguments[0]), float(arguments[1])
+    button = int(arguments[2]) if len(arguments) == 3 else 272
     connection = Connection()
     seat = connection.bind("wl_seat", 1)
     manager = connection.bind(MANAGER, 1)
@@ -42,7 +49,14 @@ def main():
     connection.send(pointer, 4)
     connection.send(pointer, 2, struct.pack("<III", 2, button, 1))
     connection.send(pointer, 4)
-    connection.send(pointer, 2, struct.pack("<III", 3, button, 0))
+    if hold:
+        # Held, then moved a little (the window under it has the pointer
+        # again) before the button is let go of.
+        connection.roundtrip()
+        sys.stdin.readline()
+        connection.send(pointer, 1, struct.pack("<IIIII", 3, x + 10, y, EXTENT, EXTENT))
+        connection.send(pointer, 4)
+    connection.send(pointer, 2, struct.pack("<III", 4, button, 0))
     connection.send(pointer, 4)
     connection.roundtrip()
     # destroy the pointer, then make sure the compositor took it.
