@@ -157,12 +157,18 @@ static void handle_key(struct wl_listener *listener, void *data) {
   wlr_seat_keyboard_notify_key(host->seat, event->time_msec, event->keycode, event->state);
 }
 
-/* A button's press or release goes to the window under the pointer; a
-   release whose press was withheld does not (wlroots 0.15 would pass it on). */
+/* A button's press or release goes to the window under the pointer. A
+   press that reaches no window (withheld, or over none, no popup's grab
+   to end) is not the seat's, and neither is its release (wlroots 0.15
+   would pass a release on to whatever the pointer has come to since:
+   the end of the click that woke the screen). */
 static void press_button(struct splashd_host *host, uint32_t time_msec, uint32_t button, enum wlr_button_state state) {
   if (host->input_withheld) return;
+  const struct wlr_seat_pointer_state *pointer = &host->seat->pointer_state;
+  if (state == WLR_BUTTON_PRESSED && pointer->focused_surface == NULL && pointer->grab == pointer->default_grab) {
+    return;
+  }
   if (state == WLR_BUTTON_RELEASED) {
-    const struct wlr_seat_pointer_state *pointer = &host->seat->pointer_state;
     bool down = false;
     for (size_t i = 0; i < pointer->button_count; i++) down = down || pointer->buttons[i] == button;
     if (!down) return;
