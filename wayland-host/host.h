@@ -146,10 +146,6 @@ struct splashd_host {
   /* No input reaches a window (withhold_input: what is typed answers a
      question on the splash). */
   bool input_withheld;
-  /* The keys pressed while input was withheld (the first 16): neither
-     their being down nor their release reaches a client. */
-  uint32_t withheld_keys[16];
-  size_t withheld_key_count;
   /* The machine's pointers (mice, touchpads, tablets) and touch screens
      now, and the clients' virtual pointers: the seat offers what there is. */
   int pointers, touch_screens, virtual_pointers;
@@ -244,6 +240,10 @@ struct host_keyboard {
   struct wlr_input_device *device;
   struct wl_list link;
   struct wl_listener key, modifiers, keymap, destroy;
+  /* Its keys pressed while input was withheld (at most 16 at a time):
+     neither their being down nor their release reaches a client. */
+  uint32_t withheld_keys[16];
+  size_t withheld_key_count;
 };
 
 /* A client's virtual pointer (wlr-virtual-pointer: remote control such as

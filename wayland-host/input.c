@@ -113,21 +113,32 @@ static void touch_up(struct splashd_host *host, uint32_t time_msec, int32_t id) 
   wlr_seat_touch_notify_up(host->seat, time_msec, id);
 }
 
-/* Whether `key` was pressed while input was withheld; with `forget`, it
-   is not any more. */
-static bool key_withheld(struct splashd_host *host, uint32_t key, bool forget) {
-  for (size_t i = 0; i < host->withheld_key_count; i++) {
-    if (host->withheld_keys[i] != key) continue;
-    if (forget) host->withheld_keys[i] = host->withheld_keys[--host->withheld_key_count];
-    return true;
+/* Whether `keyboard`'s key `key` was pressed while input was withheld. */
+static bool key_withheld(const struct host_keyboard *keyboard, uint32_t key) {
+  for (size_t i = 0; i < keyboard->withheld_key_count; i++) {
+    if (keyboard->withheld_keys[i] == key) return true;
   }
   return false;
 }
 
+/* `key` is no longer one pressed while input was withheld. */
+static void forget_withheld_key(struct host_keyboard *keyboard, uint32_t key) {
+  for (size_t i = 0; i < keyboard->withheld_key_count; i++) {
+    if (keyboard->withheld_keys[i] != key) continue;
+    keyboard->withheld_keys[i] = keyboard->withheld_keys[--keyboard->withheld_key_count];
+    return;
+  }
+}
+
 size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboard *keyboard, uint32_t *keys) {
+  const struct host_keyboard *ours = NULL;
+  struct host_keyboard *each;
+  wl_list_for_each(each, &host->keyboards, link) {
+    if (each->device->keyboard == keyboard) ours = each;
+  }
   size_t count = 0;
   for (size_t i = 0; i < keyboard->num_keycodes; i++) {
-    if (!key_withheld(host, keyboard->keycodes[i], false)) keys[count++] = keyboard->keycodes[i];
+    if (ours == NULL || !key_withheld(ours, keyboard->keycodes[i])) keys[count++] = keyboard->keycodes[i];
   }
   return count;
 }
@@ -143,37 +154,45 @@ static void handle_key(struct wl_listener *listener, void *data) {
   bool pressed = event->state == WL_KEYBOARD_KEY_STATE_PRESSED;
   if (host->input_withheld) {
     if (!pressed) {
-      key_withheld(host, event->keycode, true);
-    } else if (!key_withheld(host, event->keycode, false) &&
-               host->withheld_key_count < sizeof host->withheld_keys / sizeof host->withheld_keys[0]) {
-      host->withheld_keys[host->withheld_key_count++] = event->keycode;
+      forget_withheld_key(keyboard, event->keycode);
+    } else if (!key_withheld(keyboard, event->keycode) &&
+               keyboard->withheld_key_count < sizeof keyboard->withheld_keys / sizeof keyboard->withheld_keys[0]) {
+      keyboard->withheld_keys[keyboard->withheld_key_count++] = event->keycode;
     }
     return;
   }
-  // A release whose press was withheld stays the splash's; a new press
-  // (its release lost with a keyboard unplugged) is the window's again.
-  if (key_withheld(host, event->keycode, true) && !pressed) return;
+  // A release whose press was withheld stays the splash's; a press is the
+  // window's (a key's release can be lost: a keyboard reset).
+  bool withheld = key_withheld(keyboard, event->keycode);
+  forget_withheld_key(keyboard, event->keycode);
+  if (withheld && !pressed) return;
   wlr_seat_set_keyboard(host->seat, keyboard->device);
   wlr_seat_keyboard_notify_key(host->seat, event->time_msec, event->keycode, event->state);
 }
 
-/* A button's press or release goes to the window under the pointer. A
-   press that reaches no window (withheld, or over none, no popup's grab
-   to end) is not the seat's, and neither is its release (wlroots 0.15
-   would pass a release on to whatever the pointer has come to since:
-   the end of the click that woke the screen). */
-static void press_button(struct splashd_host *host, uint32_t time_msec, uint32_t button, enum wlr_button_state state) {
-  if (host->input_withheld) return;
+/* A button's press or release goes to the window under the pointer;
+   whether it went to the seat. A press withheld, or over no window (the
+   window under a pointer that has not moved since input was given back,
+   or since the window came, is entered first) with no popup's grab to
+   end, is not the seat's; nor is a release of a button the seat does not
+   have down (wlroots 0.15 would pass it on to whatever the pointer has
+   come to since: the end of the click that woke the screen). A release
+   while input is withheld still goes to the seat, whose buttons stay
+   true; no window has the pointer then. */
+static bool press_button(struct splashd_host *host, uint32_t time_msec, uint32_t button, enum wlr_button_state state) {
   const struct wlr_seat_pointer_state *pointer = &host->seat->pointer_state;
-  if (state == WLR_BUTTON_PRESSED && pointer->focused_surface == NULL && pointer->grab == pointer->default_grab) {
-    return;
-  }
   if (state == WLR_BUTTON_RELEASED) {
     bool down = false;
     for (size_t i = 0; i < pointer->button_count; i++) down = down || pointer->buttons[i] == button;
-    if (!down) return;
+    if (!down) return false;
+  } else if (host->input_withheld) {
+    return false;
+  } else if (pointer->focused_surface == NULL && pointer->grab == pointer->default_grab) {
+    point_at_pointer(host, time_msec);
+    if (pointer->focused_surface == NULL) return false;
   }
   wlr_seat_pointer_notify_button(host->seat, time_msec, button, state);
+  return true;
 }
 
 static void handle_modifiers(struct wl_listener *listener, void *data) {
@@ -343,10 +362,12 @@ static void handle_pointer_event(struct splashd_host *host, enum libinput_event_
     break;
   }
   case LIBINPUT_EVENT_POINTER_BUTTON:
-    press_button(host, time_msec, libinput_event_pointer_get_button(event),
-                 libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED ? WLR_BUTTON_PRESSED
-                                                                                                : WLR_BUTTON_RELEASED);
-    wlr_seat_pointer_notify_frame(host->seat);
+    if (press_button(host, time_msec, libinput_event_pointer_get_button(event),
+                     libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED
+                         ? WLR_BUTTON_PRESSED
+                         : WLR_BUTTON_RELEASED)) {
+      wlr_seat_pointer_notify_frame(host->seat);
+    }
     break;
   case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
     scroll(host, event, WLR_AXIS_SOURCE_WHEEL);

@@ -438,8 +438,8 @@ extension BootTests {
   /// systemd's watchdog then restarts a splashd stopped by SIGSTOP, and foot
   /// is back. foot killed each time it comes back, the diagnostic screen
   /// then shows (status: program=failed). Prints when the program's first
-  /// frame came and when the doors
-  /// began to open (`host_mode_…` on VGA, `host_mode_qxl_…` on qxl).
+  /// frame came and when the doors began to open (`host_mode_…` on VGA,
+  /// `host_mode_qxl_…` on qxl).
   @Test(arguments: ["vga", "qxl"])
   func hostModeOpensTheDoorsOntoTheProgramOnARealKernel(gpu: String) throws {
     try requireRig(["/usr/sbin/debootstrap", "/usr/sbin/mkfs.ext4"])

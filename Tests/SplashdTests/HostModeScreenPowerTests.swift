@@ -71,15 +71,16 @@ import Testing
     #expect(mkfifo(go, 0o600) == 0)
     var woken = false
     var typed = false
+    var keyboardEnded = false
     let (_, outcome) = try spawnSplashd(
       splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"], in: dir,
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram(), waitUntil(20, { status.hasPrefix("phase=done") }),
-          let keyboard = virtualKeyboard(when: go), waitUntil(20, { said().contains("keymap") })
+          let keyboard = virtualKeyboard(when: go, times: 4), waitUntil(20, { said().contains("keymap") })
         else { return }
-        defer { _ = try? keyboard.finish(timeout: 10) }
+        defer { keyboardEnded = (try? keyboard.finish(timeout: 10))?.status == 0 }
         guard splashctl(["screen", "off"])?.status == 0, waitUntil(10, { status.contains(" screen=off") }),
           say(go: go)
         else { return }
@@ -91,9 +92,13 @@ import Testing
       })
     #expect(woken, "the key did not wake the screen: \(outcome.stderr)")
     #expect(typed, "the next key did not reach the program: \(said()) \(outcome.stderr)")
+    #expect(keyboardEnded, "the virtual keyboard did not end of itself")
     #expect(
       count("state: 1 (pressed)") == 1 && count("state: 0 (released)") == 1,
       "the waking key, or its release, reached the program: \(said())")
+    // Its keysym is told for the next key's press and release alone, not
+    // for the keys down as the program got the keyboard back (an enter).
+    #expect(count("sym: a ") == 2, "the waking key was down when the program got the keyboard: \(said())")
   }
 
   /// idle-off 1 s with a real idle inhibitor (tools/test/wayland/idle-inhibit.py

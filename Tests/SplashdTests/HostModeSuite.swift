@@ -116,11 +116,12 @@ extension HostModeSuite {
   }
 
   /// A client's virtual keyboard (tools/test/wayland/virtual-keyboard.py)
-  /// that presses KEY_A each time "go" is said into the FIFO `go`, and
-  /// lets it go the next; nil when it cannot be started.
-  func virtualKeyboard(when go: String) -> StartedProcess? {
+  /// that presses KEY_A when "go" is said into the FIFO `go`, lets it go
+  /// at the next, and so on `times` in all, then ends; nil when it cannot
+  /// be started.
+  func virtualKeyboard(when go: String, times: Int) -> StartedProcess? {
     try? StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-keyboard.py 30 0<> \(go)"],
+      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-keyboard.py 30 \(times) 0<> \(go)"],
       environment: displayEnvironment)
   }
 

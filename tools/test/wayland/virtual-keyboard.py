@@ -5,10 +5,10 @@ on-screen keyboards and remote-control tools are: on the Wayland display
 the environment names, it makes a virtual keyboard with a US layout
 (compiled by the compositor from XKB's data), says "ready" on standard
 output, then at each line on standard input presses the key KEY (a Linux
-key code: 30, KEY_A, by default) and at the next lets it go, again and
-again until standard input ends.
+key code, such as 30: KEY_A) and at the next lets it go, COUNT times in
+all (a press or a release each), then ends.
 
-    virtual-keyboard.py [KEY]
+    virtual-keyboard.py KEY COUNT
 
 A key held between two lines stays down meanwhile (what a finger on a
 key does while the screen wakes). It speaks the wire protocol itself
@@ -32,9 +32,9 @@ KEYMAP = """xkb_keymap {
 
 
 def main():
-    if len(sys.argv) > 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
-    key = int(sys.argv[1]) if len(sys.argv) == 2 else 30
+    key, count = int(sys.argv[1]), int(sys.argv[2])
     connection = Connection()
     seat = connection.bind("wl_seat", 1)
     manager = connection.bind(MANAGER, 1)
@@ -48,14 +48,11 @@ def main():
     os.close(keymap)
     connection.roundtrip()
     print("ready", flush=True)
-    pressed = False
-    time = 1
-    while sys.stdin.readline():
-        pressed = not pressed
-        # key: time, key, state (1 pressed, 0 released).
-        connection.send(keyboard, 1, struct.pack("<III", time, key, 1 if pressed else 0))
+    for time in range(1, count + 1):
+        sys.stdin.readline()
+        # key: time, key, state (1 pressed, 0 released): pressed first.
+        connection.send(keyboard, 1, struct.pack("<III", time, key, time % 2))
         connection.roundtrip()
-        time += 1
     # destroy, then make sure the compositor took it.
     connection.send(keyboard, 3)
     connection.roundtrip()

@@ -13,9 +13,10 @@ line lets the caller wait until the program has taken the seat's new
 pointer (a client asks for it only once told of it). It speaks the wire
 protocol itself (wire.py); exits 0 once the compositor has taken every
 request, 1 when the display lacks the protocol or the connection fails.
-With --hold the button stays down until a second line comes (a finger
-held on it while the screen wakes), and the pointer moves a little before
-it is let go of.
+With --hold the button is pressed where the pointer already is, without
+moving it, and stays down until a second line comes (a finger held on it
+while the screen wakes); then the pointer moves to U, V and the button is
+let go of there.
 """
 import struct
 import sys
@@ -44,17 +45,17 @@ def main():
     print("ready", flush=True)
     sys.stdin.readline()
     x, y = round(u * EXTENT), round(v * EXTENT)
-    # motion_absolute, frame; button pressed, frame; released, frame.
-    connection.send(pointer, 1, struct.pack("<IIIII", 1, x, y, EXTENT, EXTENT))
-    connection.send(pointer, 4)
+    # motion_absolute, frame; button pressed, frame; released, frame. Held:
+    # pressed where the pointer is, frame; then moved, frame; released.
+    if not hold:
+        connection.send(pointer, 1, struct.pack("<IIIII", 1, x, y, EXTENT, EXTENT))
+        connection.send(pointer, 4)
     connection.send(pointer, 2, struct.pack("<III", 2, button, 1))
     connection.send(pointer, 4)
     if hold:
-        # Held, then moved a little (the window under it has the pointer
-        # again) before the button is let go of.
         connection.roundtrip()
         sys.stdin.readline()
-        connection.send(pointer, 1, struct.pack("<IIIII", 3, x + 10, y, EXTENT, EXTENT))
+        connection.send(pointer, 1, struct.pack("<IIIII", 3, x, y, EXTENT, EXTENT))
         connection.send(pointer, 4)
     connection.send(pointer, 2, struct.pack("<III", 4, button, 0))
     connection.send(pointer, 4)

@@ -499,27 +499,28 @@ gpu)
   # splashd's output in gpu-cog.log.
   splashd --config /etc/splashd/splashd.conf --host wayland --control /run/rig-gpu/cog --user kiosk \
     -- /usr/bin/cog --platform=wl file:///usr/local/share/rig/moving.html > /run/rig/gpu-cog.log 2>&1 &
-  shm=$!
+  compositor=$!
+  compositor_gone() { [ ! -e "/proc/$compositor" ]; }
   cog_scanned_out() {
     SPLASHD_CONTROL=/run/rig-gpu/cog status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'
   }
   within 90 cog_scanned_out
   SPLASHD_CONTROL=/run/rig-gpu/cog status > /run/rig/gpu-cog-status 2>&1
-  kill "$shm"
-  within 10 shm_gone
+  kill "$compositor"
+  within 10 compositor_gone
   # glxgears, an X11 GL program (GLX on Xwayland, whose glamor renders on
   # the GPU and hands its buffers over by linux-dmabuf): the same, in
   # gpu-x11-status and gpu-x11.log.
   splashd --config /etc/splashd/splashd.conf --host wayland --xwayland --control /run/rig-gpu/x11 --user kiosk \
     -- /usr/bin/glxgears > /run/rig/gpu-x11.log 2>&1 &
-  shm=$!
+  compositor=$!
   x11_scanned_out() {
     SPLASHD_CONTROL=/run/rig-gpu/x11 status 2>/dev/null | grep -q '^phase=done .*program=shown.* scanout=direct'
   }
   within 90 x11_scanned_out
   SPLASHD_CONTROL=/run/rig-gpu/x11 status > /run/rig/gpu-x11-status 2>&1
-  kill "$shm"
-  within 10 shm_gone
+  kill "$compositor"
+  within 10 compositor_gone
   journalctl -b -o short-monotonic > /run/rig/journal.txt
   echo RIG-STATUS 0 > /dev/ttyS0; systemctl poweroff --force --force
   ;;
