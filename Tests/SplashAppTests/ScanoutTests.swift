@@ -186,4 +186,20 @@ import Testing
         host.offeredScanout == offered.map { ScanoutLayouts(device: 0xE200, layouts: $0) }, "\(options)")
     }
   }
+
+  @Test func aTurnTakesTheOfferBackAndATurnBackMakesItAgain() throws {
+    let (splash, card) = try harness()
+    card.renderNode = "/dev/dri/renderD128"
+    var offered: [[ScanoutLayouts.Layout]?] = []
+    splash.onWaylandHost = { host in
+      splash.clock.at(1) { host.commit(color: Self.programColor) }
+      for at in [2.9, 3.9, 4.9] { splash.clock.at(at) { offered.append(host.offeredScanout?.layouts) } }
+    }
+    splash.clock.at(3) { TestClient(splash.controlPath).send("rotate 90\n") }
+    splash.clock.at(4) { TestClient(splash.controlPath).send("rotate 0\n") }
+    splash.clock.at(5) { splash.killProgram() }
+    #expect(splash.run(arguments(["--control", splash.controlPath])) == .exit(128 + SIGKILL))
+    let implicit = [ScanoutLayouts.Layout(format: DRMFormat.xrgb8888, modifier: Dmabuf.invalidModifier)]
+    #expect(offered == [implicit, [], implicit], "\(splash.lines)")
+  }
 }

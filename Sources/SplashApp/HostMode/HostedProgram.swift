@@ -46,6 +46,9 @@ final class HostedProgram: EventSource {
   /// Where the program's window lies on the screens (`screens`), once it
   /// is started.
   private var arrangement: ScreenArrangement?
+  /// What the program's window was last told the screen scans out (nil:
+  /// nothing, or nothing any more).
+  private var offeredScanout: ScanoutLayouts?
   /// The display's listening socket, while it is there.
   private var displaySocket: WaylandDisplaySocket?
   /// The program, once started.
@@ -237,6 +240,7 @@ final class HostedProgram: EventSource {
     arrangement = next
     frames.arrangement = next
     if resized { host.resizeWindow(to: next.window) }
+    offerScanout(to: host, window: next.window)
     input.map(next, on: screens)
     frames.showCurrent()
     guard resized || turned != nil else { return }
@@ -357,15 +361,19 @@ final class HostedProgram: EventSource {
   /// On a GPU, tells the program's window what the screen shows as it is
   /// when its frames may be scanned out (the window alone on one screen,
   /// unturned: `ScanoutChoice`), so that its GPU renders into buffers the
-  /// display takes without a copy (linux-dmabuf's scan-out tranche).
+  /// display takes without a copy (linux-dmabuf's scan-out tranche); and
+  /// that nothing is, once they may not be (a turn, a second screen).
   private func offerScanout(to host: any WaylandHosting, window: PixelSize) {
-    guard host.composesOnGPU, let layouts = (stage.output as? ScanningOutOutput)?.scanoutLayouts,
-      ScanoutChoice.refusal(frame: window, screens: stage.scanoutScreens, splashShows: false) == nil
-    else { return }
-    let offered = host.offerScanout(layouts)
+    guard host.composesOnGPU, let layouts = (stage.output as? ScanningOutOutput)?.scanoutLayouts else { return }
+    let mayScanOut = ScanoutChoice.refusal(frame: window, screens: stage.scanoutScreens, splashShows: false) == nil
+    guard offeredScanout != (mayScanOut ? layouts : nil) else { return }
+    let offered = host.offerScanout(mayScanOut ? layouts : ScanoutLayouts(device: layouts.device, layouts: []))
+    offeredScanout = mayScanOut ? layouts : nil
     log.info(
-      "host mode: the program is offered \(offered) of the \(layouts.layouts.count) pixel layouts the screen "
-        + "scans out as they are")
+      mayScanOut
+        ? "host mode: the program is offered \(offered) of the \(layouts.layouts.count) pixel layouts the screen "
+          + "scans out as they are"
+        : "host mode: the program is offered no pixel layouts to be scanned out as they are any more")
   }
 
   /// A runtime directory for a program that runs as splashd's own user
