@@ -2,6 +2,7 @@
 import Glibc
 import SplashCore
 import SplashSystem
+import SplashTestSupport
 import Testing
 
 @testable import SplashApp
@@ -55,20 +56,12 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
   /// spun there for good once).
   @Test(.enabled(if: !underThreadSanitizer)) func aCrashTurnsTheWatchdogOff() throws {
     let systemd = try Systemd()
-    let child = fork()
-    try #require(child >= 0)
-    if child == 0 {
-      alarm(20)
+    let status = try statusOfAForkedChild {
       let lifecycle = Lifecycle(
         started: 0, notifySocket: systemd.socket.name, environment: ours, processID: getpid(), handlesCrashes: true,
         log: Log { _ in })
       withExtendedLifetime(lifecycle) { _ = kill(getpid(), SIGSEGV) }
-      _exit(4)
     }
-    var status: Int32 = 0
-    var waited: pid_t
-    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
-    try #require(waited == child)
     #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
     systemd.read()
     #expect(systemd.lines == ["WATCHDOG_USEC=0"])

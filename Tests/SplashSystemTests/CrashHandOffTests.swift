@@ -31,19 +31,12 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
   /// child (the hand-off is process-wide), which only prepares the
   /// hand-off and recurses; its program exits 42.
   @Test(.enabled(if: !underAddressSanitizer)) func aStackOverflowStillHandsOffToTheProgram() throws {
-    let child = fork()
-    try #require(child >= 0)
-    if child == 0 {
-      // A child that hangs ends by SIGALRM, which the test reports.
-      alarm(20)
+    // A child that hangs ends by SIGALRM, which the test reports.
+    let status = try statusOfAForkedChild {
       CrashHandOff.keepAStackForTheHandler()
       CrashHandOff.runProgram(path: "/bin/sh", arguments: ["sh", "-c", "exit 42"], environment: [:])
       _exit(Int32(truncatingIfNeeded: overflow(0)))
     }
-    var status: Int32 = 0
-    var waited: pid_t
-    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
-    try #require(waited == child)
     let signal = status & 0x7f
     #expect(signal == 0, "the child was ended by signal \(signal), not handed off")
     #expect(signal == 0 && (status >> 8) & 0xff == 42, "the child exited \((status >> 8) & 0xff), not the program's 42")
@@ -58,10 +51,7 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
     let dir = try TemporaryDirectory()
     let (written, withdrawn) = (dir.path + "/brightness", dir.path + "/other")
     for path in [written, withdrawn] { try Files.write("0", to: path) }
-    let child = fork()
-    try #require(child >= 0)
-    if child == 0 {
-      alarm(20)
+    let status = try statusOfAForkedChild {
       let first = open(written, O_WRONLY | O_CLOEXEC)
       let second = open(withdrawn, O_WRONLY | O_CLOEXEC)
       guard first >= 0, second >= 0 else { _exit(3) }
@@ -71,12 +61,7 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
       CrashHandOff.write("5", to: second)
       CrashHandOff.stopWriting(to: second)
       kill(getpid(), SIGSEGV)
-      _exit(4)
     }
-    var status: Int32 = 0
-    var waited: pid_t
-    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
-    try #require(waited == child)
     #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
     #expect(try Files.readText(written) == "937")
     #expect(try Files.readText(withdrawn) == "0")
@@ -87,41 +72,16 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
   /// the notify socket, before the signal ends the process. In a forked
   /// child, whose notify socket is this test's (not under ThreadSanitizer).
   @Test(.enabled(if: !underThreadSanitizer)) func aCrashTellsSystemdWhatItWasToldTo() throws {
-    let dir = try TemporaryDirectory()
-    let path = dir.path + "/notify"
-    let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    try #require(listener >= 0)
-    defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-      for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    let systemd = try NotifyListener()
+    let status = try statusOfAForkedChild {
+      guard let notifier = SystemdNotifier(socketPath: systemd.name), notifier.sendOnCrash("WATCHDOG_USEC=0") else {
+        _exit(3)
       }
-    }
-    try #require(bound == 0)
-    let child = fork()
-    try #require(child >= 0)
-    if child == 0 {
-      alarm(20)
-      guard let notifier = SystemdNotifier(socketPath: path), notifier.sendOnCrash("WATCHDOG_USEC=0") else { _exit(3) }
       notifier.send("READY=1")
       kill(getpid(), SIGSEGV)
-      _exit(4)
     }
-    var status: Int32 = 0
-    var waited: pid_t
-    repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
-    try #require(waited == child)
     #expect(status & 0x7f == SIGSEGV, "the child ended with \(status), not by its SIGSEGV")
-    var received: [String] = []
-    var buffer = [UInt8](repeating: 0, count: 256)
-    while case let count = recv(listener, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count > 0 {
-      received.append(String(decoding: buffer[0..<count], as: UTF8.self))
-    }
+    let received = systemd.received().flatMap(\.lines)
     #expect(received == ["READY=1", "WATCHDOG_USEC=0"])
   }
 }

@@ -227,3 +227,22 @@ public func readProcFile(_ path: String) -> String? {
   defer { try? handle.close() }
   return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
 }
+
+/// The wait status of a forked child that runs `body` (with 20 s before
+/// SIGALRM ends it, should it hang) and then `_exit(4)`: what a crash test
+/// looks at. The child runs only async-signal-safe calls unless the test
+/// says otherwise.
+public func statusOfAForkedChild(_ body: () -> Void) throws -> Int32 {
+  let child = fork()
+  guard child >= 0 else { throw TestFailure("fork failed: errno \(errno)") }
+  if child == 0 {
+    alarm(20)
+    body()
+    _exit(4)
+  }
+  var status: Int32 = 0
+  var waited: pid_t
+  repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
+  guard waited == child else { throw TestFailure("waitpid failed: errno \(errno)") }
+  return status
+}
