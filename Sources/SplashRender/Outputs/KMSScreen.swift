@@ -18,9 +18,16 @@ final class KMSScreen {
   let painter: SurfacePainter
   let saved: DRMCRTCState?
   let panelRotation: Rotation?
+  /// The pixel formats its primary plane scans out (none listed: no plane).
+  private let planeFormats: [UInt32]
   /// What its primary plane shows as it is (a program's buffer scanned
-  /// out); nil when the card lists no plane.
-  let scanoutLayouts: ScanoutLayouts?
+  /// out), read from the card when first asked (host mode on a GPU, not
+  /// the splash's start); nil when the card lists no plane.
+  private(set) lazy var scanoutLayouts: ScanoutLayouts? = pipe.plane.flatMap { plane in
+    card.deviceNumber.map {
+      ScanoutLayouts(device: $0, listed: card.listedLayouts(ofPlane: plane), formats: planeFormats)
+    }
+  }
   /// The buffer on the screen; the other is painted.
   var front = 1
   /// The frames painted so far, and the one each buffer holds (its number
@@ -45,7 +52,7 @@ final class KMSScreen {
   private init(
     card: DRMCard, name: String, pipe: DRMPipe, format: (drm: UInt32, sdl: UInt32, name: String),
     buffers: [DRMBuffer], surfaces: [UnsafeMutablePointer<SDL_Surface>], saved: DRMCRTCState?, panelRotation: Rotation?,
-    scanoutLayouts: ScanoutLayouts?
+    planeFormats: [UInt32]
   ) {
     self.card = card
     self.name = name
@@ -55,7 +62,7 @@ final class KMSScreen {
     self.surfaces = surfaces
     self.saved = saved
     self.panelRotation = panelRotation
-    self.scanoutLayouts = scanoutLayouts
+    self.planeFormats = planeFormats
     painter = SurfacePainter(target: surfaces[0])
   }
 
@@ -140,11 +147,7 @@ final class KMSScreen {
       card: card, name: name, pipe: DRMPipe(connector: connector.id, crtc: crtc, plane: plane?.id, mode: mode),
       format: format, buffers: buffers, surfaces: surfaces, saved: card.save(crtc: crtc),
       panelRotation: card.panelOrientation(ofConnector: connector.id).flatMap(panelOrientationRotation),
-      scanoutLayouts: plane.flatMap { plane in
-        card.deviceNumber.map {
-          ScanoutLayouts(device: $0, listed: card.listedLayouts(ofPlane: plane.id), formats: plane.formats)
-        }
-      })
+      planeFormats: plane?.formats ?? [])
   }
 
   /// XRGB8888, or RGB565 where that is all the primary plane scans out.
