@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Glibc
 import SplashSystem
 import Testing
 
@@ -13,5 +14,37 @@ import Testing
     let second = try NotifyListener()
     #expect(first.name != second.name)
     #expect(first.name.hasPrefix("@splashd/") && second.name.hasPrefix("@splashd/"))
+  }
+
+  /// A listener closed while a child forked meanwhile still holds its
+  /// socket keeps its name bound; the next listener, which may get the same
+  /// descriptor number, still binds (before: the name came from the
+  /// descriptor, and the next bind failed with EADDRINUSE, as a forked crash
+  /// test running beside the watchdog's tests once made it).
+  @Test func aListenerAfterOneAForkedChildStillHoldsBinds() throws {
+    var pipeEnds: [Int32] = [0, 0]
+    try #require(pipe(&pipeEnds) == 0)
+    var child: pid_t = -1
+    var firstName = ""
+    do {
+      let first = try NotifyListener()
+      firstName = first.name
+      child = fork()
+      try #require(child >= 0)
+      if child == 0 {
+        // Holds the inherited socket until the parent closes the pipe.
+        alarm(20)
+        close(pipeEnds[1])
+        var byte: UInt8 = 0
+        _ = read(pipeEnds[0], &byte, 1)
+        _exit(0)
+      }
+    }
+    let second = try NotifyListener()
+    #expect(second.name != firstName)
+    close(pipeEnds[0])
+    close(pipeEnds[1])
+    var status: Int32 = 0
+    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
   }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinux
 import Glibc
+import Synchronization
 
 /// The receiving end of systemd's notify protocol, for a program splashd
 /// starts itself: an abstract datagram socket whose name goes into the
@@ -10,16 +11,19 @@ import Glibc
 /// its own notify socket's.
 public final class NotifyListener {
   public let descriptor: FileDescriptor
-  /// The value for NOTIFY_SOCKET (`@splashd/<pid>/notify-<fd>`: the
-  /// descriptor keeps listeners open at once in one process apart).
+  /// The value for NOTIFY_SOCKET (`@splashd/<pid>/notify-<n>`, n counted
+  /// up in the process: not the descriptor's number, which a closed
+  /// listener gives back while a child forked meanwhile may still hold its
+  /// socket, and with it the name).
   public let name: String
+  private static let lastNumber = Atomic<Int>(0)
 
   public init() throws(SystemError) {
     let fd = socket(
       AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw SystemError("socket", code: errno) }
     descriptor = FileDescriptor(rawValue: fd)
-    name = "@splashd/\(getpid())/notify-\(fd)"
+    name = "@splashd/\(getpid())/notify-\(Self.lastNumber.add(1, ordering: .relaxed).newValue)"
     var on: Int32 = 1
     guard setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
       let error = SystemError("setsockopt SO_PASSCRED \(name)", code: errno)
