@@ -54,11 +54,12 @@ export PKG_CONFIG_PATH := $(BUILT_PKG_CONFIG)$(if $(PKG_CONFIG_PATH),:$(PKG_CONF
 # virtual keyboard, wev to see a virtual pointer's click, wayvnc for remote control); for the
 # QEMU rig's GPU tier (rig.py --gpu virgl), QEMU's GL display and virtio-vga-gl modules
 # (qemu-system-gui) and virglrenderer, which render the guest's GL on the host's Mesa;
-# prometheus-node-exporter to serve metrics-file's figures.
+# prometheus-node-exporter to serve metrics-file's figures; wvkbd, the on-screen keyboard
+# docked on host mode's layer shell.
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
   groff-base man-db fakeroot lintian cryptsetup-bin udev weston foot gtk-3-examples grim wtype wev wayvnc cog chromium \
-  qemu-system-gui libvirglrenderer1 prometheus-node-exporter
+  qemu-system-gui libvirglrenderer1 prometheus-node-exporter wvkbd
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -81,10 +82,11 @@ HOST_LIBRARY := libsplashd-wayland-host.so
 # node, linux-dmabuf), linked from the GLES2 build of wlroots
 # (splashd-wlroots-gpu.pc), with EGL, GLESv2 and GBM.
 HOST_GPU_LIBRARY := libsplashd-wayland-host-gpu.so
-# The protocol header wlroots 0.15's headers include (xdg-shell's server
-# side), made at each build from the machine's wayland-protocols, as tinywl's
-# is (written beside and renamed: a build at the same time never reads half
-# of it).
+# The protocol headers wlroots 0.15's headers include (their server side):
+# xdg-shell's, made at each build from the machine's wayland-protocols, as
+# tinywl's is, and wlr-layer-shell's, from the copy of wlroots' XML in
+# wayland-host/protocols/ (wayland-protocols has none); each written beside
+# and renamed: a build at the same time never reads half of it.
 HOST_PROTOCOLS := .build/wayland-host/protocols
 HOST_CFLAGS := -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -ffunction-sections -fdata-sections -Wall -Wextra \
   -Werror -Wl,-z,defs -Wl,--as-needed -Wl,--gc-sections -Wl,--exclude-libs,ALL \
@@ -95,6 +97,10 @@ define host_library
 	  "$$(pkg-config --variable=pkgdatadir wayland-protocols)/stable/xdg-shell/xdg-shell.xml" \
 	  $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ \
 	  && mv -f $(HOST_PROTOCOLS)/xdg-shell-protocol.h.$$$$ $(HOST_PROTOCOLS)/xdg-shell-protocol.h
+	wayland-scanner server-header wayland-host/protocols/wlr-layer-shell-unstable-v1.xml \
+	  $(HOST_PROTOCOLS)/wlr-layer-shell-unstable-v1-protocol.h.$$$$ \
+	  && mv -f $(HOST_PROTOCOLS)/wlr-layer-shell-unstable-v1-protocol.h.$$$$ \
+	  $(HOST_PROTOCOLS)/wlr-layer-shell-unstable-v1-protocol.h
 	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots) $(HOST_SOURCES) wayland-host/renderer/cpu.c \
 	  -o $(1)/$(HOST_LIBRARY) $$(pkg-config --libs splashd-wlroots)
 	$(CC) $(HOST_CFLAGS) $$(pkg-config --cflags splashd-wlroots-gpu) $(HOST_SOURCES) wayland-host/renderer/gpu.c \

@@ -159,15 +159,33 @@ static void compose_surface(struct wlr_surface *surface, int sx, int sy, void *d
   close_pixels(source, &opened);
 }
 
-/* The program as one picture: the first toplevel with its subsurfaces and
-   popups where they lie (those below it first), then each later toplevel's
-   window (with its own) centred over that, then the cursor, on black. The picture is the
-   first toplevel's size, cut to the window's configured size around its
-   middle (as splashd centres it), so that a client's huge buffer costs no
-   more than the screen. */
-static int compose(struct splashd_host *host, struct wlr_buffer *main) {
-  int32_t width = main->width < host->width ? main->width : host->width;
-  int32_t height = main->height < host->height ? main->height : host->height;
+/* Draws the shown layer surfaces of layers `from` to `to` (the oldest of
+   each first), each with its popups, at their places on the canvas (the
+   picture is the canvas while they show). */
+static void compose_layers(struct splashd_host *host, int from, int to, struct placement *placement) {
+  for (int index = from; index <= to; index++) {
+    struct layer *layer;
+    wl_list_for_each(layer, &host->layers[index], link) {
+      if (!layer_shown(layer)) continue;
+      placement->x = layer->box.x;
+      placement->y = layer->box.y;
+      wlr_layer_surface_v1_for_each_surface(layer->surface, compose_surface, placement);
+    }
+  }
+}
+
+/* The program as one picture: the layer surfaces below the windows, the
+   first toplevel with its subsurfaces and popups where they lie (those
+   below it first), then each later toplevel's window (with its own)
+   centred over that, the layer surfaces above the windows, then the
+   cursor, on black. The picture is the first toplevel's size, cut to the
+   window's configured size around its middle (as splashd centres it), so
+   that a client's huge buffer costs no more than the screen; the whole
+   canvas while layer surfaces show. */
+static int compose(struct splashd_host *host) {
+  struct window_places places;
+  place_windows(host, &places);
+  int32_t width = (int32_t)places.picture_width, height = (int32_t)places.picture_height;
   if (host->composed != NULL &&
       (pixman_image_get_width(host->composed) != width || pixman_image_get_height(host->composed) != height ||
        pixman_image_get_format(host->composed) != PIXMAN_x8r8g8b8)) {
@@ -181,10 +199,11 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main) {
   pixman_color_t black = {0, 0, 0, 0xFFFF};
   pixman_box32_t whole = {0, 0, width, height};
   pixman_image_fill_boxes(PIXMAN_OP_SRC, host->composed, &black, 1, &whole);
-  struct placement placement = {.host = host, .x = -(main->width - width) / 2, .y = -(main->height - height) / 2};
+  struct placement placement = {.host = host};
+  compose_layers(host, ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND, ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM, &placement);
+  placement.x = (int)(places.first_x - places.picture_x);
+  placement.y = (int)(places.first_y - places.picture_y);
   window_for_each_surface(host->first, compose_surface, &placement);
-  struct window_places places;
-  place_windows(host, &places);
   struct window *later;
   wl_list_for_each(later, &host->later, link) {
     if (!window_mapped(later)) continue;
@@ -194,9 +213,10 @@ static int compose(struct splashd_host *host, struct wlr_buffer *main) {
     placement.y = (int)(y - places.picture_y);
     window_for_each_surface(later, compose_surface, &placement);
   }
+  compose_layers(host, ZWLR_LAYER_SHELL_V1_LAYER_TOP, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY, &placement);
   // The cursor's hotspot at the pointer, the picture being centred on the canvas.
-  int64_t pointer_x = (int64_t)host->pointer_x - ((int64_t)host->width - width) / 2;
-  int64_t pointer_y = (int64_t)host->pointer_y - ((int64_t)host->height - height) / 2;
+  int64_t pointer_x = (int64_t)host->pointer_x - places.picture_x;
+  int64_t pointer_y = (int64_t)host->pointer_y - places.picture_y;
   switch (drawn_cursor(host)) {
   case CLIENTS_CURSOR:
     placement.x = (int)(pointer_x - host->cursor_hotspot_x);
@@ -266,6 +286,7 @@ int hold_frame(struct splashd_host *host) {
   wl_list_for_each(later, &host->later, link) {
     if (window_mapped(later)) shown++;
   }
+  shown += host->layers_shown;
   // What changed since the frame held before: the surface's damage, when
   // this frame is its buffer as it is and the one before was one of the
   // same size.
@@ -273,7 +294,7 @@ int hold_frame(struct splashd_host *host) {
                host->held->width != source->width || host->held->height != source->height;
   if (shown > 1 || drawn_cursor(host) != NO_CURSOR) {
     // Composed first: should that fail, what was held stays held.
-    if (!compose(host, source)) return 0;
+    if (!compose(host)) return 0;
     if (host->held != NULL) wlr_buffer_unlock(host->held);
     host->held = NULL;
     host->held_client = NULL;
@@ -412,6 +433,12 @@ void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh
   if (host->first != NULL) window_for_each_surface(host->first, send_frame_done, &when);
   struct window *later;
   wl_list_for_each(later, &host->later, link) { window_for_each_surface(later, send_frame_done, &when); }
+  for (int index = 0; index < LAYER_COUNT; index++) {
+    struct layer *layer;
+    wl_list_for_each(layer, &host->layers[index], link) {
+      if (layer_shown(layer)) wlr_layer_surface_v1_for_each_surface(layer->surface, send_frame_done, &when);
+    }
+  }
   if (drawn_cursor(host) == CLIENTS_CURSOR) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);
   if (host->feedback != NULL) {
     struct wlr_presentation_event event = {

@@ -169,7 +169,10 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
       failed = "wlr_idle_inhibit_v1_create";
     }
   }
-  if (failed == NULL) offer_gpu_buffers(host);
+  if (failed == NULL) {
+    offer_gpu_buffers(host);
+    start_layers(host);
+  }
   if (failed != NULL) {
     // The renderer said what failed itself.
     if (*failed != '\0') snprintf(error, capacity, "%s failed", failed);
@@ -323,6 +326,7 @@ static void resize(struct splashd_host *host, int32_t width, int32_t height) {
   host->height = height;
   host->pointer_x = host->pointer_x < width - 1 ? host->pointer_x : width - 1;
   host->pointer_y = host->pointer_y < height - 1 ? host->pointer_y : height - 1;
+  arrange_layers(host);
   send_configure(host);
   if (host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
   flush(host);

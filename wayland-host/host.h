@@ -25,11 +25,15 @@
 //   input.c     libinput, keyboards, the pointer, touch, clients' virtual
 //               keyboards and pointers: windows.c, cursor.c, events.c, log.c
 //   frames.c    commits, the held frame and its composition, frame
-//               callbacks and presentation, screencopy: windows.c, cursor.c,
-//               events.c, renderer/, dmabufs.c
+//               callbacks and presentation, screencopy: layers.c,
+//               windows.c, cursor.c, events.c, renderer/, dmabufs.c
+//   layers.c    layer surfaces (wlr-layer-shell: an on-screen keyboard, a
+//               bar), arranged on the canvas, the area they leave the
+//               program: windows.c, events.c, log.c
 //   xwayland.c  Xwayland and its windows: windows.c
 //   windows.c   windows (xdg toplevels, X11's) and popups: which is the
-//               program's, the focus, where they lie: events.c
+//               program's, the focus, where they lie (reading where
+//               layers.c put the layer surfaces): events.c
 //   cursor.c    the cursor a client sets, the theme's arrow: events.c
 //   events.c    what happened, noted for the next dispatch; flush
 //   renderer/   the renderer, one of two in each variant: cpu.c (pixman;
@@ -53,8 +57,10 @@
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/box.h>
 #include <wlr/xcursor.h>
 #include <wlr/xwayland.h>
 
@@ -66,6 +72,9 @@ struct input_map {
   bool reaches;
   double m[6];
 };
+
+/* wlr-layer-shell's layers: background, bottom, top, overlay. */
+enum { LAYER_COUNT = 4 };
 
 struct splashd_host {
   struct wl_display *display;
@@ -89,6 +98,12 @@ struct splashd_host {
      they came: struct window, drawn over the first, the last on top. */
   struct wl_list later;
   struct wlr_compositor *compositor;
+  /* The layer surfaces of each layer (struct layer; background, bottom,
+     top, overlay), the newest last, how many there are and are shown; the part of
+     the canvas their exclusive zones leave the program's window. */
+  struct wl_list layers[LAYER_COUNT];
+  int layer_surfaces, layers_shown;
+  struct wlr_box usable;
   /* X11 programs' server (start_xwayland), and whether it is up. */
   struct wlr_xwayland *xwayland;
   bool xwayland_ready;
@@ -177,7 +192,7 @@ struct splashd_host {
   } touches[16];
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
-  struct wl_listener output_frame, new_surface, client_created;
+  struct wl_listener output_frame, new_surface, client_created, new_layer_surface;
   /* Sees each request before it is served (budgets.c). */
   struct wl_protocol_logger *request_logger;
   /* Every client of the display: struct watched_client. */
@@ -234,6 +249,26 @@ struct window {
   struct wl_listener destroy, map, unmap, request_configure;
 };
 
+/* A layer surface (wlr-layer-shell's), until it is destroyed: where it
+   lies on the canvas (`box`), and the size it was last told (none, `told`
+   false, since it was made or unmapped). */
+struct layer {
+  struct splashd_host *host;
+  struct wlr_layer_surface_v1 *surface;
+  /* In host->layers[layer]. */
+  struct wl_list link;
+  uint32_t layer;
+  struct wlr_box box;
+  bool told;
+  int32_t told_width, told_height;
+  /* Within its unmap signal (wlroots marks it unmapped after). */
+  bool unmapping;
+  struct wl_listener map, unmap, destroy, commit;
+};
+
+/* Whether a layer surface is shown: mapped, and not being unmapped. */
+static inline bool layer_shown(const struct layer *layer) { return layer->surface->mapped && !layer->unmapping; }
+
 /* A keyboard whose keys go to the focused window, until it goes. */
 struct host_keyboard {
   struct splashd_host *host;
@@ -273,9 +308,12 @@ struct watched_surface {
 /* Where the program's windows lie on the canvas, as splashd shows them:
    the first toplevel's buffer centred (cut around its middle where larger,
    its picture `picture_width` x `picture_height`), each later toplevel's
-   window centred on that picture. false before the first buffer. */
+   window centred on the `area` that picture gives them. While layer
+   surfaces show, the picture is the whole canvas and the area what their
+   exclusive zones leave (the first window centred in it). */
 struct window_places {
   int64_t first_x, first_y, picture_x, picture_y, picture_width, picture_height;
+  struct wlr_box area;
 };
 
 /* Which cursor is drawn: none until the pointer has moved (since the last
@@ -361,6 +399,16 @@ struct wlr_xcursor_image *arrow(struct splashd_host *host);
 enum drawn_cursor drawn_cursor(struct splashd_host *host);
 /* The seat's request_set_cursor: the client under the pointer sets its cursor. */
 void handle_request_set_cursor(struct wl_listener *listener, void *data);
+
+// layers.c
+
+/* Serves layer surfaces from now on (wlr-layer-shell); what cannot be
+   served is said, not fatal. */
+void start_layers(struct splashd_host *host);
+/* Places the layer surfaces on the canvas (each told its size when it
+   changed) and the area they leave the program's window (configured
+   again when that changed). */
+void arrange_layers(struct splashd_host *host);
 
 // windows.c
 

@@ -54,14 +54,16 @@ static void activate(struct window *window, bool active) {
   }
 }
 
-/* Configures `window` full screen at the canvas's size (the program's). */
+/* Configures `window` full screen in what the layer surfaces leave of
+   the canvas (all of it, without them): the program's. */
 void configure_full_screen(struct splashd_host *host, struct window *window) {
+  int32_t width = host->usable.width, height = host->usable.height;
   if (window->xdg != NULL) {
-    wlr_xdg_toplevel_set_size(window->xdg, (uint32_t)host->width, (uint32_t)host->height);
+    wlr_xdg_toplevel_set_size(window->xdg, (uint32_t)width, (uint32_t)height);
     wlr_xdg_toplevel_set_fullscreen(window->xdg, true);
     wlr_xdg_toplevel_set_activated(window->xdg, true);
   } else {
-    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)host->width, (uint16_t)host->height);
+    wlr_xwayland_surface_configure(window->x11, 0, 0, (uint16_t)width, (uint16_t)height);
     wlr_xwayland_surface_set_fullscreen(window->x11, true);
   }
 }
@@ -80,6 +82,21 @@ static bool takes_focus(const struct window *window) { return window->xdg != NUL
    none when nothing is mapped or keys are withheld. The window that has
    it is the activated one (drawn as the active window; the others as in
    the backdrop). */
+/* The newest layer surface above the windows that asks for the keyboard
+   alone (a lock screen's, a dialog an integrator adds); NULL: none. */
+static struct wlr_surface *exclusive_layer(const struct splashd_host *host) {
+  for (int index = ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY; index >= ZWLR_LAYER_SHELL_V1_LAYER_TOP; index--) {
+    struct layer *layer;
+    wl_list_for_each_reverse(layer, &host->layers[index], link) {
+      if (layer_shown(layer) &&
+          layer->surface->current.keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE) {
+        return layer->surface->surface;
+      }
+    }
+  }
+  return NULL;
+}
+
 static void focus_except(struct splashd_host *host, const struct window *leaving) {
   struct window *active = NULL;
   struct window *later;
@@ -96,7 +113,8 @@ static void focus_except(struct splashd_host *host, const struct window *leaving
     if (later != leaving) activate(later, later == active);
   }
   if (host->first != NULL && host->first != leaving) activate(host->first, host->first == active);
-  struct wlr_surface *target = active != NULL ? window_surface(active) : NULL;
+  struct wlr_surface *target = exclusive_layer(host);
+  if (target == NULL) target = active != NULL ? window_surface(active) : NULL;
   if (target == NULL || host->input_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);
     return;
@@ -219,17 +237,31 @@ static struct wlr_buffer *first_buffer(const struct splashd_host *host) {
 bool place_windows(const struct splashd_host *host, struct window_places *places) {
   const struct wlr_buffer *main = first_buffer(host);
   if (main == NULL) return false;
+  if (host->layers_shown > 0) {
+    // The whole canvas, the first window centred in what the layer
+    // surfaces leave it.
+    const struct wlr_box *usable = &host->usable;
+    *places = (struct window_places){.picture_width = host->width, .picture_height = host->height};
+    places->first_x = usable->x + ((int64_t)usable->width - main->width) / 2;
+    places->first_y = usable->y + ((int64_t)usable->height - main->height) / 2;
+    places->area = *usable;
+    return true;
+  }
   places->picture_width = main->width < host->width ? main->width : host->width;
   places->picture_height = main->height < host->height ? main->height : host->height;
   places->picture_x = ((int64_t)host->width - places->picture_width) / 2;
   places->picture_y = ((int64_t)host->height - places->picture_height) / 2;
   places->first_x = ((int64_t)host->width - main->width) / 2;
   places->first_y = ((int64_t)host->height - main->height) / 2;
+  places->area = (struct wlr_box){.x = (int)places->picture_x,
+                                  .y = (int)places->picture_y,
+                                  .width = (int)places->picture_width,
+                                  .height = (int)places->picture_height};
   return true;
 }
 
 /* Where a later window's surface lies on the canvas: centred on the
-   first's picture; an X11 window where X has it, the first window being at
+   first's area; an X11 window where X has it, the first window being at
    X's origin (menus and tooltips where their program put them, others
    where they were configured: centred). */
 void place_later(const struct window_places *places, const struct window *later, int64_t *x, int64_t *y) {
@@ -240,30 +272,52 @@ void place_later(const struct window_places *places, const struct window *later,
   }
   struct wlr_box box;
   window_geometry(later, &box);
-  *x = places->picture_x + (places->picture_width - box.width) / 2 - box.x;
-  *y = places->picture_y + (places->picture_height - box.height) / 2 - box.y;
+  *x = places->area.x + ((int64_t)places->area.width - box.width) / 2 - box.x;
+  *y = places->area.y + ((int64_t)places->area.height - box.height) / 2 - box.y;
 }
 
-/* The surface shown at a point of the canvas (a popup, a subsurface, a
-   window: the newest window first), with the point in its coordinates;
-   NULL when only the background is there. */
+/* The surface of a layer surface of layers `from` down to `to` at a point
+   of the canvas (the newest first); NULL: none. */
+static struct wlr_surface *layer_surface_at(const struct splashd_host *host, int from, int to, double x, double y,
+                                            double *sx, double *sy) {
+  for (int index = from; index >= to; index--) {
+    struct layer *layer;
+    wl_list_for_each_reverse(layer, &host->layers[index], link) {
+      if (!layer_shown(layer)) continue;
+      struct wlr_surface *found =
+          wlr_layer_surface_v1_surface_at(layer->surface, x - layer->box.x, y - layer->box.y, sx, sy);
+      if (found != NULL) return found;
+    }
+  }
+  return NULL;
+}
+
+/* The surface shown at a point of the canvas (a layer surface above the
+   windows, a popup, a subsurface, a window: the newest window first; a
+   layer surface below them), with the point in its coordinates; NULL when
+   only the background is there. */
 struct wlr_surface *surface_at(const struct splashd_host *host, double x, double y, double *sx, double *sy) {
   struct window_places places;
   if (host->first == NULL || !window_mapped(host->first) || !place_windows(host, &places)) return NULL;
+  struct wlr_surface *found =
+      layer_surface_at(host, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY, ZWLR_LAYER_SHELL_V1_LAYER_TOP, x, y, sx, sy);
+  if (found != NULL) return found;
   struct window *later;
   wl_list_for_each_reverse(later, &host->later, link) {
     if (!window_mapped(later)) continue;
     int64_t left, top;
     place_later(&places, later, &left, &top);
-    struct wlr_surface *found = window_surface_at(later, x - (double)left, y - (double)top, sx, sy);
+    found = window_surface_at(later, x - (double)left, y - (double)top, sx, sy);
     if (found != NULL) return found;
   }
-  return window_surface_at(host->first, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
+  found = window_surface_at(host->first, x - (double)places.first_x, y - (double)places.first_y, sx, sy);
+  if (found != NULL) return found;
+  return layer_surface_at(host, ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM, ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND, x, y, sx, sy);
 }
 
 /* A popup (a menu, a select box's list) kept on what is shown of the
-   program (the screen, or a smaller window's picture): moved or flipped as
-   its positioner allows. */
+   program (the screen, or a smaller window's picture, less the layer
+   surfaces' zones): moved or flipped as its positioner allows. */
 static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surface *surface) {
   struct wlr_xdg_surface *root = surface;
   while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
@@ -272,7 +326,7 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
   }
   if (root->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
   int64_t left = 0, top = 0;
-  struct window_places places = {.picture_width = host->width, .picture_height = host->height};
+  struct window_places places = {.area = host->usable};
   if (place_windows(host, &places)) {
     if (host->first != NULL && root == host->first->xdg) {
       left = places.first_x;
@@ -284,10 +338,10 @@ static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surfa
       }
     }
   }
-  struct wlr_box screen = {.x = (int)(places.picture_x - left),
-                           .y = (int)(places.picture_y - top),
-                           .width = (int)places.picture_width,
-                           .height = (int)places.picture_height};
+  struct wlr_box screen = {.x = (int)(places.area.x - left),
+                           .y = (int)(places.area.y - top),
+                           .width = places.area.width,
+                           .height = places.area.height};
   wlr_xdg_popup_unconstrain_from_box(surface->popup, &screen);
 }
 

@@ -106,9 +106,12 @@ extension HostModeSuite {
   /// A client's virtual pointer (tools/test/wayland/virtual-pointer.py)
   /// that clicks at (`u`, `v`) of the screen once "go" is said into the
   /// FIFO `go`; nil when it cannot be started.
-  /// With `holding`, the button stays down until "go" is said again.
-  func virtualPointer(clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false) -> StartedProcess? {
-    let hold = holding ? "--hold " : ""
+  /// With `holding`, the button stays down until "go" is said again; with
+  /// `approaching`, the pointer comes to the point from a step beside it.
+  func virtualPointer(
+    clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false, approaching: Bool = false
+  ) -> StartedProcess? {
+    let hold = holding ? "--hold " : approaching ? "--approach " : ""
     return try? StartedProcess(
       "/bin/sh",
       ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(hold)\(u) \(v) 0<> \(go)"],

@@ -5,7 +5,7 @@
 virtual pointer, says "ready" on standard output, and when a line comes on
 standard input moves the pointer to a point of the screen and clicks there.
 
-    virtual-pointer.py [--hold] U V [BUTTON]
+    virtual-pointer.py [--hold | --approach] U V [BUTTON]
 
 U and V are fractions of the screen's width and height (as a screenshot of
 it shows it); BUTTON a Linux button code (272, BTN_LEFT, by default). The
@@ -16,7 +16,9 @@ request, 1 when the display lacks the protocol or the connection fails.
 With --hold the button is pressed where the pointer already is, without
 moving it, and stays down until a second line comes (a finger held on it
 while the screen wakes); then the pointer moves to U, V and the button is
-let go of there.
+let go of there. With --approach the pointer comes to U, V from a step
+beside it, as a mouse arrives (wvkbd 0.12 takes a key's place from the
+pointer's motion alone, never from where it entered).
 """
 import struct
 import sys
@@ -30,7 +32,8 @@ EXTENT = 10000
 def main():
     arguments = sys.argv[1:]
     hold = arguments[:1] == ["--hold"]
-    if hold:
+    approach = arguments[:1] == ["--approach"]
+    if hold or approach:
         arguments = arguments[1:]
     if len(arguments) not in (2, 3):
         sys.exit(__doc__)
@@ -47,6 +50,9 @@ def main():
     x, y = round(u * EXTENT), round(v * EXTENT)
     # motion_absolute, frame; button pressed, frame; released, frame. Held:
     # pressed where the pointer is, frame; then moved, frame; released.
+    if approach:
+        connection.send(pointer, 1, struct.pack("<IIIII", 0, max(x - 10, 0), y, EXTENT, EXTENT))
+        connection.send(pointer, 4)
     if not hold:
         connection.send(pointer, 1, struct.pack("<IIIII", 1, x, y, EXTENT, EXTENT))
         connection.send(pointer, 4)

@@ -139,6 +139,28 @@ class Connection:
         return object_id
 
 
+def show(connection, shm, surface, width, height, colour):
+    """Attaches to `surface` a new opaque XRGB8888 buffer of `width` x
+    `height` in one colour (0xRRGGBB), damaged whole, and commits it; the
+    buffer's id."""
+    c = connection
+    size = width * height * 4
+    memory = os.memfd_create("buffer")
+    os.ftruncate(memory, size)
+    with mmap.mmap(memory, size) as pixels:
+        pixels.write(struct.pack("<I", colour) * (width * height))
+    pool = c.new_id()
+    c.send(shm, 0, struct.pack("<Ii", pool, size), fd=memory)
+    os.close(memory)
+    buffer = c.new_id()
+    c.send(pool, 0, struct.pack("<IiiiiI", buffer, 0, width, height, width * 4, 1))
+    c.send(pool, 1)  # destroy: the buffer keeps the memory
+    c.send(surface, 1, struct.pack("<Iii", buffer, 0, 0))
+    c.send(surface, 2, struct.pack("<iiii", 0, 0, width, height))
+    c.send(surface, 6)
+    return buffer
+
+
 class Window:
     """An xdg toplevel at the size the compositor configures, showing an
     opaque XRGB8888 buffer of one colour (0xRRGGBB); xdg_wm_base's pings
@@ -168,20 +190,7 @@ class Window:
             elif target == self.xdg and opcode == 0:
                 c.send(self.xdg, 4, body[:4])  # ack_configure
                 break
-        size = self.width * self.height * 4
-        memory = os.memfd_create("window")
-        os.ftruncate(memory, size)
-        with mmap.mmap(memory, size) as pixels:
-            pixels.write(struct.pack("<I", colour) * (self.width * self.height))
-        pool = c.new_id()
-        c.send(self.shm, 0, struct.pack("<Ii", pool, size), fd=memory)
-        os.close(memory)
-        self.buffer = c.new_id()
-        c.send(pool, 0, struct.pack("<IiiiiI", self.buffer, 0, self.width, self.height, self.width * 4, 1))
-        c.send(pool, 1)  # destroy: the buffer keeps the memory
-        c.send(self.surface, 1, struct.pack("<Iii", self.buffer, 0, 0))
-        c.send(self.surface, 2, struct.pack("<iiii", 0, 0, self.width, self.height))
-        c.send(self.surface, 6)
+        self.buffer = show(c, self.shm, self.surface, self.width, self.height, colour)
         c.roundtrip()
 
     def frame(self):

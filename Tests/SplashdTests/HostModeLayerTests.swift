@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+/// Host mode's layer surfaces (wlr-layer-shell): an on-screen keyboard
+/// docked at the screen's edge (Debian's wvkbd), bands of the test's own
+/// (tools/test/wayland/layer-surface.py) beside a program that takes each
+/// size it is configured to (tools/test/wayland/resizing-window.py), and the
+/// bounds a layer client is held to.
+@Suite struct HostModeLayerTests: HostModeSuite {
+  let dir: TemporaryDirectory
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// resizing-window's colour, and layer-surface's.
+  static var program: UInt32 { 0x208040 }
+  static var band: UInt32 { 0xC08020 }
+
+  /// The sizes resizing-window was configured to, in order.
+  func sizes() -> [String] {
+    ((try? String(contentsOfFile: dir.path + "/sizes", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// layer-surface.py with `options`, reading its commands from the FIFO
+  /// `commands` (made here); its lines go to its StartedProcess's stdout.
+  func layerSurface(_ options: [String], commands: String) throws -> StartedProcess {
+    if access(commands, F_OK) != 0 { #expect(mkfifo(commands, 0o600) == 0) }
+    let script = packageRoot + "/tools/test/wayland/layer-surface.py"
+    return try StartedProcess(
+      "/bin/sh", ["-c", "exec python3 \(script) \(options.joined(separator: " ")) 0<> \(commands)"],
+      environment: displayEnvironment)
+  }
+
+  /// The lines a started client has printed.
+  func said(_ process: StartedProcess) -> [String] {
+    ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// Writes `line` into the FIFO `fifo` (its reader holds it open).
+  func tell(_ fifo: String, _ line: String) {
+    let end = open(fifo, O_WRONLY | O_NONBLOCK)
+    guard end >= 0 else {
+      Issue.record("\(fifo): no reader")
+      return
+    }
+    defer { close(end) }
+    _ = write(end, line + "\n", line.utf8.count + 1)
+  }
+
+  /// Whether `screen` shows `color` along the rows `rows` (sampled).
+  func filled(_ screen: Screendump?, _ rows: Range<Int>, with color: UInt32) -> Bool {
+    guard let screen else { return false }
+    return stride(from: rows.lowerBound, to: rows.upperBound, by: 7).allSatisfy { y in
+      stride(from: 0, to: screen.width, by: 9).allSatisfy { screen.at($0, y) == color }
+    }
+  }
+
+  /// A band docked at the bottom (anchored bottom, left and right, 60
+  /// pixels high, an exclusive zone of 60) is configured the screen's width,
+  /// drawn over the bottom of the screen, and takes its zone from the
+  /// program's window, which is configured 320x180 and shown above it; hidden
+  /// (a commit without a buffer) and shown again, it gives the zone back and
+  /// takes it again; gone, the program is configured the whole screen again.
+  @Test func aBandTakesItsZoneFromTheProgramAndGivesItBack() throws {
+    let commands = dir.path + "/commands"
+    var shown: Screendump?
+    var hidden: Screendump?
+    var reshown: Screendump?
+    var gone: Screendump?
+    var lines: [String] = []
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
+        dir.path + "/sizes",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          let band = try? layerSurface([], commands: commands)
+        else { return }
+        defer { lines = said(band) }
+        guard waitUntil(20, { said(band) == ["shown 320x60"] && sizes().last == "320x180" }) else { return }
+        _ = waitUntil(10) {
+          shown = snapshot("shown")?.screen
+          return filled(shown, 0..<180, with: Self.program) && filled(shown, 180..<240, with: Self.band)
+        }
+        tell(commands, "hide")
+        guard waitUntil(20, { said(band).last == "hidden" && sizes().last == "320x240" }) else { return }
+        _ = waitUntil(10) {
+          hidden = snapshot("hidden")?.screen
+          return filled(hidden, 0..<240, with: Self.program)
+        }
+        tell(commands, "show")
+        guard waitUntil(20, { said(band).last == "shown 320x60" && sizes().last == "320x180" }) else { return }
+        _ = waitUntil(10) {
+          reshown = snapshot("reshown")?.screen
+          return filled(reshown, 0..<180, with: Self.program) && filled(reshown, 180..<240, with: Self.band)
+        }
+        tell(commands, "quit")
+        _ = try? band.finish(timeout: 10)
+        guard waitUntil(20, { sizes().last == "320x240" }) else { return }
+        _ = waitUntil(10) {
+          gone = snapshot("gone")?.screen
+          return filled(gone, 0..<240, with: Self.program)
+        }
+      })
+    let note = "\(lines) \(sizes()) \(outcome.stderr)"
+    shown?.keep(as: "host-mode-layer-band")
+    #expect(filled(shown, 0..<180, with: Self.program) && filled(shown, 180..<240, with: Self.band), "\(note)")
+    #expect(filled(hidden, 0..<240, with: Self.program), "\(note)")
+    #expect(filled(reshown, 0..<180, with: Self.program) && filled(reshown, 180..<240, with: Self.band), "\(note)")
+    #expect(filled(gone, 0..<240, with: Self.program), "\(note)")
+    #expect(sizes() == ["320x240", "320x180", "320x240", "320x180", "320x240"], "\(note)")
+  }
+
+  /// Debian's on-screen keyboard, wvkbd (a layer surface on the top layer
+  /// and a virtual keyboard), docks at the bottom of an 800x480 screen, 200
+  /// pixels high: the program (wev) is configured 800x280 and shown above
+  /// it; a tap on its "a" (a client's virtual pointer) types an "a" into the
+  /// program, whose window keeps the keyboard's focus; once wvkbd ends, the
+  /// program is configured the whole screen again.
+  @Test func anOnScreenKeyboardDocksAndTypesIntoTheProgram() throws {
+    let events = dir.path + "/wev.txt"
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    var docked: Screendump?
+    var typed = false
+    var undocked = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--size", "800x480", "--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          let keyboard = try? StartedProcess("/usr/bin/wvkbd-mobintl", ["-H", "200"], environment: displayEnvironment)
+        else { return }
+        defer {
+          kill(keyboard.pid, SIGTERM)
+          _ = try? keyboard.finish(timeout: 10)
+          // A second configure to the whole screen (the first came before wvkbd).
+          undocked = waitUntil(20) { heard().components(separatedBy: "configure: width: 800; height: 480").count > 2 }
+        }
+        guard waitUntil(20, { heard().contains("configure: width: 800; height: 280") }) else { return }
+        _ = waitUntil(10) {
+          docked = snapshot("docked")?.screen
+          return docked != nil
+        }
+        // wvkbd 0.12's "a": the fourth row of six in the bottom 200 pixels, the second key.
+        guard let pointer = virtualPointer(clickingAt: 115.0 / 800, 395.0 / 480, when: go, approaching: true),
+          waitUntil(20, { heard().contains("capabilities: pointer keyboard") }), say(go: go)
+        else { return }
+        typed = waitUntil(20) { heard().contains("sym: a") }
+        _ = try? pointer.finish(timeout: 10)
+      })
+    let note = "\(heard().suffix(2000)) \(outcome.stderr)"
+    #expect(typed, "the tap on wvkbd's a typed nothing into wev: \(note)")
+    #expect(undocked, "wev was not configured the whole screen again: \(note)")
+    let screen = try #require(docked, "no snapshot with wvkbd docked: \(note)")
+    screen.keep(as: "host-mode-wvkbd")
+    // Above the keyboard, wev's checkerboard of two colours; below, wvkbd's keys.
+    let above = Set(
+      stride(from: 0, to: 280, by: 10).flatMap { y in stride(from: 0, to: 800, by: 10).map { screen.at($0, y) } })
+    #expect(above.count <= 2, "\(above.map { String($0, radix: 16) })")
+    let below = stride(from: 285, to: 480, by: 10).flatMap { y in
+      stride(from: 5, to: 800, by: 10).map { screen.at($0, y) }
+    }
+    #expect(below.filter { !above.contains($0) }.count * 10 >= below.count * 8, "wvkbd's keys are not at the bottom")
+  }
+}
+
+extension HostModeLayerTests {
+  /// What a layer client may ask is bounded, and the program keeps its
+  /// window: a band asking for an exclusive zone of 10000 pixels and as
+  /// high takes at most half the screen (the program is configured
+  /// 320x120); twenty bands at once, past the compositor's 16, have the rest
+  /// closed, and their zones together still leave the program half; a band
+  /// 0 pixels wide without both side anchors is a protocol error for its
+  /// client alone. The program is shown throughout.
+  @Test func aLayerClientIsHeldToItsBounds() throws {
+    var greedy: [String] = []
+    var many: [String] = []
+    var zero: Outcome?
+    var sizesAfterGreedy: [String] = []
+    var stillShown = false
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
+        dir.path + "/sizes",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+        else { return }
+        let commands = dir.path + "/commands"
+        if let band = try? layerSurface(["--size", "0x10000", "--zone", "10000"], commands: commands) {
+          _ = waitUntil(20) { !said(band).isEmpty && sizes().last == "320x120" }
+          greedy = said(band)
+          sizesAfterGreedy = sizes()
+          tell(commands, "quit")
+          _ = try? band.finish(timeout: 10)
+        }
+        _ = waitUntil(20) { sizes().last == "320x240" }
+        if let bands = try? layerSurface(["--count", "20"], commands: commands) {
+          _ = waitUntil(20) { said(bands).count == 20 }
+          many = said(bands)
+          tell(commands, "quit")
+          _ = try? bands.finish(timeout: 10)
+        }
+        zero = try? run(
+          packageRoot + "/tools/test/wayland/layer-surface.py", ["--anchor", "bottom", "--size", "0x60"],
+          environment: displayEnvironment)
+        stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
+      })
+    let note = outcome.stderr
+    #expect(greedy == ["shown 320x240"], "\(greedy) \(note)")
+    #expect(sizesAfterGreedy.last == "320x120", "\(sizesAfterGreedy) \(note)")
+    #expect(many.filter { $0 == "shown 320x60" }.count == 16 && many.filter { $0 == "closed" }.count == 4, "\(many)")
+    #expect(!sizes().contains { $0 != "320x240" && $0 != "320x180" && $0 != "320x120" }, "\(sizes())")
+    #expect(
+      zero?.status == 1 && zero?.stderr.contains("needs the surface anchored to both edges") == true,
+      "\(String(describing: zero))")
+    #expect(stillShown, "\(note)")
+  }
+
+  /// A layer surface above the windows that asks for the keyboard alone
+  /// (a lock screen's: the overlay layer, exclusive interactivity) takes it
+  /// from the program (wev hears its keyboard leave) and gives it back when
+  /// it goes (wev's window entered again).
+  @Test func anExclusiveOverlayTakesTheKeyboardAndGivesItBack() throws {
+    let events = dir.path + "/wev.txt"
+    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    func count(_ text: String) -> Int { heard().components(separatedBy: text).count - 1 }
+    var left = false
+    var entered = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        let commands = dir.path + "/commands"
+        // A keyboard for the seat first (wtype's, held 20 s), so that wev has one to lose.
+        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+          let keyboard = try? StartedProcess("/usr/bin/wtype", ["-s", "20000"], environment: displayEnvironment)
+        else { return }
+        defer { kill(keyboard.pid, SIGTERM) }
+        guard waitUntil(20, { count("wl_keyboard] enter:") > 0 }),
+          let lock = try? layerSurface(
+            [
+              "--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,bottom,left,right", "--size", "0x0",
+              "--zone", "-1",
+            ], commands: commands)
+        else { return }
+        left = waitUntil(20) { count("wl_keyboard] leave:") > 0 }
+        tell(commands, "quit")
+        _ = try? lock.finish(timeout: 10)
+        entered = waitUntil(20) { count("wl_keyboard] enter:") > count("wl_keyboard] leave:") }
+      })
+    #expect(left, "the program kept the keyboard under the lock: \(heard().suffix(1500)) \(outcome.stderr)")
+    #expect(entered, "the program did not get the keyboard back: \(heard().suffix(1500))")
+  }
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A client of wlr-layer-shell, as on-screen keyboards, bars and overlays
+are: on the Wayland display the environment names, it makes layer surfaces
+of one colour and shows each at the size the compositor configures,
+printing "shown WIDTHxHEIGHT" for each (or "closed" for one the compositor
+closed instead). Then it reads its standard input, a line at a time:
+"hide" unmaps the surfaces (a commit without a buffer: "hidden"), "show"
+shows them again ("shown ..." once configured), and the end of the input
+or "quit" ends it (its surfaces go with its connection).
+
+    layer-surface.py [--layer background|bottom|top|overlay] [--anchor EDGES]
+                     [--size WIDTHxHEIGHT] [--zone PIXELS] [--margin PIXELS]
+                     [--keyboard none|exclusive|on_demand] [--colour RRGGBB] [--count N]
+
+EDGES is a comma-separated list of top, bottom, left and right (by default
+bottom,left,right); the size is 0x60 by default (0: stretched between the
+anchors across it), the zone the height, the colour C08020.
+Exits 1 when the display lacks the protocol or sends a protocol error.
+"""
+import argparse
+import struct
+import sys
+
+from wire import Connection, encode_string, run, show
+
+LAYERS = {"background": 0, "bottom": 1, "top": 2, "overlay": 3}
+EDGES = {"top": 1, "bottom": 2, "left": 4, "right": 8}
+KEYBOARD = {"none": 0, "exclusive": 1, "on_demand": 2}
+
+
+class LayerSurface:
+    """One layer surface: its wl_surface and zwlr_layer_surface_v1, the
+    size it was last configured to, and whether it was closed."""
+
+    def __init__(self, c, compositor, shell, options):
+        self.c = c
+        self.surface = c.new_id()
+        c.send(compositor, 0, struct.pack("<I", self.surface))  # create_surface
+        self.layer = c.new_id()
+        arguments = struct.pack("<III", self.layer, self.surface, 0) + struct.pack("<I", LAYERS[options.layer])
+        c.send(shell, 0, arguments + encode_string("splashd-test"))  # get_layer_surface, on no output
+        width, height = options.size
+        c.send(self.layer, 0, struct.pack("<II", width, height))  # set_size
+        anchor = sum(EDGES[edge] for edge in options.anchor.split(",") if edge)
+        c.send(self.layer, 1, struct.pack("<I", anchor))  # set_anchor
+        zone = options.zone if options.zone is not None else height
+        c.send(self.layer, 2, struct.pack("<i", zone))  # set_exclusive_zone
+        margin = options.margin
+        c.send(self.layer, 3, struct.pack("<iiii", margin, margin, margin, margin))  # set_margin
+        c.send(self.layer, 4, struct.pack("<I", KEYBOARD[options.keyboard]))  # set_keyboard_interactivity
+        self.configured = None
+        self.closed = False
+        c.handlers[self.layer] = self.event
+
+    def event(self, opcode, body):
+        if opcode == 0:
+            serial, width, height = struct.unpack_from("<III", body)
+            self.c.send(self.layer, 6, struct.pack("<I", serial))  # ack_configure
+            self.configured = (width, height)
+        elif opcode == 1:
+            self.closed = True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--layer", choices=LAYERS, default="top")
+    parser.add_argument("--anchor", default="bottom,left,right")
+    parser.add_argument("--size", default="0x60", type=lambda text: tuple(int(n) for n in text.split("x")))
+    parser.add_argument("--zone", type=int)
+    parser.add_argument("--margin", type=int, default=0)
+    parser.add_argument("--keyboard", choices=KEYBOARD, default="none")
+    parser.add_argument("--colour", default="C08020", type=lambda text: int(text, 16))
+    parser.add_argument("--count", type=int, default=1)
+    options = parser.parse_args()
+    c = Connection()
+    compositor = c.bind("wl_compositor", 4)
+    shm = c.bind("wl_shm", 1)
+    shell = c.bind("zwlr_layer_shell_v1", 4)
+    surfaces = [LayerSurface(c, compositor, shell, options) for _ in range(options.count)]
+
+    def show_all():
+        # A configure may have come since the surfaces were unmapped
+        # (answering the commit that unmapped them); else this commit
+        # asks for one.
+        for each in surfaces:
+            if each.configured is None:
+                c.send(each.surface, 6)
+        c.roundtrip()
+        for each in surfaces:
+            if each.closed:
+                print("closed", flush=True)
+                continue
+            while each.configured is None:
+                c.roundtrip()
+            width, height = each.configured
+            show(c, shm, each.surface, width, height, options.colour)
+        c.roundtrip()
+        for each in surfaces:
+            if not each.closed:
+                print("shown %dx%d" % each.configured, flush=True)
+
+    show_all()
+    for line in sys.stdin:
+        command = line.strip()
+        if command == "hide":
+            for each in surfaces:
+                each.configured = None
+                if not each.closed:
+                    c.send(each.surface, 1, struct.pack("<Iii", 0, 0, 0))  # attach no buffer
+                    c.send(each.surface, 6)
+            c.roundtrip()
+            print("hidden", flush=True)
+        elif command == "show":
+            show_all()
+        elif command == "quit":
+            break
+
+
+if __name__ == "__main__":
+    run(main)
