@@ -172,6 +172,7 @@ static struct splashd_host *create(int32_t screen_width, int32_t screen_height, 
   if (failed == NULL) {
     offer_gpu_buffers(host);
     start_layers(host);
+    start_text_input(host);
   }
   if (failed != NULL) {
     // The renderer said what failed itself.

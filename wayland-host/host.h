@@ -27,6 +27,8 @@
 //   frames.c    commits, the held frame and its composition, frame
 //               callbacks and presentation, screencopy: layers.c,
 //               windows.c, cursor.c, events.c, renderer/, dmabufs.c
+//   text.c      text input (text-input-v3) relayed to an input method
+//               (input-method-v2) by the keyboard's focus: log.c
 //   layers.c    layer surfaces (wlr-layer-shell: an on-screen keyboard, a
 //               bar), arranged on the canvas, the area they leave the
 //               program: windows.c, events.c, log.c
@@ -104,6 +106,17 @@ struct splashd_host {
   struct wl_list layers[LAYER_COUNT];
   int layer_surfaces, layers_shown;
   struct wlr_box usable;
+  /* The clients' text inputs (text.c's struct text_input), whether one
+     of the focused surface's is enabled, and the input method served
+     (NULL: none), with its commits and their bytes in the current second,
+     and whether it was cut off for them (it goes after the dispatch). */
+  struct wl_list text_inputs;
+  bool text_input_active;
+  struct wlr_input_method_v2 *input_method;
+  int64_t input_method_second;
+  int input_method_commits;
+  size_t input_method_bytes;
+  bool input_method_flooded;
   /* X11 programs' server (start_xwayland), and whether it is up. */
   struct wlr_xwayland *xwayland;
   bool xwayland_ready;
@@ -193,6 +206,8 @@ struct splashd_host {
   struct wl_listener new_xdg_surface, new_decoration, client_destroy, request_set_cursor, cursor_destroy;
   struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created, new_layer_surface;
+  struct wl_listener new_text_input, new_input_method, input_method_commit, input_method_destroy;
+  struct wl_listener keyboard_focus_change;
   /* Sees each request before it is served (budgets.c). */
   struct wl_protocol_logger *request_logger;
   /* Every client of the display: struct watched_client. */
@@ -399,6 +414,12 @@ struct wlr_xcursor_image *arrow(struct splashd_host *host);
 enum drawn_cursor drawn_cursor(struct splashd_host *host);
 /* The seat's request_set_cursor: the client under the pointer sets its cursor. */
 void handle_request_set_cursor(struct wl_listener *listener, void *data);
+
+// text.c
+
+/* Relays text inputs to an input method from now on; what cannot be
+   served is said, not fatal. */
+void start_text_input(struct splashd_host *host);
 
 // layers.c
 

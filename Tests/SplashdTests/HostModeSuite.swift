@@ -95,12 +95,12 @@ extension HostModeSuite {
   /// pointer (tools/test/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
   /// the screen once "go" is said into the FIFO `go`; nil when the program
   /// never shows alone or the client cannot be started.
-  func virtualPointerOnceAlone(clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false)
-    -> StartedProcess?
-  {
+  func virtualPointerOnceAlone(
+    clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false, approaching: Bool = false
+  ) -> StartedProcess? {
     guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
     else { return nil }
-    return virtualPointer(clickingAt: u, v, when: go, holding: holding)
+    return virtualPointer(clickingAt: u, v, when: go, holding: holding, approaching: approaching)
   }
 
   /// A client's virtual pointer (tools/test/wayland/virtual-pointer.py)

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import SplashSystem
+import SplashTestSupport
+import Testing
+
+/// Host mode's text input relayed to an input method: a program whose text
+/// field takes text (tools/test/wayland/text-input.py, text-input-v3) and
+/// input methods of the test's own (tools/test/wayland/input-method.py,
+/// input-method-v2), clients of the display's socket.
+@Suite struct HostModeTextInputTests: HostModeSuite {
+  let dir: TemporaryDirectory
+
+  init() throws { dir = try TemporaryDirectory() }
+
+  /// What text-input.py has logged, a line each.
+  func logged() -> [String] {
+    ((try? String(contentsOfFile: dir.path + "/field", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  func said(_ process: StartedProcess) -> [String] {
+    ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  func inputMethod(_ arguments: [String]) -> StartedProcess? {
+    try? StartedProcess(
+      "/usr/bin/env", ["python3", packageRoot + "/tools/test/wayland/input-method.py"] + arguments,
+      environment: displayEnvironment)
+  }
+
+  var program: [String] { ["python3", packageRoot + "/tools/test/wayland/text-input.py", dir.path + "/field"] }
+
+  /// The program's field, enabled as its window has the keyboard, activates
+  /// the input method, whose committed text ("héllo wörld") reaches the
+  /// field; a second input method meanwhile is told it is unavailable; a lock
+  /// screen's overlay taking the keyboard leaves the field and deactivates
+  /// the input method, and its going gives both back.
+  @Test func anInputMethodsTextReachesTheFocusedField() throws {
+    var first: [String] = []
+    var second: [String] = []
+    var reached = false
+    var locked = false
+    var unlocked = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--"] + program, in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { logged().contains("enter") }),
+          let method = inputMethod(["héllo wörld"])
+        else { return }
+        defer {
+          first = said(method)
+          kill(method.pid, SIGTERM)
+        }
+        reached = waitUntil(20) { logged().contains("text: héllo wörld") }
+        if let other = inputMethod(["other"]) {
+          _ = try? other.finish(timeout: 20)
+          second = said(other)
+        }
+        let commands = dir.path + "/commands"
+        guard mkfifo(commands, 0o600) == 0,
+          let lock = try? StartedProcess(
+            "/bin/sh",
+            [
+              "-c",
+              "exec python3 \(packageRoot)/tools/test/wayland/layer-surface.py --layer overlay --keyboard exclusive "
+                + "--anchor top,bottom,left,right --size 0x0 --zone -1 0<> \(commands)",
+            ], environment: displayEnvironment)
+        else { return }
+        locked = waitUntil(20) { logged().contains("leave") && said(method).contains("deactivated") }
+        let end = open(commands, O_WRONLY | O_NONBLOCK)
+        if end >= 0 {
+          _ = write(end, "quit\n", 5)
+          close(end)
+        }
+        _ = try? lock.finish(timeout: 10)
+        unlocked = waitUntil(20) {
+          logged().filter { $0 == "enter" }.count == 2 && said(method).filter { $0 == "activated" }.count == 2
+        }
+      })
+    let note = "\(logged()) \(first) \(outcome.stderr)"
+    #expect(reached, "the input method's text did not reach the field: \(note)")
+    #expect(first.prefix(2) == ["activated", "committed"], "\(note)")
+    #expect(second == ["unavailable"], "\(second)")
+    #expect(locked, "the lock did not take the field's focus: \(note)")
+    #expect(unlocked, "the field and the input method were not given back: \(note)")
+  }
+
+  /// An input method that floods the field (3000 commits of 4000 bytes at
+  /// once) is cut off with a protocol error once it passes 100 commits or
+  /// 16 KiB in a second; the program keeps its connection (its socket never
+  /// filled), and the next input method's text reaches it.
+  @Test func anInputMethodThatFloodsIsCutOffAndTheProgramStays() throws {
+    var flood: Outcome?
+    var stillShown = false
+    var after = false
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--"] + program, in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { logged().contains("enter") }),
+          let flooding = inputMethod(["--flood", "3000"])
+        else { return }
+        flood = try? flooding.finish(timeout: 30)
+        stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
+        guard let method = inputMethod(["after"]) else { return }
+        defer { kill(method.pid, SIGTERM) }
+        after = waitUntil(20) { logged().last?.hasSuffix("after") == true }
+      })
+    let note = "\(logged().map { String($0.prefix(40)) }) \(outcome.stderr)"
+    #expect(flood?.status == 1, "\(String(describing: flood))")
+    #expect(stillShown, "the program did not stay: \(note)")
+    #expect(after, "the next input method's text did not reach the field: \(note)")
+    #expect(outcome.stderr.contains("an input method committed more than 100 times or 16 KiB of text in a second"))
+  }
+
+  /// cog (WPE WebKit), a page whose text field has the focus: the field
+  /// activates the input method, whose "héllo" is typed into it, and the
+  /// page's `input` handler turns the page from #208040 to #2080C0.
+  @Test func cogsFocusedFieldTakesAnInputMethodsText() throws {
+    let page = dir.path + "/field.html"
+    try """
+    <!doctype html><body style="margin:0;background:#208040"><input id=f style="font-size:40px"
+    oninput="document.body.style.background='#2080c0'"><script>document.getElementById('f').focus()</script></body>
+    """.write(toFile: page, atomically: true, encoding: .utf8)
+    var said: [String] = []
+    var typed: Screendump?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "cog", "file://" + page], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        // (A browser takes its time on two busy cores.)
+        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
+          let method = inputMethod(["héllo"])
+        else { return }
+        defer { kill(method.pid, SIGTERM) }
+        _ = waitUntil(60) { self.said(method).contains("committed") }
+        said = self.said(method)
+        _ = waitUntil(30) {
+          typed = snapshot("typed")?.screen
+          return typed?.at(300, 200) == 0x2080C0
+        }
+      })
+    #expect(said == ["activated", "committed"], "\(said) \(outcome.stderr)")
+    let screen = try #require(typed, "no snapshot: \(outcome.stderr)")
+    screen.keep(as: "host-mode-cog-input-method")
+    #expect(screen.at(300, 200) == 0x2080C0, "the page did not take the text: \(outcome.stderr)")
+  }
+}

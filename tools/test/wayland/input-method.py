@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""An input method (input-method-v2), as an on-screen keyboard or an
+input method engine is: on the Wayland display the environment names, it
+prints "activated" and "deactivated" as the compositor
+says a text field takes text or no longer does, and "unavailable" (and
+ends) when another input method is served. At its first activation it
+commits TEXT to the field ("committed"). With --flood N it commits N
+strings of 4000 bytes at once instead, without reading between them
+("flooded"). It runs until the compositor closes its connection (a
+protocol error is printed, and it exits 1).
+
+    input-method.py [--flood N] [TEXT]
+"""
+import struct
+import sys
+
+from wire import Connection, encode_string, run
+
+
+def main():
+    arguments = sys.argv[1:]
+    flood = 0
+    if arguments[:1] == ["--flood"]:
+        flood = int(arguments[1])
+        arguments = arguments[2:]
+    text = arguments[0] if arguments else None
+    c = Connection()
+    c.socket.settimeout(None)
+    seat = c.bind("wl_seat", 1)
+    manager = c.bind("zwp_input_method_manager_v2", 1)
+    method = c.new_id()
+    state = {"serial": 0, "active": False, "pending": False, "answered": False}
+
+    def event(opcode, body):
+        if opcode == 0:
+            state["pending"] = True
+        elif opcode == 1:
+            state["pending"] = False
+        elif opcode == 6:
+            print("unavailable", flush=True)
+            sys.exit(0)
+        elif opcode == 5:  # done
+            state["serial"] += 1
+            if state["pending"] == state["active"]:
+                return
+            state["active"] = state["pending"]
+            print("activated" if state["active"] else "deactivated", flush=True)
+            if not state["active"] or state["answered"]:
+                return
+            state["answered"] = True
+            if flood:
+                chunk = "x" * 4000
+                for _ in range(flood):
+                    c.queue(method, 0, encode_string(chunk))  # commit_string
+                    c.queue(method, 3, struct.pack("<I", state["serial"]))  # commit
+                c.flush()
+                print("flooded", flush=True)
+            elif text is not None:
+                c.send(method, 0, encode_string(text))
+                c.send(method, 3, struct.pack("<I", state["serial"]))
+                print("committed", flush=True)
+
+    c.handlers[method] = event
+    c.send(manager, 0, struct.pack("<II", seat, method))  # get_input_method
+    while True:
+        c.event()
+
+if __name__ == "__main__":
+    run(main)
