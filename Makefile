@@ -54,12 +54,13 @@ export PKG_CONFIG_PATH := $(BUILT_PKG_CONFIG)$(if $(PKG_CONFIG_PATH),:$(PKG_CONF
 # virtual keyboard, wev to see a virtual pointer's click, wayvnc for remote control); for the
 # QEMU rig's GPU tier (rig.py --gpu virgl), QEMU's GL display and virtio-vga-gl modules
 # (qemu-system-gui) and virglrenderer, which render the guest's GL on the host's Mesa;
-# prometheus-node-exporter to serve metrics-file's figures; wvkbd, the on-screen keyboard
-# docked on host mode's layer shell.
+# prometheus-node-exporter to serve metrics-file's figures; wvkbd and squeekboard, on-screen
+# keyboards docked on host mode's layer shell (squeekboard, an input method, on a session bus
+# of dbus-run-session's, enabled with gsettings).
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
   groff-base man-db fakeroot lintian cryptsetup-bin udev weston foot gtk-3-examples grim wtype wev wayvnc cog chromium \
-  qemu-system-gui libvirglrenderer1 prometheus-node-exporter wvkbd
+  qemu-system-gui libvirglrenderer1 prometheus-node-exporter wvkbd squeekboard dbus-daemon libglib2.0-bin
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -149,4 +149,65 @@ import Testing
     screen.keep(as: "host-mode-cog-input-method")
     #expect(screen.at(300, 200) == 0x2080C0, "the page did not take the text: \(outcome.stderr)")
   }
+
+  /// Debian's squeekboard (an input method on its own session bus, with
+  /// GNOME's screen-keyboard setting on) beside cog on an 800x480 screen:
+  /// it pops up, docked at the bottom, when cog's field has the focus (the
+  /// page, #208040, above it); a tap on its "q" types into the field, whose
+  /// `input` handler turns the page #2080C0 and blurs the field; the keyboard
+  /// then goes, and the page fills the screen again.
+  @Test func squeekboardPopsUpForCogsFieldAndGoesAfter() throws {
+    let page = dir.path + "/field.html"
+    try """
+    <!doctype html><body style="margin:0;background:#208040"><input id=f style="font-size:40px"
+    oninput="document.body.style.background='#2080c0';setTimeout(function(){f.blur()},300)">
+    <script>f.focus()</script></body>
+    """.write(toFile: page, atomically: true, encoding: .utf8)
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    var docked: Screendump?
+    var gone: Screendump?
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--size", "800x480", "--duration", "0.2", "--", "cog", "file://" + page], in: dir,
+      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
+          // squeekboard's "q" (the first key of its first row, in the bottom half).
+          let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
+          let keyboard = try? StartedProcess(
+            "/usr/bin/dbus-run-session",
+            [
+              "--", "/bin/sh", "-c",
+              "gsettings set org.gnome.desktop.a11y.applications screen-keyboard-enabled true && exec squeekboard",
+            ], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })
+        else { return }
+        defer {
+          // dbus-run-session, its bus and squeekboard: the group StartedProcess made.
+          kill(-keyboard.pid, SIGTERM)
+          _ = try? keyboard.finish(timeout: 10)
+          kill(pointer.pid, SIGTERM)
+        }
+        guard
+          waitUntil(
+            60,
+            {
+              docked = snapshot("docked")?.screen
+              return docked?.at(400, 100) == 0x208040 && docked.map { $0.at(400, 470) != 0x208040 } == true
+            }), say(go: go)
+        else { return }
+        _ = waitUntil(30) {
+          gone = snapshot("gone")?.screen
+          return gone?.at(400, 100) == 0x2080C0 && gone?.at(400, 470) == 0x2080C0
+        }
+      })
+    let note = outcome.stderr
+    let shown = try #require(docked, "no snapshot: \(note)")
+    shown.keep(as: "host-mode-squeekboard")
+    #expect(shown.at(400, 100) == 0x208040 && shown.at(400, 470) != 0x208040, "squeekboard did not pop up: \(note)")
+    let after = try #require(gone, "no snapshot after the tap: \(note)")
+    after.keep(as: "host-mode-squeekboard-gone")
+    #expect(after.at(400, 100) == 0x2080C0, "the tap typed nothing into the field: \(note)")
+    #expect(after.at(400, 470) == 0x2080C0, "squeekboard stayed after the field lost the focus: \(note)")
+  }
 }
