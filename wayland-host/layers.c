@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
 
-/* At most this many layer surfaces at once (a keyboard, a bar, an overlay
-   or two): one more is closed as it is made. */
-enum { LAYER_SURFACES_CAP = 16 };
+/* At most this many layer surfaces at once, and of one client (a
+   keyboard, a bar, an overlay or two): one more is closed as it is made. */
+enum { LAYER_SURFACES_CAP = 32, CLIENT_LAYER_SURFACES_CAP = 8 };
 /* Configures a layer surface may leave unanswered (wlroots keeps each
    until its ack): past that, it is closed. */
 enum { UNACKED_CONFIGURES_CAP = 8 };
@@ -35,8 +35,8 @@ static uint32_t exclusive_edge(uint32_t anchor) {
 /* One side of a surface's box within `start` .. `start + span`: its size
    (asked, or the span less the margins when 0 and stretched between both
    anchors) and where it begins; at least 1 and at most `limit`. */
-static void place_along(int32_t start, int32_t span, uint32_t asked, bool low, bool high, uint32_t low_margin,
-                        uint32_t high_margin, int32_t limit, int32_t *at, int32_t *size) {
+static void place_along(int32_t start, int32_t span, uint32_t asked, bool low, bool high, int32_t low_margin,
+                        int32_t high_margin, int32_t limit, int32_t *at, int32_t *size) {
   int64_t margins = (int64_t)low_margin + high_margin;
   int64_t wanted = asked != 0 ? (int64_t)asked : (int64_t)span - margins;
   if (wanted > limit) wanted = limit;
@@ -62,15 +62,22 @@ static void place(struct layer *layer, const struct wlr_box *bounds) {
   const struct wlr_layer_surface_v1_state *state = &layer->surface->current;
   uint32_t anchor = state->anchor;
   int32_t width, height;
+  // Margins are the protocol's ints (wlroots keeps them unsigned).
   place_along(bounds->x, bounds->width, state->desired_width, anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT,
-              anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT, state->margin.left, state->margin.right, host->width,
-              &layer->box.x, &width);
+              anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT, (int32_t)state->margin.left, (int32_t)state->margin.right,
+              host->width, &layer->box.x, &width);
   place_along(bounds->y, bounds->height, state->desired_height, anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP,
-              anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM, state->margin.top, state->margin.bottom, host->height,
-              &layer->box.y, &height);
+              anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM, (int32_t)state->margin.top, (int32_t)state->margin.bottom,
+              host->height, &layer->box.y, &height);
   layer->box.width = width;
   layer->box.height = height;
   if (!layer->told || layer->told_width != width || layer->told_height != height) {
+    if (wl_list_length(&layer->surface->configure_list) >= UNACKED_CONFIGURES_CAP) {
+      // Not answered yet: its size goes at its next commit (which closes
+      // it, if it still answers none), not into a list without end.
+      layer->told = false;
+      return;
+    }
     wlr_layer_surface_v1_configure(layer->surface, (uint32_t)width, (uint32_t)height);
     layer->told = true;
     layer->told_width = width;
@@ -86,10 +93,10 @@ static void take_zone(struct splashd_host *host, const struct layer *layer, stru
   uint32_t edge = exclusive_edge(state->anchor);
   if (!layer_shown(layer) || state->exclusive_zone <= 0 || edge == 0) return;
   bool across = edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP || edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
-  uint32_t margin = edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP      ? state->margin.top
-                    : edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM ? state->margin.bottom
-                    : edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT   ? state->margin.left
-                                                                  : state->margin.right;
+  int32_t margin = (int32_t)(edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP      ? state->margin.top
+                              : edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM ? state->margin.bottom
+                              : edge == ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT   ? state->margin.left
+                                                                            : state->margin.right);
   int64_t zone = (int64_t)state->exclusive_zone + margin;
   int32_t canvas = across ? host->height : host->width;
   int32_t *extent = across ? &usable->height : &usable->width;
@@ -197,14 +204,32 @@ static void handle_layer_commit(struct wl_listener *listener, void *data) {
     wl_list_insert(layer->host->layers[layer->layer].prev, &layer->link);
   }
   if (state->committed != 0 || !layer->told) arrange_layers(layer->host);
+  // Whether it asks for the keyboard, or lies above the windows, changed.
+  if (state->committed & (WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY | WLR_LAYER_SURFACE_V1_STATE_LAYER)) {
+    focus(layer->host);
+  }
+}
+
+/* How many layer surfaces `client` has. */
+static int layer_surfaces_of(const struct splashd_host *host, const struct wl_client *client) {
+  int count = 0;
+  for (int index = 0; index < LAYER_COUNT; index++) {
+    struct layer *layer;
+    wl_list_for_each(layer, &host->layers[index], link) {
+      if (wl_resource_get_client(layer->surface->resource) == client) count++;
+    }
+  }
+  return count;
 }
 
 static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, new_layer_surface);
   struct wlr_layer_surface_v1 *surface = data;
-  struct layer *layer = host->layer_surfaces < LAYER_SURFACES_CAP ? calloc(1, sizeof *layer) : NULL;
+  bool within = host->layer_surfaces < LAYER_SURFACES_CAP &&
+                layer_surfaces_of(host, wl_resource_get_client(surface->resource)) < CLIENT_LAYER_SURFACES_CAP;
+  struct layer *layer = within ? calloc(1, sizeof *layer) : NULL;
   if (layer == NULL) {
-    log_limited("a layer surface over the compositor's 16 (or no memory for it): closed");
+    log_limited("a layer surface over the compositor's 32, or its client's 8 (or no memory for it): closed");
     wlr_layer_surface_v1_destroy(surface);
     return;
   }

@@ -77,11 +77,6 @@ void send_configure(struct splashd_host *host) {
    (override-redirect) do not. */
 static bool takes_focus(const struct window *window) { return window->xdg != NULL || !window->x11->override_redirect; }
 
-/* The keyboard's focus: the newest mapped window (a dialog over the
-   program's window) but `leaving` (one being unmapped), else the first;
-   none when nothing is mapped or keys are withheld. The window that has
-   it is the activated one (drawn as the active window; the others as in
-   the backdrop). */
 /* The newest layer surface above the windows that asks for the keyboard
    alone (a lock screen's, a dialog an integrator adds); NULL: none. */
 static struct wlr_surface *exclusive_layer(const struct splashd_host *host) {
@@ -97,6 +92,12 @@ static struct wlr_surface *exclusive_layer(const struct splashd_host *host) {
   return NULL;
 }
 
+/* The keyboard's focus: a layer surface above the windows that asks for
+   it alone, else the newest mapped window (a dialog over the program's
+   window) but `leaving` (one being unmapped), else the first; none when
+   nothing is mapped or keys are withheld. The window chosen is the
+   activated one (drawn as the active window; the others as in the
+   backdrop). */
 static void focus_except(struct splashd_host *host, const struct window *leaving) {
   struct window *active = NULL;
   struct window *later;

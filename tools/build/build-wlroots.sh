@@ -617,6 +617,46 @@ PATCH
  
  	if (xdg_surface->added) {
 PATCH
+  # Three more a layer-shell client could cause (host mode serves
+  # wlr-layer-shell): a popup destroyed with the layer surface it was given
+  # to, given again, was read through NULL; one given twice, or one an xdg
+  # surface already holds, was listed twice (the layer's list of popups
+  # looped for good, and the compositor with it); and a layer surface
+  # destroyed unmapped left its popups' links in its freed list.
+  patch -p1 --quiet << 'PATCH'
+--- a/types/wlr_layer_shell_v1.c
++++ b/types/wlr_layer_shell_v1.c
+@@ -217,6 +217,16 @@
+ 	if (!parent) {
+ 		return;
+ 	}
++	// splashd: an inert popup (destroyed with the surface it was given
++	// to: its surface NULL) or one with a parent already (given twice, or
++	// an xdg surface's) is refused, rather than read through NULL or
++	// listed twice (a list that loops for good).
++	if (popup_surface == NULL || popup_surface->popup->parent != NULL) {
++		wl_resource_post_error(layer_resource,
++			ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE,
++			"the popup is inert or has a parent already");
++		return;
++	}
+ 	assert(popup_surface->role == WLR_XDG_SURFACE_ROLE_POPUP);
+ 	struct wlr_xdg_popup *popup = popup_surface->popup;
+ 	popup->parent = parent->surface;
+@@ -280,6 +290,12 @@
+ 	if (surface->configured && surface->mapped) {
+ 		layer_surface_unmap(surface);
+ 	}
++	// splashd: an unmapped surface's popups go with it too, rather than
++	// keep their links in its freed list.
++	struct wlr_xdg_popup *popup, *popup_tmp;
++	wl_list_for_each_safe(popup, popup_tmp, &surface->popups, link) {
++		wlr_xdg_popup_destroy(popup->base);
++	}
+ 	wlr_signal_emit_safe(&surface->events.destroy, surface);
+ 	wl_resource_set_user_data(surface->resource, NULL);
+ 	surface->surface->role_data = NULL;
+PATCH
   # The GPU variant's tree: the same patches, its GBM allocator kept.
   cp -a . ../wlroots-gpu
   patch -d ../wlroots-gpu -R -p1 --quiet <<< "$gbm_trim"

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A hostile client of wlr-layer-shell's popups: on the Wayland display the
+environment names, it shows a layer surface (a band at the bottom), makes
+an xdg popup without a parent and gives it to the band
+(zwlr_layer_surface_v1.get_popup), then, by CASE:
+
+    layer-popup.py twice    gives it to the band a second time
+    layer-popup.py inert    unmaps the band (which destroys the popup) and
+                            gives the inert popup to the band again
+    layer-popup.py orphan   gives a second popup to a second layer surface
+                            that is never mapped, destroys that surface,
+                            then the popup
+
+and prints the protocol error the compositor answered with ("refused:
+..."), or "served" when it answered none. Exits 1 when the connection
+fails otherwise.
+"""
+import struct
+import sys
+
+from wire import Connection, encode_string, run, show
+
+
+def main():
+    case = sys.argv[1]
+    c = Connection()
+    compositor = c.bind("wl_compositor", 4)
+    shm = c.bind("wl_shm", 1)
+    wm_base = c.bind("xdg_wm_base", 1)
+    shell = c.bind("zwlr_layer_shell_v1", 4)
+
+    def layer_surface():
+        surface = c.new_id()
+        c.send(compositor, 0, struct.pack("<I", surface))
+        layer = c.new_id()
+        c.send(shell, 0, struct.pack("<IIII", layer, surface, 0, 2) + encode_string("hostile"))
+        c.send(layer, 0, struct.pack("<II", 0, 60))  # set_size
+        c.send(layer, 1, struct.pack("<I", 2 | 4 | 8))  # set_anchor: bottom, left, right
+        return surface, layer
+
+    def popup():
+        surface = c.new_id()
+        c.send(compositor, 0, struct.pack("<I", surface))
+        xdg = c.new_id()
+        c.send(wm_base, 2, struct.pack("<II", xdg, surface))  # get_xdg_surface
+        positioner = c.new_id()
+        c.send(wm_base, 1, struct.pack("<I", positioner))  # create_positioner
+        c.send(positioner, 1, struct.pack("<ii", 40, 20))  # set_size
+        c.send(positioner, 2, struct.pack("<iiii", 0, 0, 10, 10))  # set_anchor_rect
+        made = c.new_id()
+        c.send(xdg, 2, struct.pack("<III", made, 0, positioner))  # get_popup, no parent
+        return made
+
+    surface, band = layer_surface()
+    configured = []
+    c.handlers[band] = lambda opcode, body: opcode == 0 and configured.append(struct.unpack_from("<III", body))
+    c.send(surface, 6)
+    while not configured:
+        c.roundtrip()
+    serial, width, height = configured[-1]
+    c.send(band, 6, struct.pack("<I", serial))  # ack_configure
+    show(c, shm, surface, width, height, 0xC08020)
+    first = popup()
+    c.send(band, 5, struct.pack("<I", first))  # get_popup
+    c.roundtrip()
+    try:
+        if case == "twice":
+            c.send(band, 5, struct.pack("<I", first))
+        elif case == "inert":
+            c.send(surface, 1, struct.pack("<Iii", 0, 0, 0))  # attach no buffer: unmapped
+            c.send(surface, 6)
+            c.roundtrip()
+            c.send(band, 5, struct.pack("<I", first))
+        elif case == "orphan":
+            _, unmapped = layer_surface()
+            second = popup()
+            c.send(unmapped, 5, struct.pack("<I", second))
+            c.send(unmapped, 7)  # destroy
+            c.send(second, 0)  # the popup's destroy
+        c.roundtrip()
+        c.roundtrip()
+    except ConnectionError as error:
+        print("refused: %s" % error, flush=True)
+        return
+    print("served", flush=True)
+
+
+if __name__ == "__main__":
+    run(main)
