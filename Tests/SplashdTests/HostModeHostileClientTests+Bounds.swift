@@ -272,7 +272,7 @@ extension HostModeHostileClientTests {
 
   /// The hostile-client stress test: tools/test/wayland/hostile-fuzz.py as
   /// the program, a seeded random walk of surface, subsurface, buffer,
-  /// damage, pool and popup requests for 10 s on connections of its own
+  /// damage, pool, popup and layer-surface requests for 10 s on connections of its own
   /// (each cut off over a bound or for a request it may not make, and
   /// replaced), beside its well-behaved window of #208040: splashd never
   /// crashes nor hangs, its memory stays within 64 MiB and a canvas of

@@ -14,7 +14,10 @@ picture, siblings re-stacked, sync and desync), pools (4 KiB to 64 MiB,
 sparse; grown, destroyed early, their memory cut under the compositor),
 buffers (random geometry, aliased offsets, destroyed while shown), damage
 and regions in bursts of up to 50,000 and 100,000 rectangles, popups
-(chains, role-less parents), frame callbacks and commits; in batches, each
+(chains, role-less parents), layer surfaces (any layer, anchors, size,
+zone and margins, the keyboard asked for, configures answered or not,
+popups given to them, once or twice, moved between layers, destroyed),
+frame callbacks and commits; in batches, each
 ended by a round trip. A protocol error ends a walk's connection (the walk
 asks for many things a client may not do, on purpose: each is counted by
 its message) and a new one takes its place.
@@ -35,7 +38,7 @@ import struct
 import sys
 import time
 
-from wire import Connection, Window, host_figures, report, stay
+from wire import Connection, Window, encode_string, host_figures, report, stay
 
 ARGB8888, XRGB8888 = 0, 1
 
@@ -52,12 +55,15 @@ class Walk:
         self.shm = self.c.bind("wl_shm", 1)
         self.wm_base = self.c.bind("xdg_wm_base", 2)
         self.c.handlers[self.wm_base] = lambda opcode, body: opcode == 0 and self.c.queue(self.wm_base, 3, body[:4])
+        self.layer_shell = self.c.bind("zwlr_layer_shell_v1", 4)
         self.surfaces = []          # wl_surface ids
         self.parent = {}            # subsurface's surface -> its parent surface
         self.subsurfaces = {}       # surface -> its wl_subsurface
         self.role = {}              # surface -> "sub", "xdg"
         self.xdg = {}               # surface -> its xdg_surface
         self.popups = []            # xdg_surface ids that are popups or toplevels
+        self.popup_objects = []     # xdg_popup ids
+        self.layers = {}            # surface -> its zwlr_layer_surface_v1
         self.roleless = set()       # surfaces whose xdg_surface has no role
         self.configured = set()     # xdg_surface ids configured (and acknowledged)
         self.attached = set()       # surfaces a buffer was attached to
@@ -83,7 +89,8 @@ class Walk:
         if self.rng.random() < 0.03:
             return self.pick(self.surfaces)
         return self.pick([s for s in self.surfaces
-                          if s not in self.roleless and (s not in self.xdg or self.xdg[s] in self.configured)])
+                          if s not in self.roleless and (s not in self.xdg or self.xdg[s] in self.configured)
+                          and (s not in self.layers or self.layers[s] in self.configured)])
 
     def depth(self, surface):
         levels = 0
@@ -287,8 +294,10 @@ class Walk:
             parent = self.pick(parents) or 0
             if self.rng.random() < 0.3 and self.popups:
                 parent = self.popups[-1]  # the chain's end
-            self.send(xdg, 2, struct.pack("<III", self.new(), parent, positioner))
+            popup = self.new()
+            self.send(xdg, 2, struct.pack("<III", popup, parent, positioner))
             self.send(positioner, 0)
+            self.popup_objects.append(popup)
         else:
             self.roleless.add(surface)  # a parent for a later popup
             return
@@ -296,12 +305,65 @@ class Walk:
         self.popups.append(xdg)
         self.commit(surface)
 
+    def layer_configure(self, layer, opcode, body):
+        if opcode == 0 and self.rng.random() < 0.95:  # configure: mostly acknowledged
+            self.c.queue(layer, 6, body[:4])
+            self.configured.add(layer)
+
+    def layer(self):
+        free = [s for s in self.surfaces if s not in self.role and s not in self.attached]
+        if not free or len(self.layers) > 40:
+            return
+        surface = self.pick(free)
+        layer = self.new()
+        which = self.rng.choice([0, 1, 2, 3, 2, 3, 4 if self.rng.random() < 0.05 else 2])
+        self.send(self.layer_shell, 0, struct.pack("<IIII", layer, surface, 0, which) + encode_string("walk"))
+        self.c.handlers[layer] = (lambda layer: lambda opcode, body: self.layer_configure(layer, opcode, body))(layer)
+        self.role[surface] = "layer"
+        self.layers[surface] = layer
+        self.layer_state(layer)
+        self.commit(surface)
+
+    def layer_state(self, layer=None):
+        """Sets a layer surface's size, anchors, zone, margins and keyboard
+        interactivity (each now and then out of bounds)."""
+        layer = layer or self.pick(list(self.layers.values()))
+        if layer is None:
+            return
+        big = [1, 60, 400, 5000, (1 << 31) - 1]
+        width, height = self.rng.choice(big), self.rng.choice(big)
+        if self.rng.random() < 0.4:
+            width, height = 0, 0  # stretched: anchored all round, mostly
+        self.send(layer, 0, struct.pack("<II", width, height))  # set_size
+        anchor = 15 if width == 0 and self.rng.random() < 0.9 else self.rng.randint(0, 15)
+        self.send(layer, 1, struct.pack("<I", anchor if self.rng.random() < 0.97 else 255))
+        self.send(layer, 2, struct.pack("<i", self.rng.choice([-1, 0, 30, 60, 10000, (1 << 31) - 1, -(1 << 31)])))
+        margins = [0, 5, -5, 10000, -(1 << 31), (1 << 31) - 1]
+        self.send(layer, 3, struct.pack("<iiii", *[self.rng.choice(margins) for _ in range(4)]))
+        self.send(layer, 4, struct.pack("<I", self.rng.choice([0, 1, 2, 0, 3 if self.rng.random() < 0.05 else 0])))
+        if self.rng.random() < 0.3:
+            self.send(layer, 8, struct.pack("<I", self.rng.randint(0, 3)))  # set_layer
+
+    def layer_popup(self):
+        layer = self.pick(list(self.layers.values()))
+        popup = self.pick(self.popup_objects)
+        if layer is None or popup is None:
+            return
+        self.send(layer, 5, struct.pack("<I", popup))  # get_popup: now and then one given before
+
+    def destroy_layer(self):
+        surface = self.pick(list(self.layers))
+        if surface is None:
+            return
+        self.send(self.layers.pop(surface), 7)
+
     def batch(self, size):
         """`size` actions, queued and sent; then a round trip."""
         actions = [(self.create_surface, 12), (self.destroy_surface, 3), (self.subsurface, 10), (self.move, 4),
                    (self.restack, 2), (self.sync, 2), (self.pool, 2), (self.destroy_pool, 1), (self.grow_pool, 1),
                    (self.cut_pool, 1), (self.buffer, 5), (self.destroy_buffer, 2), (self.attach, 8),
-                   (self.commit, 8), (self.damage, 2), (self.region, 1), (self.popup, 3)]
+                   (self.commit, 8), (self.damage, 2), (self.region, 1), (self.popup, 3), (self.layer, 2),
+                   (self.layer_state, 2), (self.layer_popup, 1), (self.destroy_layer, 1)]
         functions = [a for a, _ in actions]
         weights = [w for _, w in actions]
         for action in self.rng.choices(functions, weights, k=size):
