@@ -180,7 +180,7 @@ import Testing
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+        guard waitForTheProgramAlone(),
           // wayvnc looks for its config under HOME (none there).
           let wayvnc = try? StartedProcess(
             "/usr/bin/wayvnc", ["-u", vnc], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })

@@ -23,30 +23,22 @@ import Testing
     ((try? String(contentsOfFile: dir.path + "/sizes", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
   }
 
-  /// layer-surface.py with `options`, reading its commands from the FIFO
-  /// `commands` (made here); its lines go to its StartedProcess's stdout.
-  func layerSurface(_ options: [String], commands: String) throws -> StartedProcess {
-    if access(commands, F_OK) != 0 { #expect(mkfifo(commands, 0o600) == 0) }
-    let script = packageRoot + "/tools/test/wayland/layer-surface.py"
-    return try StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(script) \(options.joined(separator: " ")) 0<> \(commands)"],
-      environment: displayEnvironment)
-  }
-
-  /// The lines a started client has printed.
-  func said(_ process: StartedProcess) -> [String] {
-    ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-  }
-
-  /// Writes `line` into the FIFO `fifo` (its reader holds it open).
-  func tell(_ fifo: String, _ line: String) {
-    let end = open(fifo, O_WRONLY | O_NONBLOCK)
-    guard end >= 0 else {
-      Issue.record("\(fifo): no reader")
-      return
-    }
-    defer { close(end) }
-    _ = write(end, line + "\n", line.utf8.count + 1)
+  /// Runs splashd with resizing-window as its program (its sizes logged
+  /// in `sizes`) and, once the program shows alone, `act`; then stops it.
+  /// splashd's outcome.
+  func withTheResizingWindow(_ act: () -> Void) throws -> Outcome {
+    try spawnSplashd(
+      splash + [
+        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
+        dir.path + "/sizes",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgramAlone() else { return }
+        act()
+      }
+    ).1
   }
 
   /// Whether `screen` shows `color` along the rows `rows` (sampled).
@@ -70,43 +62,34 @@ import Testing
     var reshown: Screendump?
     var gone: Screendump?
     var lines: [String] = []
-    let (_, outcome) = try spawnSplashd(
-      splash + [
-        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
-        dir.path + "/sizes",
-      ],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
-          let band = try? layerSurface([], commands: commands)
-        else { return }
-        defer { lines = said(band) }
-        guard waitUntil(20, { said(band) == ["shown 320x60"] && sizes().last == "320x180" }) else { return }
-        _ = waitUntil(10) {
-          shown = snapshot("shown")?.screen
-          return filled(shown, 0..<180, with: Self.program) && filled(shown, 180..<240, with: Self.band)
-        }
-        tell(commands, "hide")
-        guard waitUntil(20, { said(band).last == "hidden" && sizes().last == "320x240" }) else { return }
-        _ = waitUntil(10) {
-          hidden = snapshot("hidden")?.screen
-          return filled(hidden, 0..<240, with: Self.program)
-        }
-        tell(commands, "show")
-        guard waitUntil(20, { said(band).last == "shown 320x60" && sizes().last == "320x180" }) else { return }
-        _ = waitUntil(10) {
-          reshown = snapshot("reshown")?.screen
-          return filled(reshown, 0..<180, with: Self.program) && filled(reshown, 180..<240, with: Self.band)
-        }
-        tell(commands, "quit")
-        _ = try? band.finish(timeout: 10)
-        guard waitUntil(20, { sizes().last == "320x240" }) else { return }
-        _ = waitUntil(10) {
-          gone = snapshot("gone")?.screen
-          return filled(gone, 0..<240, with: Self.program)
-        }
-      })
+    let outcome = try withTheResizingWindow {
+      guard let band = try? layerSurface([], commands: commands) else { return }
+      defer { lines = said(band) }
+      guard waitUntil(20, { said(band) == ["shown 320x60"] && sizes().last == "320x180" }) else { return }
+      _ = waitUntil(10) {
+        shown = snapshot("shown")?.screen
+        return filled(shown, 0..<180, with: Self.program) && filled(shown, 180..<240, with: Self.band)
+      }
+      tell(commands, "hide")
+      guard waitUntil(20, { said(band).last == "hidden" && sizes().last == "320x240" }) else { return }
+      _ = waitUntil(10) {
+        hidden = snapshot("hidden")?.screen
+        return filled(hidden, 0..<240, with: Self.program)
+      }
+      tell(commands, "show")
+      guard waitUntil(20, { said(band).last == "shown 320x60" && sizes().last == "320x180" }) else { return }
+      _ = waitUntil(10) {
+        reshown = snapshot("reshown")?.screen
+        return filled(reshown, 0..<180, with: Self.program) && filled(reshown, 180..<240, with: Self.band)
+      }
+      tell(commands, "quit")
+      _ = try? band.finish(timeout: 10)
+      guard waitUntil(20, { sizes().last == "320x240" }) else { return }
+      _ = waitUntil(10) {
+        gone = snapshot("gone")?.screen
+        return filled(gone, 0..<240, with: Self.program)
+      }
+    }
     let note = "\(lines) \(sizes()) \(outcome.stderr)"
     shown?.keep(as: "host-mode-layer-band")
     #expect(filled(shown, 0..<180, with: Self.program) && filled(shown, 180..<240, with: Self.band), "\(note)")
@@ -188,36 +171,27 @@ extension HostModeLayerTests {
     var zero: Outcome?
     var sizesAfterGreedy: [String] = []
     var stillShown = false
-    let (_, outcome) = try spawnSplashd(
-      splash + [
-        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
-        dir.path + "/sizes",
-      ],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
-        else { return }
-        let commands = dir.path + "/commands"
-        if let band = try? layerSurface(["--size", "0x10000", "--zone", "10000"], commands: commands) {
-          _ = waitUntil(20) { !said(band).isEmpty && sizes().last == "320x120" }
-          greedy = said(band)
-          sizesAfterGreedy = sizes()
-          tell(commands, "quit")
-          _ = try? band.finish(timeout: 10)
-        }
-        _ = waitUntil(20) { sizes().last == "320x240" }
-        if let bands = try? layerSurface(["--count", "20"], commands: commands) {
-          _ = waitUntil(20) { said(bands).count == 20 }
-          many = said(bands)
-          tell(commands, "quit")
-          _ = try? bands.finish(timeout: 10)
-        }
-        zero = try? run(
-          packageRoot + "/tools/test/wayland/layer-surface.py", ["--anchor", "bottom", "--size", "0x60"],
-          environment: displayEnvironment)
-        stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
-      })
+    let outcome = try withTheResizingWindow {
+      let commands = dir.path + "/commands"
+      if let band = try? layerSurface(["--size", "0x10000", "--zone", "10000"], commands: commands) {
+        _ = waitUntil(20) { !said(band).isEmpty && sizes().last == "320x120" }
+        greedy = said(band)
+        sizesAfterGreedy = sizes()
+        tell(commands, "quit")
+        _ = try? band.finish(timeout: 10)
+      }
+      _ = waitUntil(20) { sizes().last == "320x240" }
+      if let bands = try? layerSurface(["--count", "20"], commands: commands) {
+        _ = waitUntil(20) { said(bands).count == 20 }
+        many = said(bands)
+        tell(commands, "quit")
+        _ = try? bands.finish(timeout: 10)
+      }
+      zero = try? run(
+        packageRoot + "/tools/test/wayland/layer-surface.py", ["--anchor", "bottom", "--size", "0x60"],
+        environment: displayEnvironment)
+      stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
+    }
     let note = outcome.stderr
     #expect(greedy == ["shown 320x240"], "\(greedy) \(note)")
     #expect(sizesAfterGreedy.last == "320x120", "\(sizesAfterGreedy) \(note)")
@@ -246,7 +220,7 @@ extension HostModeLayerTests {
         defer { kill(splashd.pid, SIGTERM) }
         let commands = dir.path + "/commands"
         // A keyboard for the seat first (wtype's, held 20 s), so that wev has one to lose.
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }),
+        guard waitForTheProgramAlone(),
           let keyboard = try? StartedProcess("/usr/bin/wtype", ["-s", "20000"], environment: displayEnvironment)
         else { return }
         defer { kill(keyboard.pid, SIGTERM) }
@@ -279,22 +253,13 @@ extension HostModeLayerTests {
   func aLayerClientsPopupsHarmOnlyItself(case name: String) throws {
     var answer: Outcome?
     var stillShown = false
-    let (_, outcome) = try spawnSplashd(
-      splash + [
-        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/resizing-window.py",
-        dir.path + "/sizes",
-      ],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
-        else { return }
-        answer = try? run(
-          packageRoot + "/tools/test/wayland/layer-popup.py", [name], environment: displayEnvironment, timeout: 30)
-        // A snapshot composes the band with its popups: it comes back.
-        stillShown =
-          snapshot("after")?.screen != nil && splashctl(["status"])?.stdout.contains(" program=shown") == true
-      })
+    let outcome = try withTheResizingWindow {
+      answer = try? run(
+        packageRoot + "/tools/test/wayland/layer-popup.py", [name], environment: displayEnvironment, timeout: 30)
+      // A snapshot composes the band with its popups: it comes back.
+      stillShown =
+        snapshot("after")?.screen != nil && splashctl(["status"])?.stdout.contains(" program=shown") == true
+    }
     let said = answer?.stdout ?? ""
     if name == "orphan" {
       #expect(said == "served\n", "\(String(describing: answer)) \(outcome.stderr)")

@@ -85,7 +85,7 @@ import Testing
         "foot --override=colors.background=2080c0 & trap 'sleep 2; kill $!; exit 0' TERM; wait",
       ], in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
       whileRunning: { splashd in
-        guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
+        guard waitForTheProgramAlone()
         else {
           kill(splashd.pid, SIGTERM)
           return

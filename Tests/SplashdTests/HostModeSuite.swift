@@ -91,6 +91,39 @@ extension HostModeSuite {
     return waitUntil(20) { splashctl(["status"])?.stdout.contains(" program=shown") == true }
   }
 
+  /// Waits until the program has shown its first frame and the transition
+  /// is done (it shows alone).
+  func waitForTheProgramAlone() -> Bool {
+    waitForTheProgram() && waitUntil(20) { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true }
+  }
+
+  /// The lines a started client has printed.
+  func said(_ process: StartedProcess) -> [String] {
+    ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// Writes `line` into the FIFO `fifo` (its reader holds it open).
+  func tell(_ fifo: String, _ line: String) {
+    let end = open(fifo, O_WRONLY | O_NONBLOCK)
+    guard end >= 0 else {
+      Issue.record("\(fifo): no reader")
+      return
+    }
+    defer { close(end) }
+    _ = write(end, line + "\n", line.utf8.count + 1)
+  }
+
+  /// tools/test/wayland/layer-surface.py with `options`, reading its
+  /// commands from the FIFO `commands` (made here); its lines go to its
+  /// StartedProcess's stdout.
+  func layerSurface(_ options: [String], commands: String) throws -> StartedProcess {
+    if access(commands, F_OK) != 0 { #expect(mkfifo(commands, 0o600) == 0) }
+    let script = packageRoot + "/tools/test/wayland/layer-surface.py"
+    return try StartedProcess(
+      "/bin/sh", ["-c", "exec python3 \(script) \(options.joined(separator: " ")) 0<> \(commands)"],
+      environment: displayEnvironment)
+  }
+
   /// Once the program shows alone (the transition done), a client's virtual
   /// pointer (tools/test/wayland/virtual-pointer.py) that clicks at (`u`, `v`) of
   /// the screen once "go" is said into the FIFO `go`; nil when the program
@@ -98,8 +131,7 @@ extension HostModeSuite {
   func virtualPointerOnceAlone(
     clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false, approaching: Bool = false
   ) -> StartedProcess? {
-    guard waitForTheProgram(), waitUntil(20, { splashctl(["status"])?.stdout.hasPrefix("phase=done") == true })
-    else { return nil }
+    guard waitForTheProgramAlone() else { return nil }
     return virtualPointer(clickingAt: u, v, when: go, holding: holding, approaching: approaching)
   }
 

@@ -18,17 +18,29 @@ import Testing
     ((try? String(contentsOfFile: dir.path + "/field", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
   }
 
-  func said(_ process: StartedProcess) -> [String] {
-    ((try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-  }
-
+  /// tools/test/wayland/input-method.py with `arguments`; nil when it
+  /// cannot be started.
   func inputMethod(_ arguments: [String]) -> StartedProcess? {
     try? StartedProcess(
       "/usr/bin/env", ["python3", packageRoot + "/tools/test/wayland/input-method.py"] + arguments,
       environment: displayEnvironment)
   }
 
-  var program: [String] { ["python3", packageRoot + "/tools/test/wayland/text-input.py", dir.path + "/field"] }
+  /// Runs splashd with text-input.py as its program and, once its field
+  /// has the keyboard's focus, `act`; then stops it. splashd's outcome.
+  func withTheField(_ act: () -> Void) throws -> Outcome {
+    try spawnSplashd(
+      splash + [
+        "--duration", "0.2", "--", "python3", packageRoot + "/tools/test/wayland/text-input.py", dir.path + "/field",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgram(), waitUntil(20, { logged().contains("enter") }) else { return }
+        act()
+      }
+    ).1
+  }
 
   /// The program's field, enabled as its window has the keyboard, activates
   /// the input method, whose committed text ("héllo wörld") reaches the
@@ -41,44 +53,32 @@ import Testing
     var reached = false
     var locked = false
     var unlocked = false
-    let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.2", "--"] + program, in: dir,
-      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { logged().contains("enter") }),
-          let method = inputMethod(["héllo wörld"])
-        else { return }
-        defer {
-          first = said(method)
-          kill(method.pid, SIGTERM)
-        }
-        reached = waitUntil(20) { logged().contains("text: héllo wörld") }
-        if let other = inputMethod(["other"]) {
-          _ = try? other.finish(timeout: 20)
-          second = said(other)
-        }
-        let commands = dir.path + "/commands"
-        guard mkfifo(commands, 0o600) == 0,
-          let lock = try? StartedProcess(
-            "/bin/sh",
-            [
-              "-c",
-              "exec python3 \(packageRoot)/tools/test/wayland/layer-surface.py --layer overlay --keyboard exclusive "
-                + "--anchor top,bottom,left,right --size 0x0 --zone -1 0<> \(commands)",
-            ], environment: displayEnvironment)
-        else { return }
-        locked = waitUntil(20) { logged().contains("leave") && said(method).contains("deactivated") }
-        let end = open(commands, O_WRONLY | O_NONBLOCK)
-        if end >= 0 {
-          _ = write(end, "quit\n", 5)
-          close(end)
-        }
-        _ = try? lock.finish(timeout: 10)
-        unlocked = waitUntil(20) {
-          logged().filter { $0 == "enter" }.count == 2 && said(method).filter { $0 == "activated" }.count == 2
-        }
-      })
+    let outcome = try withTheField {
+      guard let method = inputMethod(["héllo wörld"]) else { return }
+      defer {
+        first = said(method)
+        kill(method.pid, SIGTERM)
+      }
+      reached = waitUntil(20) { logged().contains("text: héllo wörld") }
+      if let other = inputMethod(["other"]) {
+        _ = try? other.finish(timeout: 20)
+        second = said(other)
+      }
+      let commands = dir.path + "/commands"
+      guard
+        let lock = try? layerSurface(
+          [
+            "--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,bottom,left,right", "--size", "0x0",
+            "--zone", "-1",
+          ], commands: commands)
+      else { return }
+      locked = waitUntil(20) { logged().contains("leave") && said(method).contains("deactivated") }
+      tell(commands, "quit")
+      _ = try? lock.finish(timeout: 10)
+      unlocked = waitUntil(20) {
+        logged().filter { $0 == "enter" }.count == 2 && said(method).filter { $0 == "activated" }.count == 2
+      }
+    }
     let note = "\(logged()) \(first) \(outcome.stderr)"
     #expect(reached, "the input method's text did not reach the field: \(note)")
     #expect(first.prefix(2) == ["activated", "committed"], "\(note)")
@@ -95,20 +95,14 @@ import Testing
     var flood: Outcome?
     var stillShown = false
     var after = false
-    let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.2", "--"] + program, in: dir,
-      launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        guard waitForTheProgram(), waitUntil(20, { logged().contains("enter") }),
-          let flooding = inputMethod(["--flood", "3000"])
-        else { return }
-        flood = try? flooding.finish(timeout: 30)
-        stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
-        guard let method = inputMethod(["after"]) else { return }
-        defer { kill(method.pid, SIGTERM) }
-        after = waitUntil(20) { logged().last?.hasSuffix("after") == true }
-      })
+    let outcome = try withTheField {
+      guard let flooding = inputMethod(["--flood", "3000"]) else { return }
+      flood = try? flooding.finish(timeout: 30)
+      stillShown = splashctl(["status"])?.stdout.contains(" program=shown") == true
+      guard let method = inputMethod(["after"]) else { return }
+      defer { kill(method.pid, SIGTERM) }
+      after = waitUntil(20) { logged().last?.hasSuffix("after") == true }
+    }
     let note = "\(logged().map { String($0.prefix(40)) }) \(outcome.stderr)"
     #expect(flood?.status == 1, "\(String(describing: flood))")
     #expect(stillShown, "the program did not stay: \(note)")
