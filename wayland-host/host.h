@@ -106,6 +106,10 @@ struct splashd_host {
   struct wl_list layers[LAYER_COUNT];
   int layer_surfaces, layers_shown;
   struct wlr_box usable;
+  /* The layer surface with on-demand keyboard interactivity last pressed
+     on (a launcher's field): it has the keyboard until a press on a window
+     (or it goes, or asks no more); NULL: none. */
+  struct layer *keyboard_layer;
   /* The clients' text inputs (text.c's struct text_input), whether one
      of the focused surface's is enabled, and the input method served
      (NULL: none), with its commits and their bytes in the current second,
@@ -430,6 +434,14 @@ void start_layers(struct splashd_host *host);
    changed) and the area they leave the program's window (configured
    again when that changed). */
 void arrange_layers(struct splashd_host *host);
+/* A press (a button, a touch) on `surface`: an on-demand layer surface
+   takes the keyboard, a window (or a popup of one) gives it back to the
+   windows, a layer surface that takes no keys (an on-screen keyboard's)
+   changes nothing. */
+void layer_pressed(struct splashd_host *host, struct wlr_surface *surface);
+/* The on-demand layer surface that has the keyboard (`keyboard_layer`, while
+   it still asks for it); NULL: none. */
+struct wlr_surface *keyboard_layer_surface(const struct splashd_host *host);
 
 // windows.c
 

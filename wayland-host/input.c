@@ -95,6 +95,8 @@ static void touch_down(struct splashd_host *host, const struct input_map *map, u
   if (surface == NULL || free_point == NULL) return;
   *free_point = (struct touch_point){.id = id, .down = true, .dx = sx - x, .dy = sy - y};
   wlr_seat_touch_notify_down(host->seat, surface, time_msec, id, sx, sy);
+  // After the seat: a popup's grab the touch ended no longer holds the keyboard.
+  layer_pressed(host, surface);
 }
 
 static void touch_motion(struct splashd_host *host, const struct input_map *map, uint32_t time_msec, int32_t id,
@@ -191,7 +193,10 @@ static bool press_button(struct splashd_host *host, uint32_t time_msec, uint32_t
     point_at_pointer(host, time_msec);
     if (pointer->focused_surface == NULL) return false;
   }
+  struct wlr_surface *pressed = state == WLR_BUTTON_PRESSED ? pointer->focused_surface : NULL;
   wlr_seat_pointer_notify_button(host->seat, time_msec, button, state);
+  // After the seat: a popup's grab the press ended no longer holds the keyboard.
+  if (pressed != NULL) layer_pressed(host, pressed);
   return true;
 }
 

@@ -154,6 +154,8 @@ static void handle_layer_unmap(struct wl_listener *listener, void *data) {
   // wlroots marks it unmapped only after this signal.
   layer->unmapping = true;
   layer->host->layers_shown--;
+  // Mapped again, it is pressed on again before it has the keyboard.
+  if (layer->host->keyboard_layer == layer) layer->host->keyboard_layer = NULL;
   arrange_layers(layer->host);
   focus(layer->host);
   layer->unmapping = false;
@@ -163,6 +165,7 @@ static void handle_layer_destroy(struct wl_listener *listener, void *data) {
   struct layer *layer = wl_container_of(listener, layer, destroy);
   (void)data;
   struct splashd_host *host = layer->host;
+  if (host->keyboard_layer == layer) host->keyboard_layer = NULL;
   wl_list_remove(&layer->link);
   wl_list_remove(&layer->map.link);
   wl_list_remove(&layer->unmap.link);
@@ -206,6 +209,12 @@ static void handle_layer_commit(struct wl_listener *listener, void *data) {
   if (state->committed != 0 || !layer->told) arrange_layers(layer->host);
   // Whether it asks for the keyboard, or lies above the windows, changed.
   if (state->committed & (WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY | WLR_LAYER_SURFACE_V1_STATE_LAYER)) {
+    // One that no longer asks on demand is pressed on again before it has
+    // the keyboard, should it ask again.
+    if (layer->host->keyboard_layer == layer &&
+        state->keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND) {
+      layer->host->keyboard_layer = NULL;
+    }
     focus(layer->host);
   }
 }
@@ -250,6 +259,41 @@ static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
   // Its first commit (this one: its commit signal comes next) is
   // answered with its size.
   wl_signal_add(&surface->surface->events.commit, &layer->commit);
+}
+
+void layer_pressed(struct splashd_host *host, struct wlr_surface *surface) {
+  // A press on a subsurface is its parent's, and one on a popup (or a
+  // subsurface of one) the popup's parent's: a launcher's menu keeps its
+  // keyboard.
+  while (surface != NULL) {
+    surface = wlr_surface_get_root_surface(surface);
+    struct wlr_xdg_surface *xdg = wlr_surface_is_xdg_surface(surface) ? wlr_xdg_surface_from_wlr_surface(surface) : NULL;
+    if (xdg == NULL || xdg->role != WLR_XDG_SURFACE_ROLE_POPUP) break;
+    surface = xdg->popup->parent;
+  }
+  if (surface == NULL) return;
+  for (int index = 0; index < LAYER_COUNT; index++) {
+    struct layer *layer;
+    wl_list_for_each(layer, &host->layers[index], link) {
+      if (layer->surface->surface != surface) continue;
+      if (layer->surface->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND) return;
+      host->keyboard_layer = layer;
+      focus(host);
+      return;
+    }
+  }
+  if (host->keyboard_layer == NULL) return;
+  host->keyboard_layer = NULL;
+  focus(host);
+}
+
+struct wlr_surface *keyboard_layer_surface(const struct splashd_host *host) {
+  const struct layer *layer = host->keyboard_layer;
+  if (layer == NULL || !layer_shown(layer) ||
+      layer->surface->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND) {
+    return NULL;
+  }
+  return layer->surface->surface;
 }
 
 void start_layers(struct splashd_host *host) {

@@ -93,7 +93,7 @@ static struct wlr_surface *exclusive_layer(const struct splashd_host *host) {
 }
 
 /* The keyboard's focus: a layer surface above the windows that asks for
-   it alone, else the newest mapped window (a dialog over the program's
+   it alone, else an on-demand one last pressed on, else the newest mapped window (a dialog over the program's
    window) but `leaving` (one being unmapped), else the first; none when
    nothing is mapped or keys are withheld. The window chosen is the
    activated one (drawn as the active window; the others as in the
@@ -115,6 +115,7 @@ static void focus_except(struct splashd_host *host, const struct window *leaving
   }
   if (host->first != NULL && host->first != leaving) activate(host->first, host->first == active);
   struct wlr_surface *target = exclusive_layer(host);
+  if (target == NULL) target = keyboard_layer_surface(host);
   if (target == NULL) target = active != NULL ? window_surface(active) : NULL;
   if (target == NULL || host->input_withheld) {
     wlr_seat_keyboard_notify_clear_focus(host->seat);

@@ -242,6 +242,66 @@ extension HostModeLayerTests {
 }
 
 extension HostModeLayerTests {
+  /// A band that takes the keyboard on demand (a launcher's search field:
+  /// on-demand interactivity) has it only once pressed on: shown, it leaves
+  /// the keys with the program (wev); clicked, it hears the keyboard enter
+  /// and the key typed, which the program does not; and a click on the
+  /// program's window gives the keyboard back to it. wtype types each key
+  /// (a virtual keyboard), another holds one on the seat throughout (so that
+  /// the band's client has a keyboard to be given from its start).
+  @Test func anOnDemandBandHasTheKeyboardOnceClicked() throws {
+    let events = dir.path + "/wev.txt"
+    let keys = dir.path + "/band-keys.txt"
+    let (toBand, toWindow) = (dir.path + "/band-go", dir.path + "/window-go")
+    #expect(mkfifo(toBand, 0o600) == 0 && mkfifo(toWindow, 0o600) == 0)
+    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+    func bandHeard() -> String { (try? String(contentsOfFile: keys, encoding: .utf8)) ?? "" }
+    func type(_ text: String) -> Bool {
+      (try? StartedProcess("/usr/bin/wtype", [text], environment: displayEnvironment).finish(timeout: 20))?.status == 0
+    }
+    var steps: [String: Bool] = [:]
+    let (_, outcome) = try spawnSplashd(
+      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        let commands = dir.path + "/commands"
+        // The band: the bottom 60 of 240 rows; the window above it.
+        guard let onBand = virtualPointerOnceAlone(clickingAt: 0.5, 210.0 / 240, when: toBand),
+          let onWindow = virtualPointer(clickingAt: 0.5, 60.0 / 240, when: toWindow),
+          let held = try? StartedProcess("/usr/bin/wtype", ["-s", "60000"], environment: displayEnvironment)
+        else { return }
+        defer { kill(held.pid, SIGTERM) }
+        guard waitUntil(20, { heard().contains("wl_keyboard] enter:") }),
+          let band = try? layerSurface(["--keyboard", "on_demand", "--keys", keys], commands: commands)
+        else { return }
+        defer {
+          tell(commands, "quit")
+          _ = try? band.finish(timeout: 10)
+        }
+        guard waitUntil(20, { said(band).contains("shown 320x60") }) else { return }
+        steps["the program keeps the keys"] = type("b") && waitUntil(20) { heard().contains("sym: b") }
+        steps["the band clicked has the keyboard"] =
+          say(go: toBand) && waitUntil(20) { bandHeard().contains("enter") }
+        steps["the band hears the key"] = type("c") && waitUntil(20) { bandHeard().contains("key ") }
+        _ = try? onBand.finish(timeout: 10)
+        steps["the window clicked has it back"] =
+          say(go: toWindow) && waitUntil(20) { bandHeard().contains("leave") }
+        steps["the program hears the key"] = type("d") && waitUntil(20) { heard().contains("sym: d") }
+        _ = try? onWindow.finish(timeout: 10)
+      })
+    let note = "\(steps) band: \(bandHeard()) wev: \(heard().suffix(1500)) \(outcome.stderr)"
+    for step in [
+      "the program keeps the keys", "the band clicked has the keyboard", "the band hears the key",
+      "the window clicked has it back", "the program hears the key",
+    ] {
+      #expect(steps[step] == true, "\(step): \(note)")
+    }
+    #expect(!heard().contains("sym: c"), "the key typed into the band reached the program: \(note)")
+  }
+}
+
+extension HostModeLayerTests {
   /// A layer client playing with its popups (tools/test/wayland/layer-popup.py)
   /// harms only itself: a popup given to its band twice, or given again
   /// once the band's unmapping destroyed it, is a protocol error for that

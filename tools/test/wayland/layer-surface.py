@@ -7,11 +7,15 @@ printing "shown WIDTHxHEIGHT" for each (or "closed" for one the compositor
 closed instead). Then it reads its standard input, a line at a time:
 "hide" unmaps the surfaces (a commit without a buffer: "hidden"), "show"
 shows them again ("shown ..." once configured), and the end of the input
-or "quit" ends it (its surfaces go with its connection).
+or "quit" ends it (its surfaces go with its connection). With --keys, it
+takes the seat's keyboard and appends to LOG a line for each of its
+events on the surfaces: "enter", "leave" and "key CODE" (a press), the
+keyboard taken whenever the seat has one.
 
     layer-surface.py [--layer background|bottom|top|overlay] [--anchor EDGES]
                      [--size WIDTHxHEIGHT] [--zone PIXELS] [--margin PIXELS]
                      [--keyboard none|exclusive|on_demand] [--colour RRGGBB] [--count N]
+                     [--keys LOG]
 
 EDGES is a comma-separated list of top, bottom, left and right (by default
 bottom,left,right); the size is 0x60 by default (0: stretched between the
@@ -19,6 +23,8 @@ anchors across it), the zone the height, the colour C08020.
 Exits 1 when the display lacks the protocol or sends a protocol error.
 """
 import argparse
+import os
+import select
 import struct
 import sys
 
@@ -72,12 +78,45 @@ def main():
     parser.add_argument("--keyboard", choices=KEYBOARD, default="none")
     parser.add_argument("--colour", default="C08020", type=lambda text: int(text, 16))
     parser.add_argument("--count", type=int, default=1)
+    parser.add_argument("--keys", metavar="LOG")
     options = parser.parse_args()
     c = Connection()
     compositor = c.bind("wl_compositor", 4)
     shm = c.bind("wl_shm", 1)
     shell = c.bind("zwlr_layer_shell_v1", 4)
     surfaces = [LayerSurface(c, compositor, shell, options) for _ in range(options.count)]
+    if options.keys:
+        def say(line):
+            with open(options.keys, "a") as log:
+                log.write(line + "\n")
+
+        def keyboard_event(opcode, body):
+            if opcode == 1:
+                say("enter")
+            elif opcode == 2:
+                say("leave")
+            elif opcode == 3 and struct.unpack_from("<IIII", body)[3] == 1:
+                say("key %d" % struct.unpack_from("<IIII", body)[2])
+
+        seat = c.bind("wl_seat", 5)
+        keyboard = None
+
+        def seat_event(opcode, body):
+            # The seat's keyboard taken whenever it has one (asked for
+            # before, it is a protocol error), let go of when it has none.
+            nonlocal keyboard
+            if opcode != 0:
+                return
+            has_keyboard = struct.unpack_from("<I", body)[0] & 2 != 0
+            if has_keyboard and keyboard is None:
+                keyboard = c.new_id()
+                c.send(seat, 1, struct.pack("<I", keyboard))  # get_keyboard
+                c.handlers[keyboard] = keyboard_event
+            elif not has_keyboard and keyboard is not None:
+                c.send(keyboard, 0)  # release
+                keyboard = None
+
+        c.handlers[seat] = seat_event
 
     def show_all():
         # A configure may have come since the surfaces were unmapped
@@ -100,8 +139,27 @@ def main():
             if not each.closed:
                 print("shown %dx%d" % each.configured, flush=True)
 
+    def lines():
+        """Standard input's lines, the display's events read meanwhile."""
+        pending = b""
+        while True:
+            # The events already read whole (by a roundtrip, or with the last).
+            while len(c.received) >= 8 and len(c.received) >= struct.unpack_from("<HH", c.received, 4)[1]:
+                c.event()
+            readable, _, _ = select.select([sys.stdin.fileno(), c.socket], [], [])
+            if c.socket in readable:
+                c.event()
+            if sys.stdin.fileno() in readable:
+                chunk = os.read(sys.stdin.fileno(), 4096)
+                if not chunk:
+                    return
+                pending += chunk
+                while b"\n" in pending:
+                    line, pending = pending.split(b"\n", 1)
+                    yield line.decode()
+
     show_all()
-    for line in sys.stdin:
+    for line in lines():
         command = line.strip()
         if command == "hide":
             for each in surfaces:
