@@ -24,11 +24,7 @@ public struct ScreenSettings: Equatable, Sendable {
   /// named `cardN-NAME`; without a section of that name, `[screen NAME]`'s
   /// applies.
   public static func named(_ name: String, in sections: [String: ScreenSettings]) -> ScreenSettings {
-    let parts = name.split(separator: "-", maxSplits: 1)
-    let onAnotherCard =
-      parts.count == 2 && parts[0].hasPrefix("card") && parts[0].count > 4
-      && parts[0].dropFirst(4).allSatisfy(\.isNumber)
-    let own = sections[name] ?? (onAnotherCard ? sections[String(parts[1])] : nil) ?? ScreenSettings()
+    let own = sections[name] ?? ScreenName.withoutCard(name).flatMap { sections[String($0)] } ?? ScreenSettings()
     let all = sections["*"] ?? ScreenSettings()
     return ScreenSettings(rotate: own.rotate ?? all.rotate, fit: own.fit ?? all.fit, enable: own.enable ?? all.enable)
   }

@@ -287,16 +287,25 @@ enum SplashSettingsTable {
         + "shared memory and splashd copies each frame, as on a card without a GPU.", values: ["yes", "no"],
       \.handoff.gpu, read: { try $0.yesOrNo() }, print: { $0 ? "yes" : "no" }),
     SettingSpec(
-      "screens", .handoff, .option(placeholder: "mirror|extend|last"), .reveal,
+      "screens", .handoff, .option(placeholder: "mirror|extend|last|NAME"), .reveal,
       help: "Host mode with several screens (kms): mirror: the program's window is the first screen's canvas and "
         + "each other screen shows it scaled to fit; extend: one window across all the screens side by side, in "
         + "the order the status lists them, their tops in line, each showing its part; last: the window is the "
-        + "last screen's canvas and shows there alone (the others show the background). Screens plugged in or "
-        + "unplugged later change the window's size when the arrangement does. A touch screen or tablet that udev's "
-        + "WL_OUTPUT property puts on a screen (its name as the status lists it) points into that screen's part; "
-        + "the others into the first screen's (the last's, with last).",
-      values: ScreenSharing.allCases.map(\.rawValue), \.handoff.screens, read: { try $0.choice(ScreenSharing.self) },
-      print: { $0.rawValue }),
+        + "last screen's canvas and shows there alone (the others show the background); NAME, a screen's name as "
+        + "the status lists it, letter case included (HDMI-A-1; a screen of another card's with or without its "
+        + "cardN-, the first listed of that name): the same on that "
+        + "screen, and while no screen of that name is connected on the first (said in the log). Screens plugged "
+        + "in or unplugged later change the window's size when the arrangement does. A touch screen or tablet that "
+        + "udev's WL_OUTPUT property puts on a screen (its name as the status lists it) points into that screen's "
+        + "part; the others into the first screen's (the one the window shows on, with last or NAME).",
+      values: ScreenSharing.keywords + ["NAME (a screen's)"], \.handoff.screens,
+      read: { value throws(SettingsError) in
+        guard let sharing = ScreenSharing(text: value.text) else {
+          throw value.fail("mirror, extend, last or a screen's name as splashctl status lists it (HDMI-A-1)")
+        }
+        return sharing
+      },
+      print: { $0.text }),
     SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "

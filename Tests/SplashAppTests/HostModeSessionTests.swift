@@ -138,6 +138,24 @@ import Testing
     #expect(map == Rotation.quarter.logicalPointMap(inLogical: PixelSize(width: 120, height: 160)), "\(map)")
   }
 
+  /// Pinned to a screen that is not there, the program shows on the first
+  /// screen all the same, and the log says so once, not at each change of
+  /// the screens (a turn here).
+  @Test func aProgramPinnedToAScreenThatIsNotThereShowsOnTheFirst() throws {
+    let splash = try harness()
+    splash.onWaylandHost = { host in splash.clock.at(1) { host.commit(color: Self.programColor) } }
+    var shown: UInt32?
+    splash.clock.at(3) { TestClient(splash.controlPath).send("rotate 90\n") }
+    splash.clock.at(4) { shown = centre(of: splash) }
+    splash.clock.at(5) { splash.killProgram() }
+    #expect(
+      splash.run(arguments(["--control", splash.controlPath, "--screens", "HDMI-A-9"])) == .exit(128 + SIGKILL))
+    #expect(shown == Self.programColor, "\(splash.lines)")
+    #expect(splash.waylandHost?.resizes == [PixelSize(width: 120, height: 160)], "\(splash.lines)")
+    let said = splash.lines.filter { $0.contains("--screens: no screen HDMI-A-9 among ") }
+    #expect(said.count == 1 && said[0].hasSuffix(" until it is plugged in"), "\(splash.lines)")
+  }
+
   @Test func aProgramThatFailsIsStartedAgainUnderTheSplashUntilTheLimit() throws {
     let splash = try harness()
     var messages: [String?] = []

@@ -150,6 +150,9 @@ extension BootTests {
   /// screen's top left and none at the second's; and a touch panel on each
   /// screen (udev's WL_OUTPUT names it): each touch lands on the part of
   /// the window its screen shows (a second window that straddles both).
+  /// Then `screens = NAME`, the second screen by its connector's name
+  /// (without its `cardN-`): foot there alone, the first screen the
+  /// background.
   @Test func hostModeShowsTheProgramOnTheScreensAfterOneIsUnpluggedAndPluggedIn() throws {
     try requireRig(["/usr/bin/foot", "/usr/bin/gcc", "/usr/bin/wayland-scanner", "/lib/systemd/systemd-udevd"])
     let dir = try TemporaryDirectory()
@@ -196,6 +199,15 @@ extension BootTests {
     let probe = read("touch-probe.log").split(separator: "\n")
     let downs = probe.filter { $0.hasPrefix("touch-down ") }
     #expect(downs == ["touch-down 60 120", "touch-down 260 120"], "\(probe) \(read("right-touch-udev")) \(extended)")
+
+    let pinned = read("pinned.log") + " pinned to " + read("pinned-name")
+    let background = try #require(Screendump(path: dir.path + "/pinned-first.ppm"), "\(pinned)")
+    background.keep(as: "host-mode-pinned-first")
+    let shown = try #require(Screendump(path: dir.path + "/pinned-second.ppm"), "\(pinned)")
+    shown.keep(as: "host-mode-pinned-second")
+    expectFilled(background, with: 0x0000FF, pinned)
+    #expect(showsFoot(shown) && topLeft(shown).contains { $0 != foot }, "\(pinned)")
+    #expect(read("pinned-name").hasPrefix("Virtual-") && !pinned.contains("no screen "), "\(pinned)")
   }
 
   /// The real display driver replacing the firmware's framebuffer while

@@ -46,6 +46,19 @@ import Testing
     #expect(problem == nil && again.screens == settings.screens, "\(problem ?? "")")
   }
 
+  /// `screens` names a screen as the status lists it, or says a keyword; a
+  /// keyword mistyped is one line, not a screen of that name.
+  @Test func screensNamesAScreenOrSaysHowToShare() {
+    let (settings, message) = apply("[handoff]\nhost = wayland\nscreens = card1-HDMI-A-1\n")
+    #expect(message == nil && settings.handoff.screens == .only("card1-HDMI-A-1"), "\(message ?? "")")
+    #expect(SettingsTable.configText(settings).contains("\nscreens = card1-HDMI-A-1\n"))
+    #expect(apply("[handoff]\nhost = wayland\nscreens = extend\n").0.handoff.screens == .extend)
+    #expect(
+      apply("[handoff]\nhost = wayland\nscreens = mirorr\n").1
+        == "\(dir.path)/c.conf:3: screens: expected mirror, extend, last or a screen's name as splashctl status "
+        + "lists it (HDMI-A-1), got \"mirorr\"")
+  }
+
   @Test func aBadScreenSectionIsOneLine() {
     #expect(
       apply("[screen HDMI A]\nrotate = 90\n").1

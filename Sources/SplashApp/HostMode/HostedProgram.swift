@@ -46,6 +46,9 @@ final class HostedProgram: EventSource {
   /// Where the program's window lies on the screens (`screens`), once it
   /// is started.
   private var arrangement: ScreenArrangement?
+  /// Whether the screen `screens` names was missing the last time the
+  /// window was arranged (said once each time it goes missing).
+  private var namedScreenMissing = false
   /// What the program's window was last told the screen scans out (nil:
   /// nothing, or nothing any more).
   private var offeredScanout: ScanoutLayouts?
@@ -101,9 +104,7 @@ final class HostedProgram: EventSource {
   /// line, and the splash goes on as without host mode: revealed now, the
   /// program run after it (never lost).
   func start(screen: PixelSize, screens: [ShownScreen], takingInput: Bool) throws(Failure) {
-    let arranged =
-      settings.handoff.screens.arrangement(of: screens.map(\.canvas))
-      ?? ScreenArrangement(window: screen, views: [], inputScreen: 0)
+    let arranged = arrangement(on: screens) ?? ScreenArrangement(window: screen, views: [], inputScreen: 0)
     arrangement = arranged
     let size = arranged.window
     let host: any WaylandHosting
@@ -235,7 +236,7 @@ final class HostedProgram: EventSource {
   /// program's current frame is shown on each without waiting for it to
   /// draw again.
   func screensChanged(to screens: [ShownScreen], turned: Rotation?) {
-    guard let host, let next = settings.handoff.screens.arrangement(of: screens.map(\.canvas)) else { return }
+    guard let host, let next = arrangement(on: screens) else { return }
     let resized = next.window != arrangement?.window
     arrangement = next
     frames.arrangement = next
@@ -246,6 +247,23 @@ final class HostedProgram: EventSource {
     guard resized || turned != nil else { return }
     let cause = turned.map { "turned to \($0.rawValue) degrees" } ?? "the screens changed"
     log.info("host mode: the program's window is \(next.window.description) (\(cause))")
+  }
+
+  /// The window's arrangement on `screens` as `screens` says; nil for no
+  /// screens. A screen it names that is not among them is said once each
+  /// time it goes missing (the window is then the first screen's).
+  private func arrangement(on screens: [ShownScreen]) -> ScreenArrangement? {
+    let sharing = settings.handoff.screens
+    guard !screens.isEmpty else { return nil }
+    let missing = sharing.namesAScreenOtherThan(screens.map(\.name))
+    if missing && !namedScreenMissing {
+      log.error(
+        "\(settings.origin(of: \.handoff.screens)): no screen \(sharing.text) among "
+          + "\(screens.map(\.name).joined(separator: ", ")); the program shows on \(screens[0].name) until it is "
+          + "plugged in")
+    }
+    namedScreenMissing = missing
+    return sharing.arrangement(of: screens.map { ($0.name, $0.canvas) })
   }
 
   // MARK: The run loop's source

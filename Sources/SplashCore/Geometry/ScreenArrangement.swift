@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// How host mode shows the program on several screens (`screens`).
-public enum ScreenSharing: String, CaseIterable, Equatable, Sendable {
+public enum ScreenSharing: Equatable, Sendable {
   /// The window is the first screen's canvas; each other screen shows it
   /// scaled to fit its own (the aspect kept, centred, the background
   /// around it).
@@ -12,11 +12,49 @@ public enum ScreenSharing: String, CaseIterable, Equatable, Sendable {
   /// The window is the last screen's canvas and shows there alone; the
   /// others show the background.
   case last
+  /// The window is the canvas of the screen of this name (`ScreenName`)
+  /// and shows there alone, the others the background; while no such
+  /// screen is connected, the first screen's.
+  case only(String)
 
-  /// Where the program's window lies on screens whose canvases are
-  /// `canvases` (the first screen's first); nil for none.
-  public func arrangement(of canvases: [PixelSize]) -> ScreenArrangement? {
-    guard let first = canvases.first, let final = canvases.last else { return nil }
+  /// The settings' words for the arrangements that name no screen.
+  public static let keywords = ["mirror", "extend", "last"]
+
+  /// The sharing a setting's `text` says: a keyword, or a screen's name
+  /// (`ScreenName.isConnectorName`); nil for neither.
+  public init?(text: String) {
+    switch text {
+    case "mirror": self = .mirror
+    case "extend": self = .extend
+    case "last": self = .last
+    default:
+      guard ScreenName.isConnectorName(text) else { return nil }
+      self = .only(text)
+    }
+  }
+
+  /// How a setting spells it.
+  public var text: String {
+    switch self {
+    case .mirror: "mirror"
+    case .extend: "extend"
+    case .last: "last"
+    case .only(let name): name
+    }
+  }
+
+  /// Whether it names a screen that none of `names` is.
+  public func namesAScreenOtherThan(_ names: [String]) -> Bool {
+    guard case .only(let name) = self else { return false }
+    return !names.contains { ScreenName.is($0, called: name) }
+  }
+
+  /// Where the program's window lies on `screens` (the first screen's
+  /// first; each named as `status` lists it, with its logical canvas); nil
+  /// for none.
+  public func arrangement(of screens: [(name: String, canvas: PixelSize)]) -> ScreenArrangement? {
+    let canvases = screens.map(\.canvas)
+    guard let first = canvases.first else { return nil }
     switch self {
     case .mirror:
       let window = PixelRect(x: 0, y: 0, width: first.width, height: first.height)
@@ -38,13 +76,22 @@ public enum ScreenSharing: String, CaseIterable, Equatable, Sendable {
       }
       return ScreenArrangement(window: PixelSize(width: width, height: height), views: views, inputScreen: 0)
     case .last:
-      let views = canvases.indices.map { index -> Placement? in
-        guard index == canvases.count - 1 else { return nil }
-        let whole = PixelRect(x: 0, y: 0, width: final.width, height: final.height)
-        return Placement(source: whole.rect, destination: whole)
-      }
-      return ScreenArrangement(window: final, views: views, inputScreen: canvases.count - 1)
+      return Self.alone(on: canvases.count - 1, of: canvases)
+    case .only(let name):
+      return Self.alone(on: screens.firstIndex { ScreenName.is($0.name, called: name) } ?? 0, of: canvases)
     }
+  }
+
+  /// The window the canvas of screen `index` of `canvases`, shown there
+  /// alone.
+  private static func alone(on index: Int, of canvases: [PixelSize]) -> ScreenArrangement {
+    let canvas = canvases[index]
+    let views = canvases.indices.map { other -> Placement? in
+      guard other == index else { return nil }
+      let whole = PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+      return Placement(source: whole.rect, destination: whole)
+    }
+    return ScreenArrangement(window: canvas, views: views, inputScreen: index)
   }
 }
 

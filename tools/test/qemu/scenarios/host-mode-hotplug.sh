@@ -9,7 +9,8 @@
 # of video1): each screen left or come shows foot without foot drawing
 # again (--screens mirror, the default). Ends splashd (and foot) with
 # SIGTERM; its log is /run/rig/splashd.log. Then the same with --screens
-# extend, and a touch panel on each screen (see below).
+# extend, and a touch panel on each screen (see below); then pinned to the
+# second screen by its name.
 # Takes SPLASHD, SPLASHCTL (the binaries) and LEAVES (splashd's picture
 # arguments, split on spaces).
 . "$(dirname "$0")/lib.sh"
@@ -73,5 +74,19 @@ wait_for 100 grep -qx 'presented touch' /run/rig/touch-probe.log
 echo 100 300 > /run/rig/right/touch
 wait_for 100 test "$(grep -cx 'presented touch' /run/rig/touch-probe.log)" -ge 2
 touch /run/rig/left/done /run/rig/right/done
+kill $pid
+wait $pid
+# Then --screens NAME: the second screen as the extended run's status
+# listed it (card2-Virtual-3 once its card was bound again) called by its
+# connector's name alone (in pinned-name); the window is its canvas, shown
+# there alone (log /run/rig/pinned.log; screendumps pinned-first and
+# pinned-second).
+echo "$screens" | cut -d, -f2 | cut -d: -f1 | sed 's/^card[0-9]*-//' > /run/rig/pinned-name
+"$SPLASHD" --config /dev/null $LEAVES --duration 0.3 --control /run/splashd.control --host wayland \
+  --screens "$(cat /run/rig/pinned-name)" -- foot --override=colors.background=2080c0 2>/run/rig/pinned.log &
+await_first_frame 120 /run/rig/pinned.log
+wait_for 1200 grep -q "did-disappear" /run/rig/pinned.log
+screendump pinned-first video0
+screendump pinned-second video1
 kill $pid
 wait $pid
