@@ -245,8 +245,10 @@ extension HostModeLayerTests {
   /// A band that takes the keyboard on demand (a launcher's search field:
   /// on-demand interactivity) has it only once pressed on: shown, it leaves
   /// the keys with the program (wev); clicked, it hears the keyboard enter
-  /// and the key typed, which the program does not; and a click on the
-  /// program's window gives the keyboard back to it. wtype types each key
+  /// and the key typed, which the program does not; asking for no keys it
+  /// loses it, and asking on demand again it does not have it back until
+  /// clicked again; and a click on the program's window gives the keyboard
+  /// back to it. wtype types each key
   /// (a virtual keyboard), another holds one on the seat throughout (so that
   /// the band's client has a keyboard to be given from its start).
   @Test func anOnDemandBandHasTheKeyboardOnceClicked() throws {
@@ -256,6 +258,7 @@ extension HostModeLayerTests {
     #expect(mkfifo(toBand, 0o600) == 0 && mkfifo(toWindow, 0o600) == 0)
     func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
     func bandHeard() -> String { (try? String(contentsOfFile: keys, encoding: .utf8)) ?? "" }
+    func count(_ line: String, in text: String) -> Int { text.split(separator: "\n").filter { $0 == line }.count }
     func type(_ text: String) -> Bool {
       (try? StartedProcess("/usr/bin/wtype", [text], environment: displayEnvironment).finish(timeout: 20))?.status == 0
     }
@@ -284,15 +287,31 @@ extension HostModeLayerTests {
         steps["the band clicked has the keyboard"] =
           say(go: toBand) && waitUntil(20) { bandHeard().contains("enter") }
         steps["the band hears the key"] = type("c") && waitUntil(20) { bandHeard().contains("key ") }
+        // No keys asked for: the program has the keyboard; on demand again: still the program's.
+        tell(commands, "keyboard none")
+        steps["the band that asks for none loses it"] =
+          waitUntil(20) { bandHeard().contains("leave") } && type("e") && waitUntil(20) { heard().contains("sym: e") }
+        tell(commands, "keyboard on_demand")
+        steps["asking again is not pressing"] =
+          waitUntil(20) { said(band).contains("keyboard on_demand") } && type("f")
+          && waitUntil(20) { heard().contains("sym: f") }
         _ = try? onBand.finish(timeout: 10)
+        let toBandAgain = dir.path + "/band-again-go"
+        guard mkfifo(toBandAgain, 0o600) == 0,
+          let onBandAgain = virtualPointer(clickingAt: 0.5, 210.0 / 240, when: toBandAgain)
+        else { return }
+        steps["the band clicked again has it"] =
+          say(go: toBandAgain) && waitUntil(20) { count("enter", in: bandHeard()) == 2 }
+        _ = try? onBandAgain.finish(timeout: 10)
         steps["the window clicked has it back"] =
-          say(go: toWindow) && waitUntil(20) { bandHeard().contains("leave") }
+          say(go: toWindow) && waitUntil(20) { count("leave", in: bandHeard()) == 2 }
         steps["the program hears the key"] = type("d") && waitUntil(20) { heard().contains("sym: d") }
         _ = try? onWindow.finish(timeout: 10)
       })
     let note = "\(steps) band: \(bandHeard()) wev: \(heard().suffix(1500)) \(outcome.stderr)"
     for step in [
       "the program keeps the keys", "the band clicked has the keyboard", "the band hears the key",
+      "the band that asks for none loses it", "asking again is not pressing", "the band clicked again has it",
       "the window clicked has it back", "the program hears the key",
     ] {
       #expect(steps[step] == true, "\(step): \(note)")

@@ -6,7 +6,9 @@ of one colour and shows each at the size the compositor configures,
 printing "shown WIDTHxHEIGHT" for each (or "closed" for one the compositor
 closed instead). Then it reads its standard input, a line at a time:
 "hide" unmaps the surfaces (a commit without a buffer: "hidden"), "show"
-shows them again ("shown ..." once configured), and the end of the input
+shows them again ("shown ..." once configured), "keyboard MODE" commits
+that interactivity (none, exclusive or on_demand: "keyboard MODE" once
+committed), and the end of the input
 or "quit" ends it (its surfaces go with its connection). With --keys, it
 takes the seat's keyboard and appends to LOG a line for each of its
 events on the surfaces: "enter", "leave" and "key CODE" (a press), the
@@ -171,6 +173,13 @@ def main():
             print("hidden", flush=True)
         elif command == "show":
             show_all()
+        elif command.startswith("keyboard ") and command[9:] in KEYBOARD:
+            for each in surfaces:
+                if not each.closed:
+                    c.send(each.layer, 4, struct.pack("<I", KEYBOARD[command[9:]]))  # set_keyboard_interactivity
+                    c.send(each.surface, 6)  # commit
+            c.roundtrip()
+            print(command, flush=True)
         elif command == "quit":
             break
 
