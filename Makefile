@@ -60,7 +60,8 @@ export PKG_CONFIG_PATH := $(BUILT_PKG_CONFIG)$(if $(PKG_CONFIG_PATH),:$(PKG_CONF
 TEST_PACKAGES := xvfb x11-apps x11-utils xdotool systemd qemu-system-x86 linux-image-amd64 busybox-static kmod cpio \
   debootstrap e2fsprogs libgl1-mesa-dri libegl-mesa0 libegl1 libgles2 libgbm1 python3-pil gdb libgdk-pixbuf2.0-bin \
   groff-base man-db fakeroot lintian cryptsetup-bin udev weston foot gtk-3-examples grim wtype wev wayvnc cog chromium \
-  qemu-system-gui libvirglrenderer1 prometheus-node-exporter wvkbd squeekboard dbus-daemon libglib2.0-bin
+  qemu-system-gui libvirglrenderer1 prometheus-node-exporter wvkbd squeekboard dbus-daemon libglib2.0-bin \
+  python3-gi gir1.2-gtk-3.0
 DEMO_DIR ?= out/demo
 BUILD_DIR ?= .build/release
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -144,8 +144,20 @@ import Testing
     #expect(screen.at(300, 200) == 0x2080C0, "the page did not take the text: \(outcome.stderr)")
   }
 
-  /// Debian's squeekboard (an input method on its own session bus, with
-  /// GNOME's screen-keyboard setting on) beside cog on an 800x480 screen:
+  /// Debian's squeekboard, an input method, on a session bus of its own
+  /// (dbus-run-session) with GNOME's screen-keyboard setting on: the
+  /// process group of dbus-run-session, its bus and squeekboard (ended with
+  /// `kill(-pid, …)`); nil when it cannot be started.
+  func squeekboard() -> StartedProcess? {
+    try? StartedProcess(
+      "/usr/bin/dbus-run-session",
+      [
+        "--", "/bin/sh", "-c",
+        "gsettings set org.gnome.desktop.a11y.applications screen-keyboard-enabled true && exec squeekboard",
+      ], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })
+  }
+
+  /// Debian's squeekboard (`squeekboard()`) beside cog on an 800x480 screen:
   /// it pops up, docked at the bottom, when cog's field has the focus (the
   /// page, #208040, above it); a tap on its "q" types into the field, whose
   /// `input` handler turns the page #2080C0 and blurs the field; the keyboard
@@ -169,12 +181,7 @@ import Testing
         guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
           // squeekboard's "q" (the first key of its first row, in the bottom half).
           let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
-          let keyboard = try? StartedProcess(
-            "/usr/bin/dbus-run-session",
-            [
-              "--", "/bin/sh", "-c",
-              "gsettings set org.gnome.desktop.a11y.applications screen-keyboard-enabled true && exec squeekboard",
-            ], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })
+          let keyboard = squeekboard()
         else { return }
         defer {
           // dbus-run-session, its bus and squeekboard: the group StartedProcess made.
@@ -203,5 +210,58 @@ import Testing
     after.keep(as: "host-mode-squeekboard-gone")
     #expect(after.at(400, 100) == 0x2080C0, "the tap typed nothing into the field: \(note)")
     #expect(after.at(400, 470) == 0x2080C0, "squeekboard stayed after the field lost the focus: \(note)")
+  }
+
+  /// A GTK 3 program's focused field (tools/test/wayland/gtk-field.py, GTK's
+  /// Wayland input module) on an 800x480 screen: squeekboard pops up under
+  /// it, the window above it, and a tap on its "q" types a q into the
+  /// field. GTK enables its text input only once its window has the
+  /// keyboard's focus, which a seat without a keyboard never gives:
+  /// squeekboard's own virtual keyboard gives the seat one.
+  @Test func squeekboardPopsUpForGTKsFieldAndTypesIntoIt() throws {
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    let field = dir.path + "/gtk-field"
+    func typed() -> String { (try? String(contentsOfFile: field, encoding: .utf8)) ?? "" }
+    var docked: Screendump?
+    var tapped = false
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--size", "800x480", "--duration", "0.2", "--", packageRoot + "/tools/test/wayland/gtk-field.py", field,
+      ],
+      in: dir,
+      launcher: [
+        "/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path, "GDK_BACKEND=wayland",
+        "GTK_IM_MODULE=wayland",
+      ],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
+          // squeekboard's "q" (the first key of its first row, in the bottom half).
+          let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
+          let keyboard = squeekboard()
+        else { return }
+        defer {
+          kill(-keyboard.pid, SIGTERM)
+          _ = try? keyboard.finish(timeout: 10)
+          kill(pointer.pid, SIGTERM)
+        }
+        // Docked: GTK's white field above, squeekboard's keys below.
+        guard
+          waitUntil(
+            60,
+            {
+              docked = snapshot("docked")?.screen
+              return docked.map { $0.at(400, 120) == 0xFFFFFF && $0.at(400, 470) != 0xFFFFFF } == true
+            }), say(go: go)
+        else { return }
+        tapped = waitUntil(30) { typed().contains("text: q") }
+      })
+    let note = "\(typed()) \(outcome.stderr)"
+    let shown = try #require(docked, "no snapshot: \(note)")
+    shown.keep(as: "host-mode-squeekboard-gtk")
+    #expect(
+      shown.at(400, 120) == 0xFFFFFF && shown.at(400, 470) != 0xFFFFFF, "squeekboard did not pop up under GTK: \(note)")
+    #expect(tapped, "the tap on squeekboard's q typed nothing into GTK's field: \(note)")
   }
 }
