@@ -11,9 +11,6 @@ import Testing
 /// at half the interval while the loop turns, none while it is blocked or
 /// while the display is stuck, none unless systemd asked this process for
 /// it. The datagrams go to a notify socket of the test's, as systemd's.
-/// Whether this test run is under ThreadSanitizer.
-private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") != nil
-
 @Suite struct WatchdogLivenessTests {
   let quick = ["--display", "screen", "--size", "32x32", "--duration", "0.05", "--hold", "10"]
 
@@ -54,7 +51,7 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
   /// notify socket; not under ThreadSanitizer, whose runtime does not
   /// support a child of a threaded process that goes on running Swift (it
   /// spun there for good once).
-  @Test(.enabled(if: !underThreadSanitizer)) func aCrashTurnsTheWatchdogOff() throws {
+  @Test(.enabled(if: !runsUnderThreadSanitizer)) func aCrashTurnsTheWatchdogOff() throws {
     let systemd = try Systemd()
     let status = try statusOfAForkedChild {
       let lifecycle = Lifecycle(

@@ -19,10 +19,6 @@ import Testing
 /// handler and larger frames change what an overflow does.
 private let underAddressSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__asan_init") != nil
 
-/// Whether this test run is under ThreadSanitizer, whose runtime does not
-/// support a child of a threaded process that goes on running Swift.
-private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") != nil
-
 @Suite struct CrashHandOffTests {
   /// A crash that is a stack overflow (the thread's stack is what is gone)
   /// still hands off to the program: the handler runs on the alternate
@@ -71,7 +67,7 @@ private let underThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") 
   /// watchdog off, for the program that takes splashd's place), through
   /// the notify socket, before the signal ends the process. In a forked
   /// child, whose notify socket is this test's (not under ThreadSanitizer).
-  @Test(.enabled(if: !underThreadSanitizer)) func aCrashTellsSystemdWhatItWasToldTo() throws {
+  @Test(.enabled(if: !runsUnderThreadSanitizer)) func aCrashTellsSystemdWhatItWasToldTo() throws {
     let systemd = try NotifyListener()
     let status = try statusOfAForkedChild {
       guard let notifier = SystemdNotifier(socketPath: systemd.name), notifier.sendOnCrash("WATCHDOG_USEC=0") else {

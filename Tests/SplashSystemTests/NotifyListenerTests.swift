@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import SplashSystem
+import SplashTestSupport
 import Testing
 
 /// The notify sockets of programs splashd starts itself.
@@ -20,8 +21,9 @@ import Testing
   /// socket keeps its name bound; the next listener, which may get the same
   /// descriptor number, still binds (before: the name came from the
   /// descriptor, and the next bind failed with EADDRINUSE, as a forked crash
-  /// test running beside the watchdog's tests once made it).
-  @Test func aListenerAfterOneAForkedChildStillHoldsBinds() throws {
+  /// test running beside the watchdog's tests once made it). Not under
+  /// ThreadSanitizer, where such a child blocked for good.
+  @Test(.enabled(if: !runsUnderThreadSanitizer)) func aListenerAfterOneAForkedChildStillHoldsBinds() throws {
     var pipeEnds: [Int32] = [0, 0]
     try #require(pipe(&pipeEnds) == 0)
     var child: pid_t = -1
@@ -44,7 +46,6 @@ import Testing
     #expect(second.name != firstName)
     close(pipeEnds[0])
     close(pipeEnds[1])
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+    _ = try statusOfChild(child)
   }
 }

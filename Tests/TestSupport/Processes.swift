@@ -228,10 +228,35 @@ public func readProcFile(_ path: String) -> String? {
   return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
 }
 
+/// Whether this test run is under ThreadSanitizer, whose runtime does not
+/// support a child of a threaded process that goes on running (such a child
+/// has blocked for good there, before it ran a line of its own).
+public let runsUnderThreadSanitizer = dlsym(dlopen(nil, RTLD_LAZY), "__tsan_init") != nil
+
+/// The wait status of the forked child `child`, waited for at most
+/// `seconds`: one that has not ended by then is killed (SIGKILL) and
+/// reaped, and a TestFailure says so, rather than the test run hanging.
+public func statusOfChild(_ child: pid_t, within seconds: Double = 30) throws -> Int32 {
+  let deadline = Date().addingTimeInterval(seconds)
+  var status: Int32 = 0
+  while true {
+    let waited = waitpid(child, &status, WNOHANG)
+    if waited == child { return status }
+    if waited < 0 && errno != EINTR { throw TestFailure("waitpid failed: errno \(errno)") }
+    if Date() > deadline {
+      kill(child, SIGKILL)
+      while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+      throw TestFailure("the forked child \(child) had not ended after \(seconds) s: killed")
+    }
+    usleep(10_000)
+  }
+}
+
 /// The wait status of a forked child that runs `body` (with 20 s before
-/// SIGALRM ends it, should it hang) and then `_exit(4)`: what a crash test
-/// looks at. The child runs only async-signal-safe calls unless the test
-/// says otherwise.
+/// SIGALRM ends it, should it hang, and killed by the parent after 30 s
+/// should it hang before that) and then `_exit(4)`: what a crash test looks
+/// at. The child runs only async-signal-safe calls unless the test says
+/// otherwise.
 public func statusOfAForkedChild(_ body: () -> Void) throws -> Int32 {
   let child = fork()
   guard child >= 0 else { throw TestFailure("fork failed: errno \(errno)") }
@@ -240,9 +265,5 @@ public func statusOfAForkedChild(_ body: () -> Void) throws -> Int32 {
     body()
     _exit(4)
   }
-  var status: Int32 = 0
-  var waited: pid_t
-  repeat { waited = waitpid(child, &status, 0) } while waited < 0 && errno == EINTR
-  guard waited == child else { throw TestFailure("waitpid failed: errno \(errno)") }
-  return status
+  return try statusOfChild(child)
 }
