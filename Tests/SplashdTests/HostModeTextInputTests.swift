@@ -157,6 +157,37 @@ import Testing
       ], environment: displayEnvironment.merging(["HOME": dir.path]) { $1 })
   }
 
+  /// Once the program is shown on an 800x480 screen: squeekboard
+  /// (`squeekboard()`) beside a virtual pointer on its "q" (the first key of
+  /// its first row, in the bottom half); once a snapshot shows it `docked`,
+  /// the "q" is tapped and `afterTheTap` runs, squeekboard still there. The
+  /// last snapshot taken while waiting for it to dock; nil for none.
+  func squeekboardTapped(
+    when go: String, docked: (Screendump) -> Bool, afterTheTap: () -> Void
+  ) -> Screendump? {
+    var shown: Screendump?
+    guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
+      let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
+      let keyboard = squeekboard()
+    else { return nil }
+    defer {
+      // dbus-run-session, its bus and squeekboard: the group StartedProcess made.
+      kill(-keyboard.pid, SIGTERM)
+      _ = try? keyboard.finish(timeout: 10)
+      kill(pointer.pid, SIGTERM)
+    }
+    guard
+      waitUntil(
+        60,
+        {
+          shown = snapshot("docked")?.screen
+          return shown.map(docked) == true
+        }), say(go: go)
+    else { return shown }
+    afterTheTap()
+    return shown
+  }
+
   /// Debian's squeekboard (`squeekboard()`) beside cog on an 800x480 screen:
   /// it pops up, docked at the bottom, when cog's field has the focus (the
   /// page, #208040, above it); a tap on its "q" types into the field, whose
@@ -178,29 +209,14 @@ import Testing
       launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path, "HOME=" + dir.path],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
-          // squeekboard's "q" (the first key of its first row, in the bottom half).
-          let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
-          let keyboard = squeekboard()
-        else { return }
-        defer {
-          // dbus-run-session, its bus and squeekboard: the group StartedProcess made.
-          kill(-keyboard.pid, SIGTERM)
-          _ = try? keyboard.finish(timeout: 10)
-          kill(pointer.pid, SIGTERM)
-        }
-        guard
-          waitUntil(
-            60,
-            {
-              docked = snapshot("docked")?.screen
-              return docked?.at(400, 100) == 0x208040 && docked.map { $0.at(400, 470) != 0x208040 } == true
-            }), say(go: go)
-        else { return }
-        _ = waitUntil(30) {
-          gone = snapshot("gone")?.screen
-          return gone?.at(400, 100) == 0x2080C0 && gone?.at(400, 470) == 0x2080C0
-        }
+        docked = squeekboardTapped(
+          when: go, docked: { $0.at(400, 100) == 0x208040 && $0.at(400, 470) != 0x208040 },
+          afterTheTap: {
+            _ = waitUntil(30) {
+              gone = snapshot("gone")?.screen
+              return gone?.at(400, 100) == 0x2080C0 && gone?.at(400, 470) == 0x2080C0
+            }
+          })
       })
     let note = outcome.stderr
     let shown = try #require(docked, "no snapshot: \(note)")
@@ -236,26 +252,10 @@ import Testing
       ],
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
-        guard waitUntil(60, { splashctl(["status"])?.stdout.contains(" program=shown") == true }),
-          // squeekboard's "q" (the first key of its first row, in the bottom half).
-          let pointer = virtualPointerOnceAlone(clickingAt: 40.0 / 800, 270.0 / 480, when: go, approaching: true),
-          let keyboard = squeekboard()
-        else { return }
-        defer {
-          kill(-keyboard.pid, SIGTERM)
-          _ = try? keyboard.finish(timeout: 10)
-          kill(pointer.pid, SIGTERM)
-        }
         // Docked: GTK's white field above, squeekboard's keys below.
-        guard
-          waitUntil(
-            60,
-            {
-              docked = snapshot("docked")?.screen
-              return docked.map { $0.at(400, 120) == 0xFFFFFF && $0.at(400, 470) != 0xFFFFFF } == true
-            }), say(go: go)
-        else { return }
-        tapped = waitUntil(30) { typed().contains("text: q") }
+        docked = squeekboardTapped(
+          when: go, docked: { $0.at(400, 120) == 0xFFFFFF && $0.at(400, 470) != 0xFFFFFF },
+          afterTheTap: { tapped = waitUntil(30) { typed().contains("text: q") } })
       })
     let note = "\(typed()) \(outcome.stderr)"
     let shown = try #require(docked, "no snapshot: \(note)")
