@@ -357,6 +357,8 @@ static int ping(struct splashd_host *host, uint32_t timeout_ms) {
 
 static int idle_inhibited(struct splashd_host *host) { return !wl_list_empty(&host->idle_inhibit->inhibitors); }
 
+static int text_field_active(struct splashd_host *host) { return host->text_input_active; }
+
 static void destroy(struct splashd_host *host) {
   end_held(host);
   drop_held(host);
@@ -424,5 +426,6 @@ __attribute__((visibility("default"))) const struct splashd_host_api splashd_way
     .compose_upload = compose_upload,
     .compose_release = compose_release,
     .offer_scanout = offer_scanout,
+    .text_field_active = text_field_active,
     .destroy = destroy,
 };

@@ -67,6 +67,7 @@ static void update_activity(struct splashd_host *host) {
   bool active = text != NULL;
   if (active == host->text_input_active) return;
   host->text_input_active = active;
+  note(host, SPLASHD_HOST_TEXT_FIELD);
   if (host->input_method == NULL) return;
   if (active) {
     tell_input_method(host, text, true);

@@ -52,6 +52,15 @@ public enum HostMode: String, CaseIterable, Equatable, Sendable {
   case wayland
 }
 
+/// How host mode's on-screen keyboard (`keyboard`) comes and goes.
+public enum KeyboardPopup: String, CaseIterable, Equatable, Sendable {
+  /// splashd hides it (SIGUSR1) while no text field of the program's takes
+  /// text and shows it (SIGUSR2) while one does, as wvkbd wants.
+  case signals
+  /// It shows and hides itself (an input method: squeekboard), or always shows.
+  case itself
+}
+
 /// A peer's client protocol splashd answers too, so that scripts written
 /// for that peer work unchanged.
 public enum CompatClient: String, CaseIterable, Equatable, Sendable {
@@ -203,6 +212,11 @@ public struct HandoffSettings: Equatable, Sendable {
   public var hangTimeout: Double = 0
   /// Host mode: how the program's window lies on several screens.
   public var screens = ScreenSharing.mirror
+  /// Host mode: the on-screen keyboard started beside the program, and its
+  /// arguments; empty: none.
+  public var keyboard: [String] = []
+  /// Host mode: how that keyboard comes and goes.
+  public var keyboardPopup = KeyboardPopup.signals
 
   /// Plymouth's own: `\0/org/freedesktop/plymouthd`.
   public static let defaultPlymouthSocket = "/org/freedesktop/plymouthd"
@@ -449,6 +463,11 @@ public struct Settings: Equatable, Sendable {
       throw SettingsError(
         "\(origin(of: \.handoff.hangTimeout)) needs \(sibling("host", of: "hang-timeout")) wayland: only a program "
           + "splashd hosts is pinged")
+    }
+    if !handoff.keyboard.isEmpty && handoff.host != .wayland {
+      throw SettingsError(
+        "\(origin(of: \.handoff.keyboard)) needs \(sibling("host", of: "keyboard")) wayland: the keyboard is a "
+          + "client of splashd's own compositor")
     }
     try validateScreenPower(sibling: sibling)
     if splash.record != nil && splash.display == "window" {

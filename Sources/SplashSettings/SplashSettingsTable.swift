@@ -207,15 +207,8 @@ enum SplashSettingsTable {
         + "SPLASHD_ROTATION=<degrees> in its environment. Words are split as a shell does ('single' and "
         + "\"double\" quotes, backslash escapes; no variables); a bare name is looked up in PATH. A program "
         + "after -- on the command line wins over it.", field: \.handoff.program,
-      parse: { settings, value in
-        let words: [String]
-        switch splitShellWords(value.raw) {
-        case .success(let split): words = split
-        case .failure(let problem): throw value.fail("a program and its arguments (\(problem.description))")
-        }
-        guard let first = words.first else { throw value.fail("a program and its arguments") }
-        settings.handoff.program = [value.source.resolve(program: first)] + words.dropFirst()
-      }, show: { $0.handoff.program.map(shellQuoted) }),
+      parse: { settings, value in settings.handoff.program = try programWords(value) },
+      show: { $0.handoff.program.map(shellQuoted) }),
     SettingSpec(
       "user", .handoff, .option(placeholder: "NAME"), .reveal,
       help: "The user the program runs as (a name or a number): splashd, run as root, becomes the program with that "
@@ -306,6 +299,29 @@ enum SplashSettingsTable {
         return sharing
       },
       print: { $0.text }),
+    SettingSpec(
+      "keyboard", .handoff, .option(placeholder: "COMMAND"), .reveal,
+      help: "Host mode: an on-screen keyboard splashd starts beside the program, as a client of the display's "
+        + "socket (WAYLAND_DISPLAY), as the program's user with the program's environment, its standard error "
+        + "splashd's: wvkbd-mobintl --hidden -H 200, docked at the screen's bottom with the program's window above it. Words "
+        + "are split as exec's; a bare name is looked up in PATH. One that ends is started again a second later "
+        + "(twice as long each time it lasted less than 10 s, at most a minute), and it is ended (SIGTERM) when "
+        + "splashd ends. See keyboard-popup.", unset: "none", field: \.handoff.keyboard,
+      parse: { settings, value in settings.handoff.keyboard = try programWords(value) },
+      show: { settings -> String? in
+        settings.handoff.keyboard.isEmpty ? nil : shellQuoted(settings.handoff.keyboard)
+      }),
+    SettingSpec(
+      "keyboard-popup", .handoff, .option(placeholder: "signals|itself"), .reveal,
+      help: "How keyboard's keyboard comes and goes. signals: splashd hides it (SIGUSR1) while no text field of "
+        + "the program's has the keyboard's focus and takes text (text-input-v3: GTK's, WebKit's in cog, "
+        + "Chromium's with --enable-wayland-ime) and shows it (SIGUSR2) while one does, as wvkbd wants; each only "
+        + "once the keyboard takes that signal (a handler, or blocked for a signalfd; it would end one that does "
+        + "not; one that never does within "
+        + "10 s of its start is left as it is, said in the log). itself: no signals, for a keyboard that shows "
+        + "itself when a field asks (an input method: squeekboard) or always shows.",
+      values: KeyboardPopup.allCases.map(\.rawValue), \.handoff.keyboardPopup,
+      read: { try $0.choice(KeyboardPopup.self) }, print: { $0.rawValue }),
     SettingSpec(
       "until-file", .handoff, .option(placeholder: "PATH"), .reveal,
       help: "After the hold, keep holding until PATH exists (watched with inotify, not polled; its directories "
@@ -561,4 +577,16 @@ enum SplashSettingsTable {
       \.orientation.follow, read: { try $0.yesOrNo() },
       print: { $0 ? "yes" : "no" }),
   ]
+}
+
+/// A program and its arguments, split as a shell does (`exec`,
+/// `keyboard`); a bare name is looked up as `value`'s source says.
+private func programWords(_ value: SettingValue) throws(SettingsError) -> [String] {
+  let words: [String]
+  switch splitShellWords(value.raw) {
+  case .success(let split): words = split
+  case .failure(let problem): throw value.fail("a program and its arguments (\(problem.description))")
+  }
+  guard let first = words.first else { throw value.fail("a program and its arguments") }
+  return [value.source.resolve(program: first)] + words.dropFirst()
 }

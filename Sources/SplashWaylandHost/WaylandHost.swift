@@ -366,4 +366,6 @@ public final class WaylandHost: WaylandHosting {
   }
 
   public var idleInhibited: Bool { api.idle_inhibited(host) == 1 }
+
+  public var textFieldActive: Bool { api.text_field_active(host) == 1 }
 }

@@ -110,6 +110,10 @@ public protocol WaylandHosting: AnyObject {
   /// Whether a client holds an idle inhibitor (a video playing): what
   /// `idle-off` waits for.
   var idleInhibited: Bool { get }
+  /// Whether a text field of the surface with the keyboard's focus takes
+  /// text (text-input-v3, enabled): when an on-screen keyboard that is no
+  /// input method shows.
+  var textFieldActive: Bool { get }
 }
 
 /// The picture `composePicture` draws the held frame from.
@@ -134,6 +138,9 @@ public struct WaylandHostEvents: OptionSet, Sendable {
   public static let input = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_INPUT))
   /// A client's idle inhibitor came or went (`idleInhibited`).
   public static let idleInhibition = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_IDLE_INHIBITION))
+  /// A text field of the focused surface began or ceased to take text
+  /// (`textFieldActive`).
+  public static let textField = WaylandHostEvents(rawValue: Int32(SPLASHD_HOST_TEXT_FIELD))
 }
 
 /// 32-bit pixels where they lie, 0xAARRGGBB as a native UInt32: a

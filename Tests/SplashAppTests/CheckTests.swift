@@ -40,7 +40,8 @@ import Testing
       Array(handoff) == [
         "exec = sh -c 'echo hi'", "; user: not set", "; group: not set", "pass-environment = none", "ready = notify",
         "host = none",
-        "xwayland = no", "gpu = yes", "screens = mirror", "; until-file: not set",
+        "xwayland = no", "gpu = yes", "screens = mirror", "; keyboard: not set", "keyboard-popup = signals",
+        "; until-file: not set",
         "until-reveal = yes",
         "keep-last-frame = no", "restart-window = 30", "restart = no", "restart-limit = 5", "hang-timeout = 0",
         "timeout = 30",

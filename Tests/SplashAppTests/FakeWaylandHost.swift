@@ -356,6 +356,10 @@ final class FakeWaylandHost: WaylandHosting {
   var idleInhibited = false {
     didSet { if idleInhibited != oldValue { note(.idleInhibition) } }
   }
+  /// Whether the focused field takes text (a change is a dispatch's).
+  var textFieldActive = false {
+    didSet { if textFieldActive != oldValue { note(.textField) } }
+  }
   /// Input that came while it was withheld, and input that reached the
   /// program, in presses.
   private(set) var withheldPresses = 0

@@ -265,3 +265,61 @@ import Testing
     #expect(tapped, "the tap on squeekboard's q typed nothing into GTK's field: \(note)")
   }
 }
+
+extension HostModeTextInputTests {
+  /// `keyboard` pops wvkbd up under the program's field and takes it away
+  /// after (keyboard-popup = signals): started by splashd, hidden, beside
+  /// text-input.py on an 800x480 screen, it shows (the bottom 200 pixels
+  /// its keys) while the field has the keyboard's focus; a band above the
+  /// windows taking the keyboard leaves the field, and wvkbd hides (the
+  /// field's colour to the screen's bottom); the band gone, it shows again.
+  @Test func wvkbdStartedBySplashdPopsUpForTheFieldAndGoesAfter() throws {
+    let program: UInt32 = 0x208040
+    /// The bottom 200 rows, a sample every 10 pixels.
+    func bottom(_ screen: Screendump) -> [UInt32] {
+      stride(from: 285, to: 480, by: 10).flatMap { y in stride(from: 5, to: 800, by: 10).map { screen.at($0, y) } }
+    }
+    func docked(_ screen: Screendump) -> Bool {
+      let samples = bottom(screen)
+      return samples.filter { $0 != program }.count * 10 >= samples.count * 8 && screen.at(400, 100) == program
+    }
+    func hidden(_ screen: Screendump) -> Bool { bottom(screen).allSatisfy { $0 == program } }
+    var seen: [String: Screendump] = [:]
+    func shows(_ name: String, _ state: (Screendump) -> Bool) -> Bool {
+      waitUntil(30) {
+        guard let screen = snapshot(name)?.screen, state(screen) else { return false }
+        seen[name] = screen
+        return true
+      }
+    }
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--size", "800x480", "--duration", "0.2", "--keyboard", "/usr/bin/wvkbd-mobintl --hidden -H 200", "--",
+        "python3", packageRoot + "/tools/test/wayland/text-input.py", dir.path + "/field",
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgramAlone(), waitUntil(20, { logged().contains("enter") }),
+          shows("wvkbd-docked", docked),
+          let band = try? layerSurface(
+            [
+              "--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,left,right", "--size", "0x40", "--zone",
+              "0",
+            ],
+            commands: dir.path + "/commands")
+        else { return }
+        _ = waitUntil(20) { logged().contains("leave") } && shows("wvkbd-hidden", hidden)
+        tell(dir.path + "/commands", "quit")
+        _ = try? band.finish(timeout: 10)
+        _ = waitUntil(20) { logged().filter { $0 == "enter" }.count == 2 } && shows("wvkbd-docked-again", docked)
+      })
+    let note = "\(logged()) \(outcome.stderr.suffix(3000))"
+    let shown = try #require(seen["wvkbd-docked"], "wvkbd did not pop up under the field: \(note)")
+    shown.keep(as: "host-mode-wvkbd-popup")
+    seen["wvkbd-hidden"]?.keep(as: "host-mode-wvkbd-hidden")
+    #expect(seen["wvkbd-hidden"] != nil, "wvkbd did not hide when the field lost the focus: \(note)")
+    #expect(seen["wvkbd-docked-again"] != nil, "wvkbd did not pop up again: \(note)")
+    #expect(outcome.stderr.contains("host mode: started the on-screen keyboard /usr/bin/wvkbd-mobintl"), "\(note)")
+  }
+}

@@ -61,6 +61,8 @@ final class HostedProgram: EventSource {
   private var additions: [String: String] = [:]
   /// Whether the program has been started again (`restart`).
   private var restarted = false
+  /// The on-screen keyboard beside it (`keyboard`), started with it.
+  let keyboard: ScreenKeyboard?
 
   init(
     program: [String], settings: Settings, environment: [String: String], controller: Controller, stage: Stage,
@@ -86,6 +88,9 @@ final class HostedProgram: EventSource {
       log.error("host mode: the program's standard error goes to splashd's as it is (\(error.phrase))")
       stderr = nil
     }
+    keyboard = ScreenKeyboard(
+      command: settings.handoff.keyboard, popsUpBySignals: settings.handoff.keyboardPopup == .signals,
+      handoff: settings.handoff, environment: environment, now: clock.now, log: log)
     controller.successor = hold
     hold.windows = { [weak self] in self?.host?.windowCount ?? 0 }
     hold.screenPaths = { [weak self] in self?.frames.screenPaths ?? [] }
@@ -138,6 +143,7 @@ final class HostedProgram: EventSource {
       removeDisplaySocket()
       throw error
     }
+    startKeyboard(beside: host)
     self.host = host
     frames.serve(host)
     liveness.serve(host)
@@ -205,9 +211,10 @@ final class HostedProgram: EventSource {
   var ended: Bool { spawned?.ended ?? true }
 
   /// Lets go of what the compositor holds outside splashd (the program has
-  /// ended, or splashd ends): the display's socket is removed, the
-  /// console's keyboard turned back on.
+  /// ended, or splashd ends): the on-screen keyboard is ended, the
+  /// display's socket removed, the console's keyboard turned back on.
   func close() {
+    keyboard?.stop()
     removeDisplaySocket()
     input.release()
   }
@@ -281,6 +288,7 @@ final class HostedProgram: EventSource {
     if happened.contains(.pingMissed) { liveness.pingMissed() }
     if happened.contains(.input) { onInput() }
     if happened.contains(.idleInhibition) { onIdleInhibition() }
+    if happened.contains(.textField) { keyboard?.textFieldChanged(active: host.textFieldActive) }
     if !happened.isDisjoint(with: [.clientGone, .clientCame]), !frames.showedAFrame { followConnections(of: host) }
   }
 
@@ -368,6 +376,19 @@ final class HostedProgram: EventSource {
       log.error("host mode: no Wayland socket for other clients (grim, the program's children): \(error.phrase)")
       return nil
     }
+  }
+
+  /// Starts the on-screen keyboard (`keyboard`) as a client of the
+  /// display's socket, told whether a field takes text; without the
+  /// socket, said in one line, there is none.
+  private func startKeyboard(beside host: any WaylandHosting) {
+    guard let keyboard else { return }
+    guard displaySocket != nil else {
+      log.error("\(settings.origin(of: \.handoff.keyboard)): no on-screen keyboard without the display's socket")
+      return
+    }
+    keyboard.start(additions: additions)
+    keyboard.textFieldChanged(active: host.textFieldActive)
   }
 
   /// Removes the display's socket.

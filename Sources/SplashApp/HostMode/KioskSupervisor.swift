@@ -72,6 +72,7 @@ final class KioskSupervisor {
     runLoop.add(program)
     runLoop.add(program.liveness)
     if let stderr = program.stderr { runLoop.add(stderr) }
+    if let keyboard = program.keyboard { runLoop.add(keyboard) }
     program.hold.onStopAfterSplash = { [weak self] in self?.stopProgram() }
     // Its window follows the screens: turned, plugged in, moved.
     stage.onScreensChanged = { [weak program] screens, turned in

@@ -96,6 +96,9 @@ enum {
   SPLASHD_HOST_INPUT = 32,
   /* A client's idle inhibitor came or went (idle_inhibited). */
   SPLASHD_HOST_IDLE_INHIBITION = 64,
+  /* A text field of the surface with the keyboard's focus began or ceased
+     to take text (text_field_active). */
+  SPLASHD_HOST_TEXT_FIELD = 128,
 };
 
 struct splashd_host;
@@ -277,9 +280,14 @@ struct splashd_host_api {
      alone). Called again, it replaces what was offered. */
   int (*offer_scanout)(struct splashd_host *host, uint64_t device, const struct splashd_host_layout *layouts,
                        size_t count);
+  /* 1 while a text field of the surface with the keyboard's focus takes
+     text (text-input-v3, enabled: what an input method is activated for),
+     0 otherwise: when an on-screen keyboard that is no input method is to
+     show. */
+  int (*text_field_active)(struct splashd_host *host);
 };
 
-#define SPLASHD_HOST_API_VERSION 17
+#define SPLASHD_HOST_API_VERSION 18
 
 /* Loads the shared object at `path` (dlopen, RTLD_LOCAL) and returns its
    table; NULL with the reason in `error`. */
