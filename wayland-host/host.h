@@ -282,7 +282,7 @@ struct layer {
   int32_t told_width, told_height;
   /* Within its unmap signal (wlroots marks it unmapped after). */
   bool unmapping;
-  struct wl_listener map, unmap, destroy, commit;
+  struct wl_listener map, unmap, destroy, commit, new_popup;
 };
 
 /* Whether a layer surface is shown: mapped, and not being unmapped. */
@@ -439,6 +439,10 @@ void arrange_layers(struct splashd_host *host);
    windows, a layer surface that takes no keys (an on-screen keyboard's)
    changes nothing. */
 void layer_pressed(struct splashd_host *host, struct wlr_surface *surface);
+/* Keeps `popup`, in the tree of popups of the layer surface `surface`
+   (a bar's menu, or a menu of that), on the canvas: moved or flipped as
+   its positioner allows. */
+void keep_layer_popup_on_screen(struct wlr_layer_surface_v1 *surface, struct wlr_xdg_popup *popup);
 /* The on-demand layer surface that has the keyboard (`keyboard_layer`, while
    it still asks for it); NULL: none. */
 struct wlr_surface *keyboard_layer_surface(const struct splashd_host *host);

@@ -171,10 +171,27 @@ static void handle_layer_destroy(struct wl_listener *listener, void *data) {
   wl_list_remove(&layer->unmap.link);
   wl_list_remove(&layer->destroy.link);
   wl_list_remove(&layer->commit.link);
+  wl_list_remove(&layer->new_popup.link);
+  layer->surface->data = NULL;
   free(layer);
   host->layer_surfaces--;
   arrange_layers(host);
   focus(host);
+}
+
+void keep_layer_popup_on_screen(struct wlr_layer_surface_v1 *surface, struct wlr_xdg_popup *popup) {
+  struct layer *layer = surface->data;
+  if (layer == NULL) return;
+  // In the layer surface's coordinates, as wlroots takes it.
+  struct wlr_box canvas = {
+      .x = -layer->box.x, .y = -layer->box.y, .width = layer->host->width, .height = layer->host->height};
+  wlr_xdg_popup_unconstrain_from_box(popup, &canvas);
+}
+
+/* A popup given to the surface (get_popup) is kept on the canvas. */
+static void handle_layer_new_popup(struct wl_listener *listener, void *data) {
+  struct layer *layer = wl_container_of(listener, layer, new_popup);
+  keep_layer_popup_on_screen(layer->surface, data);
 }
 
 /* A commit that changed the surface's state (its anchors, size, zone,
@@ -255,6 +272,9 @@ static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
   wl_signal_add(&surface->events.unmap, &layer->unmap);
   layer->destroy.notify = handle_layer_destroy;
   wl_signal_add(&surface->events.destroy, &layer->destroy);
+  layer->new_popup.notify = handle_layer_new_popup;
+  wl_signal_add(&surface->events.new_popup, &layer->new_popup);
+  surface->data = layer;
   layer->commit.notify = handle_layer_commit;
   // Its first commit (this one: its commit signal comes next) is
   // answered with its size.

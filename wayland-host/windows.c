@@ -319,12 +319,19 @@ struct wlr_surface *surface_at(const struct splashd_host *host, double x, double
 
 /* A popup (a menu, a select box's list) kept on what is shown of the
    program (the screen, or a smaller window's picture, less the layer
-   surfaces' zones): moved or flipped as its positioner allows. */
+   surfaces' zones), or, in a layer surface's tree, on the canvas: moved or
+   flipped as its positioner allows. */
 static void keep_popup_on_screen(struct splashd_host *host, struct wlr_xdg_surface *surface) {
   struct wlr_xdg_surface *root = surface;
   while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
          wlr_surface_is_xdg_surface(root->popup->parent)) {
     root = wlr_xdg_surface_from_wlr_surface(root->popup->parent);
+  }
+  if (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent != NULL &&
+      wlr_surface_is_layer_surface(root->popup->parent)) {
+    // A menu of a layer surface's popup: on the canvas, as its root is.
+    keep_layer_popup_on_screen(wlr_layer_surface_v1_from_wlr_surface(root->popup->parent), surface->popup);
+    return;
   }
   if (root->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) return;
   int64_t left = 0, top = 0;

@@ -350,3 +350,43 @@ extension HostModeLayerTests {
     #expect(stillShown, "splashd or the program did not survive: \(outcome.stderr)")
   }
 }
+
+extension HostModeLayerTests {
+  /// A layer surface's popup (a bar's menu) is kept on the screen as its
+  /// positioner allows, and so is a popup of that popup: the band at the
+  /// bottom (tools/test/wayland/layer-popup.py) has its popup, placed
+  /// under the band's bottom edge and so under the screen's, flipped
+  /// above its anchor (configured at the band's row 30, not 60), and that
+  /// popup's popup, placed 10 rows past the screen's bottom, flipped too
+  /// (-10, not 20); both are drawn over the program, the second on top.
+  @Test func aLayerSurfacesPopupsAreKeptOnTheScreen() throws {
+    var placed: [String] = []
+    var seen: Screendump?
+    let outcome = try withTheResizingWindow {
+      let commands = dir.path + "/popup-commands"
+      #expect(mkfifo(commands, 0o600) == 0)
+      let script = packageRoot + "/tools/test/wayland/layer-popup.py"
+      guard
+        let client = try? StartedProcess(
+          "/bin/sh", ["-c", "exec python3 \(script) offscreen 0<> \(commands)"], environment: displayEnvironment)
+      else { return }
+      defer {
+        tell(commands, "quit")
+        _ = try? client.finish(timeout: 10)
+      }
+      guard waitUntil(20, { said(client).count == 2 }) else { return }
+      placed = said(client)
+      _ = waitUntil(10) {
+        seen = snapshot("popups")?.screen
+        return seen.map { $0.at(20, 205) == 0xFF40C0 } ?? false
+      }
+    }
+    #expect(placed == ["shown 0,30", "nested 0,-10"], "\(placed) \(outcome.stderr)")
+    let screen = try #require(seen, "no snapshot: \(outcome.stderr)")
+    screen.keep(as: "host-mode-layer-popups")
+    // The band over rows 180 to 240; the popup over 210 to 230, its own over 200 to 220, both 40 wide.
+    #expect(screen.at(20, 205) == 0xFF40C0, "\(String(screen.at(20, 205), radix: 16))")
+    #expect(screen.at(20, 225) == 0x4080FF, "\(String(screen.at(20, 225), radix: 16))")
+    #expect(screen.at(200, 200) == 0xC08020, "\(String(screen.at(200, 200), radix: 16))")
+  }
+}
