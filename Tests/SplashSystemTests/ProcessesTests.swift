@@ -6,39 +6,51 @@ import Testing
 
 /// What /proc tells of another process.
 @Suite struct ProcessesTests {
+  /// Starts `arguments` (the first a path) with exactly `blocked` in its
+  /// signal mask and SIGUSR1, SIGUSR2 and SIGHUP at their default actions,
+  /// whatever the thread that starts it has.
+  func spawn(_ arguments: [String], blocking blocked: [Int32] = []) throws -> pid_t {
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    for signal in blocked { sigaddset(&mask, signal) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGUSR1, SIGUSR2, SIGHUP] { sigaddset(&defaults, signal) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], nil, &attributes, &argv, environ)
+    guard result == 0 else { throw TestFailure("posix_spawn \(arguments[0]): \(result)") }
+    return pid
+  }
+
   /// A process takes a signal when it has a handler of its own for it
   /// (its SigCgt mask) or blocks it (SigBlk, for a signalfd): a shell that
   /// traps SIGUSR1 takes it, not SIGUSR2, which it ignores, nor SIGHUP,
   /// which it leaves as it is; a process started with SIGUSR2 blocked
-  /// takes it; a process that is gone takes none.
+  /// takes it, not SIGUSR1; a process that is gone takes none.
   @Test func aHandlerOrABlockIsWhatTakesASignal() throws {
     let dir = try TemporaryDirectory()
     let trapped = dir.path + "/trapped"
-    let shell = try StartedProcess(
-      "/bin/sh", ["-c", "trap 'exit 0' USR1; trap '' USR2; : > \(trapped); while :; do sleep 0.1; done"])
+    let shell = try spawn(
+      ["/bin/sh", "-c", "trap 'exit 0' USR1; trap '' USR2; : > \(trapped); while :; do sleep 0.1; done"])
     #expect(waitUntil { access(trapped, F_OK) == 0 }, "the shell never set its traps")
-    #expect(Processes.takes(SIGUSR1, pid: shell.pid))
-    #expect(!Processes.takes(SIGUSR2, pid: shell.pid))
-    #expect(!Processes.takes(SIGHUP, pid: shell.pid))
-    shell.child.send(SIGUSR1)
-    #expect(try shell.finish(timeout: 10).status == 0)
-    #expect(!Processes.takes(SIGUSR1, pid: shell.pid))
-    // A child spawned with SIGUSR2 in its mask, which it keeps.
-    var blocked = sigset_t()
-    sigemptyset(&blocked)
-    sigaddset(&blocked, SIGUSR2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setsigmask(&attributes, &blocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    var pid: pid_t = 0
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup("30"), nil]
-    defer { for argument in argv { free(argument) } }
-    #expect(posix_spawn(&pid, "/bin/sleep", nil, &attributes, &argv, environ) == 0)
-    #expect(waitUntil { Processes.takes(SIGUSR2, pid: pid) })
-    #expect(!Processes.takes(SIGUSR1, pid: pid))
-    kill(pid, SIGKILL)
-    #expect(try statusOfChild(pid) & 0x7f == SIGKILL)
+    #expect(Processes.takes(SIGUSR1, pid: shell))
+    #expect(!Processes.takes(SIGUSR2, pid: shell))
+    #expect(!Processes.takes(SIGHUP, pid: shell))
+    kill(shell, SIGUSR1)
+    #expect(try statusOfChild(shell) == 0, "the shell did not exit by its trap")
+    #expect(!Processes.takes(SIGUSR1, pid: shell))
+    let sleeper = try spawn(["/bin/sleep", "30"], blocking: [SIGUSR2])
+    #expect(waitUntil { Processes.takes(SIGUSR2, pid: sleeper) })
+    #expect(!Processes.takes(SIGUSR1, pid: sleeper))
+    kill(sleeper, SIGKILL)
+    #expect(try statusOfChild(sleeper) & 0x7f == SIGKILL)
   }
 }
