@@ -199,7 +199,8 @@ void splashd_descriptor_limit_for_programs(int programs) {
 }
 
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
-                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd) {
+                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd,
+                     int own_process_group) {
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) return -errno;
   pid_t pid = fork();
@@ -220,6 +221,8 @@ int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], c
     splashd_descriptor_limit_for_programs(1);
     int error = 0;
     if (stderr_fd >= 0 && dup2(stderr_fd, 2) < 0) {
+      error = errno;
+    } else if (own_process_group && setpgid(0, 0) != 0) {
       error = errno;
     } else if (splashd_become(uid, gid, group_count, groups) != 0) {
       error = errno;

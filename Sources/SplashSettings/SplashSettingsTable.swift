@@ -305,20 +305,21 @@ enum SplashSettingsTable {
         + "socket (WAYLAND_DISPLAY), as the program's user with the program's environment, its standard error "
         + "splashd's: wvkbd-mobintl --hidden -H 200, docked at the screen's bottom with the program's window above it. Words "
         + "are split as exec's; a bare name is looked up in PATH. One that ends is started again a second later "
-        + "(twice as long each time it lasted less than 10 s, at most a minute), and it is ended (SIGTERM) when "
-        + "splashd ends. See keyboard-popup.", unset: "none", field: \.handoff.keyboard,
+        + "(twice as long each time it lasted less than 10 s, at most a minute), and it is ended (SIGTERM to its "
+        + "process group) when splashd stops or ends. See keyboard-popup.", unset: "none", field: \.handoff.keyboard,
       parse: { settings, value in settings.handoff.keyboard = try programWords(value) },
       show: { settings -> String? in
         settings.handoff.keyboard.isEmpty ? nil : shellQuoted(settings.handoff.keyboard)
       }),
     SettingSpec(
       "keyboard-popup", .handoff, .option(placeholder: "signals|itself"), .reveal,
-      help: "How keyboard's keyboard comes and goes. signals: splashd hides it (SIGUSR1) while no text field of "
+      help:
+        "How the on-screen keyboard of keyboard comes and goes. signals: splashd hides it (SIGUSR1) while no text field of "
         + "the program's has the keyboard's focus and takes text (text-input-v3: GTK's, WebKit's in cog, "
         + "Chromium's with --enable-wayland-ime) and shows it (SIGUSR2) while one does, as wvkbd wants; each only "
         + "once the keyboard takes that signal (a handler, or blocked for a signalfd; it would end one that does "
-        + "not; one that never does within "
-        + "10 s of its start is left as it is, said in the log). itself: no signals, for a keyboard that shows "
+        + "not; one that does not within "
+        + "10 s of its start is sent none until it does, said in the log). itself: no signals, for a keyboard that shows "
         + "itself when a field asks (an input method: squeekboard) or always shows.",
       values: KeyboardPopup.allCases.map(\.rawValue), \.handoff.keyboardPopup,
       read: { try $0.choice(KeyboardPopup.self) }, print: { $0.rawValue }),

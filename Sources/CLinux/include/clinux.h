@@ -167,10 +167,12 @@ int splashd_alternate_signal_stack(void);
 /* Starts `path` as `uid`/`gid`/`groups` with `argv`, `envp` and the signal
    mask `mask` (every signal's action the default): fork, then in the child
    the credentials and execve; with `stderr_fd` (not -1), its standard
-   error is that descriptor. The child's pid, or -errno when it could not
-   be started (the credentials or execve failed: told back through a pipe). */
+   error is that descriptor; with `own_process_group`, it leads a process
+   group of its own. The child's pid, or -errno when it could not be
+   started (the credentials or execve failed: told back through a pipe). */
 int splashd_spawn_as(const char *path, char *const argv[], char *const envp[], const sigset_t *mask, unsigned int uid,
-                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd);
+                     unsigned int gid, int group_count, const unsigned int *groups, int stderr_fd,
+                     int own_process_group);
 
 /* Guards a file mapping against the file being cut short under it (a
    truncated file's pages beyond its end raise SIGBUS when read): a read

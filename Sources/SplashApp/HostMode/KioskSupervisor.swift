@@ -31,7 +31,10 @@ final class KioskSupervisor {
   /// splashd was asked to stop (a stop signal, passed on to the program,
   /// or `splashctl quit` while it runs): the program is not started again,
   /// and the splash fades into the shutdown's picture.
-  private var stopAsked = false
+  private var stopAsked = false {
+    // Nothing beside the program is started again either.
+    didSet { if stopAsked { program.keyboard?.stop() } }
+  }
   /// The program was not started again after it ended (the limit, or a
   /// stop): the splash stays on the screen when splashd lets go of it.
   private(set) var keepsSplash = false

@@ -37,7 +37,7 @@ final class ScreenKeyboard: EventSource {
   /// When a signal it did not take yet is tried again.
   private var signalRetryAt: Double?
   /// Whether it was said that this start never took the signals.
-  private var saidItCatchesNone = false
+  private var saidItTakesNone = false
   /// splashd is ending it: not started again.
   private var ending = false
 
@@ -65,37 +65,46 @@ final class ScreenKeyboard: EventSource {
   var pid: pid_t? { child?.pid }
 
   /// Starts the keyboard with `additions` to its environment (the
-  /// display's name), kept for its later starts; false, said in one line,
-  /// when it cannot run (it is not tried again).
-  @discardableResult
-  func start(additions: [String: String]) -> Bool {
+  /// display's name), kept for its later starts. One that cannot be found
+  /// is one line and is not tried again; one that cannot be started now is
+  /// tried again as one that ended at once would be.
+  func start(additions: [String: String]) {
     self.additions = additions
-    return start()
+    start()
   }
 
-  @discardableResult
-  private func start() -> Bool {
+  private func start() {
     restartAt = nil
+    guard !ending else { return }
     guard let path = command.path else {
       log.error("host mode: no on-screen keyboard: \(command.problem ?? "cannot run it")")
-      return false
-    }
-    do {
-      let (user, environment) = try command.resolved(additions: additions)
-      let started = try ChildProcess.spawn(
-        path, command.arguments, environment: environment, as: user)
-      child = started
-      endWatch = try started.endWatch()
-    } catch {
-      log.error("host mode: no on-screen keyboard: cannot run \(path): \(error.phrase)")
-      return false
+      return
     }
     startedAt = now()
+    do throws(SystemError) {
+      let (user, environment) = try command.resolved(additions: additions)
+      let started = try ChildProcess.spawn(
+        path, command.arguments, environment: environment, as: user, ownProcessGroup: true)
+      do throws(SystemError) {
+        endWatch = try started.endWatch()
+      } catch {
+        // Not kept without a way to know it ended: ended here.
+        started.sendToGroup(SIGKILL)
+        _ = try? started.wait()
+        throw error
+      }
+      child = started
+      log.info("host mode: started the on-screen keyboard \(path) (pid \(started.pid))")
+    } catch {
+      let delay = pauses.afterEnd(lasted: 0)
+      restartAt = now() + delay
+      log.error(
+        "host mode: cannot start the on-screen keyboard \(path): \(error.phrase); tried again in \(Int(delay)) s")
+      return
+    }
     told = nil
-    saidItCatchesNone = false
-    log.info("host mode: started the on-screen keyboard \(path) (pid \(child!.pid))")
+    saidItTakesNone = false
     tell()
-    return true
   }
 
   /// A text field of the program's began (`active`) or ceased to take text.
@@ -104,28 +113,31 @@ final class ScreenKeyboard: EventSource {
     tell()
   }
 
-  /// Ends the keyboard (SIGTERM) for good: splashd ends.
+  /// Ends the keyboard for good (SIGTERM to its process group: what it
+  /// started, a bus of its own, goes too): splashd is stopping or ends.
   func stop() {
+    guard !ending else { return }
     ending = true
     restartAt = nil
-    child?.send(SIGTERM)
+    signalRetryAt = nil
+    child?.sendToGroup(SIGTERM)
   }
 
   /// Tells the keyboard to show or hide as the field wants, once it takes
-  /// the signal; until `signalGrace` after its start it is tried again,
-  /// then said once.
+  /// the signal; until `signalGrace` after its start it is tried again
+  /// every `signalRetry`, then at each change of the field, said once.
   private func tell() {
     signalRetryAt = nil
-    guard popsUpBySignals, let child, told != fieldActive else { return }
+    guard popsUpBySignals, !ending, let child, told != fieldActive else { return }
     let signal = fieldActive ? SIGUSR2 : SIGUSR1
     guard Processes.takes(signal, pid: child.pid) else {
       if now() < startedAt + Self.signalGrace {
         signalRetryAt = now() + Self.signalRetry
-      } else if !saidItCatchesNone {
-        saidItCatchesNone = true
+      } else if !saidItTakesNone {
+        saidItTakesNone = true
         log.error(
           "host mode: the on-screen keyboard \(command.path ?? "") takes neither SIGUSR1 nor SIGUSR2; "
-            + "keyboard-popup = signals leaves it as it is")
+            + "keyboard-popup = signals sends it none until it does")
       }
       return
     }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// When a helper splashd keeps running beside the program (the on-screen
-/// keyboard) is started again after it ends: a second after, twice as
-/// long each time in a row it lasted less than `shortLife`, at most
-/// `longest`; a second again after one that lasted.
+/// keyboard) is started again after it ends: after an end that came less
+/// than `shortLife` after its start, twice the pause before (a second the
+/// first time), at most `longest`; after one that came later, a second,
+/// from which the doubling goes on.
 public struct HelperRestartPause: Equatable, Sendable {
   /// The pause after a helper that lasted, and the first after one that did not.
   public static let first = 1.0

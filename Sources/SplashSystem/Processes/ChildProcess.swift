@@ -22,22 +22,28 @@ public struct ChildProcess: Sendable {
   /// error to `standardError` (a pipe's writing end, say). The
   /// child starts with the signal mask splashd started with
   /// (`ThisProcess.signalMaskForChildren`), and with the descriptor limit
-  /// it started with (`ThisProcess.raiseDescriptorLimit`).
+  /// it started with (`ThisProcess.raiseDescriptorLimit`); with
+  /// `ownProcessGroup`, leading a process group of its own (`sendToGroup`).
   public static func spawn(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdoutPath: String? = nil,
-    stderrPath: String? = nil, standardError: FileDescriptor? = nil, as user: ProgramUser? = nil
+    stderrPath: String? = nil, standardError: FileDescriptor? = nil, as user: ProgramUser? = nil,
+    ownProcessGroup: Bool = false
   ) throws(SystemError) -> ChildProcess {
     let variables = environment ?? Environment.all()
     if let user {
       precondition(stdoutPath == nil && stderrPath == nil, "a user's program keeps splashd's streams")
-      return try spawn(path, arguments, environment: variables, standardError: standardError, as: user)
+      return try spawn(
+        path, arguments, environment: variables, standardError: standardError, as: user,
+        ownProcessGroup: ownProcessGroup)
     }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var mask = ThisProcess.signalMaskForChildren
     posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    if ownProcessGroup { posix_spawnattr_setpgroup(&attributes, 0) }
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -67,7 +73,7 @@ public struct ChildProcess: Sendable {
   /// groups, then exec'd.
   private static func spawn(
     _ path: String, _ arguments: [String], environment variables: [String: String],
-    standardError: FileDescriptor?, as user: ProgramUser
+    standardError: FileDescriptor?, as user: ProgramUser, ownProcessGroup: Bool
   ) throws(SystemError) -> ChildProcess {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -77,7 +83,7 @@ public struct ChildProcess: Sendable {
     let pid = user.groups.withUnsafeBufferPointer { groups in
       splashd_spawn_as(
         path, &argv, &envp, &mask, user.uid, user.gid, Int32(groups.count), groups.baseAddress,
-        standardError?.rawValue ?? -1)
+        standardError?.rawValue ?? -1, ownProcessGroup ? 1 : 0)
     }
     guard pid > 0 else { throw SystemError("start \(path) as \(user.name)", code: -pid) }
     return ChildProcess(pid: pid)
@@ -89,6 +95,10 @@ public struct ChildProcess: Sendable {
 
   /// Sends `signal` to the child.
   public func send(_ signal: Int32) { kill(pid, signal) }
+
+  /// Sends `signal` to the child's process group: the child and what it
+  /// started, when it was spawned leading a group of its own.
+  public func sendToGroup(_ signal: Int32) { kill(-pid, signal) }
 
   /// Waits for the child to end.
   public func wait() throws(SystemError) -> ChildExit {

@@ -20,20 +20,24 @@ public enum Processes {
 
   /// Whether process `pid` takes `signal` rather than being ended by it:
   /// it has a handler of its own for it (its bit in the SigCgt mask of
-  /// /proc/PID/status) or blocks it (SigBlk: to read it from a signalfd,
-  /// as wvkbd does). One that does neither would be ended by SIGUSR1 or
-  /// SIGUSR2, or ignores them. False when it is gone or cannot be read.
+  /// /proc/PID/status), or blocks it to read it from a signalfd, as wvkbd
+  /// does (SigBlk, with SIGTERM not blocked: a mask that blocks SIGTERM
+  /// too is a moment's, such as a shell's while it waits for a command,
+  /// after which the signal would end it). One that does neither would be
+  /// ended by SIGUSR1 or SIGUSR2, or ignores them. SigBlk is the main
+  /// thread's mask: a process whose other threads take the signal
+  /// unblocked is not told apart. False when it is gone or cannot be read.
   public static func takes(_ signal: Int32, pid: pid_t) -> Bool {
     guard (1...64).contains(signal), let status = try? Files.readPrefix(of: "/proc/\(pid)/status", count: 8192)
     else { return false }
-    let bit = UInt64(1) << UInt64(signal - 1)
     let lines = String(decoding: status, as: UTF8.self).split(separator: "\n")
-    return ["SigCgt:", "SigBlk:"].contains { field in
-      guard let line = lines.first(where: { $0.hasPrefix(field) }),
-        let mask = UInt64(line.dropFirst(field.count).filter { !$0.isWhitespace }, radix: 16)
-      else { return false }
-      return mask & bit != 0
+    func mask(_ field: String) -> UInt64 {
+      guard let line = lines.first(where: { $0.hasPrefix(field) }) else { return 0 }
+      return UInt64(line.dropFirst(field.count).filter { !$0.isWhitespace }, radix: 16) ?? 0
     }
+    func has(_ mask: UInt64, _ signal: Int32) -> Bool { mask & (UInt64(1) << UInt64(signal - 1)) != 0 }
+    let blocked = mask("SigBlk:")
+    return has(mask("SigCgt:"), signal) || (has(blocked, signal) && !has(blocked, SIGTERM))
   }
 
   /// /proc/PID/stat's fields after the name (which may hold spaces and
