@@ -211,6 +211,9 @@ struct splashd_host {
   struct wl_listener new_virtual_keyboard, new_virtual_pointer, new_x11_surface, xwayland_ready_listener;
   struct wl_listener output_frame, new_surface, client_created, new_layer_surface;
   struct wl_listener new_text_input, new_input_method, input_method_commit, input_method_destroy;
+  /* The input method's keyboard grab, while it holds one (keyboard_grab_for). */
+  struct wlr_input_method_keyboard_grab_v2 *keyboard_grab;
+  struct wl_listener input_method_grab, keyboard_grab_destroy;
   struct wl_listener keyboard_focus_change;
   /* Sees each request before it is served (budgets.c). */
   struct wl_protocol_logger *request_logger;
@@ -424,6 +427,12 @@ void handle_request_set_cursor(struct wl_listener *listener, void *data);
 /* Relays text inputs to an input method from now on; what cannot be
    served is said, not fatal. */
 void start_text_input(struct splashd_host *host);
+/* Where the keys and modifiers of `device` go instead of the focused
+   window: the input method's keyboard grab while it holds one and a field
+   takes text, unless `device` is the input method's own virtual keyboard
+   (whose keys it sends for the field); NULL: the window. */
+struct wlr_input_method_keyboard_grab_v2 *keyboard_grab_for(struct splashd_host *host,
+                                                            struct wlr_input_device *device);
 
 // layers.c
 

@@ -15,6 +15,7 @@
 #include <wayland-server-protocol.h>
 #include <wlr/interfaces/wlr_input_device.h>
 #include <wlr/interfaces/wlr_keyboard.h>
+#include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
@@ -145,9 +146,10 @@ size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboar
   return count;
 }
 
-/* A key goes to the focused window, unless input is withheld: then
-   neither it nor its release does (a key that wakes a dark screen, or
-   answers a question, is the splash's, even when let go of after). */
+/* A key goes to the focused window (or to the input method that grabs the
+   keyboard, keyboard_grab_for), unless input is withheld: then neither it
+   nor its release does (a key that wakes a dark screen, or answers a
+   question, is the splash's, even when let go of after). */
 static void handle_key(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, key);
   struct splashd_host *host = keyboard->host;
@@ -168,6 +170,12 @@ static void handle_key(struct wl_listener *listener, void *data) {
   bool withheld = key_withheld(keyboard, event->keycode);
   forget_withheld_key(keyboard, event->keycode);
   if (withheld && !pressed) return;
+  struct wlr_input_method_keyboard_grab_v2 *grab = keyboard_grab_for(host, keyboard->device);
+  if (grab != NULL) {
+    wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard->device->keyboard);
+    wlr_input_method_keyboard_grab_v2_send_key(grab, event->time_msec, event->keycode, event->state);
+    return;
+  }
   wlr_seat_set_keyboard(host->seat, keyboard->device);
   wlr_seat_keyboard_notify_key(host->seat, event->time_msec, event->keycode, event->state);
 }
@@ -204,6 +212,12 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
   (void)data;
   if (keyboard->host->input_withheld) return;
+  struct wlr_input_method_keyboard_grab_v2 *grab = keyboard_grab_for(keyboard->host, keyboard->device);
+  if (grab != NULL) {
+    wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard->device->keyboard);
+    wlr_input_method_keyboard_grab_v2_send_modifiers(grab, &keyboard->device->keyboard->modifiers);
+    return;
+  }
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_modifiers(keyboard->host->seat, &keyboard->device->keyboard->modifiers);
 }

@@ -5,8 +5,9 @@
 // are told of the keyboard's focus; the one enabled activates the input
 // method, which is told what the field holds and wants; what the input
 // method commits (text, a preedit, text deleted around the cursor) goes to
-// that field. One input method at a time; it never grabs the keyboard
-// (what is typed into the program stays the program's).
+// that field. One input method at a time; one that grabs the keyboard (an
+// input method engine, composing text from keys) has the keys typed while
+// a field takes text, the window then none of them.
 #define _GNU_SOURCE
 #include "host.h"
 
@@ -16,6 +17,7 @@
 #include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_text_input_v3.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 
 /* Commits an input method may make in a second, and bytes of text in
    them: past either it is cut off. Each is relayed to the program, which
@@ -202,10 +204,44 @@ static void handle_input_method_commit(struct wl_listener *listener, void *data)
   }
 }
 
+struct wlr_input_method_keyboard_grab_v2 *keyboard_grab_for(struct splashd_host *host,
+                                                            struct wlr_input_device *device) {
+  if (host->keyboard_grab == NULL || host->input_method == NULL || !host->text_input_active) return NULL;
+  struct wlr_virtual_keyboard_v1 *virtual = wlr_input_device_get_virtual_keyboard(device);
+  if (virtual != NULL &&
+      wl_resource_get_client(virtual->resource) == wl_resource_get_client(host->input_method->resource)) {
+    return NULL;
+  }
+  return host->keyboard_grab;
+}
+
+/* The grab ended (let go of, or its input method gone): keys go to the
+   window again. */
+static void handle_keyboard_grab_destroy(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, keyboard_grab_destroy);
+  (void)data;
+  wl_list_remove(&host->keyboard_grab_destroy.link);
+  host->keyboard_grab = NULL;
+}
+
+/* The input method grabs the keyboard: told the seat's keyboard's keymap
+   now, and another's when a key comes from another. */
+static void handle_input_method_grab(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, input_method_grab);
+  struct wlr_input_method_keyboard_grab_v2 *grab = data;
+  // One grab at a time: wlroots refuses a second while one is held.
+  host->keyboard_grab = grab;
+  host->keyboard_grab_destroy.notify = handle_keyboard_grab_destroy;
+  wl_signal_add(&grab->events.destroy, &host->keyboard_grab_destroy);
+  struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(host->seat);
+  if (keyboard != NULL) wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard);
+}
+
 static void handle_input_method_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, input_method_destroy);
   (void)data;
   wl_list_remove(&host->input_method_commit.link);
+  wl_list_remove(&host->input_method_grab.link);
   wl_list_remove(&host->input_method_destroy.link);
   host->input_method = NULL;
 }
@@ -227,6 +263,8 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
   host->input_method_flooded = false;
   host->input_method_commit.notify = handle_input_method_commit;
   wl_signal_add(&method->events.commit, &host->input_method_commit);
+  host->input_method_grab.notify = handle_input_method_grab;
+  wl_signal_add(&method->events.grab_keyboard, &host->input_method_grab);
   host->input_method_destroy.notify = handle_input_method_destroy;
   wl_signal_add(&method->events.destroy, &host->input_method_destroy);
   struct text_input *text = served(host);

@@ -323,3 +323,40 @@ extension HostModeTextInputTests {
     #expect(outcome.stderr.contains("host mode: started the on-screen keyboard /usr/bin/wvkbd-mobintl"), "\(note)")
   }
 }
+
+extension HostModeTextInputTests {
+  /// An input method that grabs the keyboard (an engine that composes text
+  /// from keys, as fcitx5 does for Chinese) has the keys typed while the
+  /// field takes text, and the program none of them; what it commits for
+  /// them reaches the field; once it is gone, keys reach the program again.
+  /// A keyboard is held on the seat throughout (wtype's, 20 s), so that the
+  /// program has one from the start.
+  @Test func anInputMethodThatGrabsTheKeyboardHasTheKeys() throws {
+    var grabbed: [String] = []
+    var whileGrabbed: [String] = []
+    var committed = false
+    var backToTheProgram = false
+    // wtype's keymap has a key of its own for each character (space 1, a 2).
+    func keys(_ lines: [String]) -> [String] { lines.filter { $0.hasPrefix("key ") } }
+    let outcome = try withTheField {
+      guard let holder = try? StartedProcess("/usr/bin/wtype", ["-s", "20000"], environment: displayEnvironment)
+      else { return }
+      defer { kill(holder.pid, SIGTERM) }
+      guard waitUntil(20, { logged().contains("keyboard") }), let method = inputMethod(["--grab", "X"]) else { return }
+      defer { kill(method.pid, SIGTERM) }
+      guard waitUntil(20, { said(method).contains("grabbed") }) else { return }
+      _ = try? run("/usr/bin/wtype", [" a"], environment: displayEnvironment)
+      committed = waitUntil(20) { keys(said(method)).count == 2 } && waitUntil(20) { logged().contains("text: XX") }
+      grabbed = said(method)
+      whileGrabbed = logged()
+      kill(method.pid, SIGTERM)
+      _ = try? method.finish(timeout: 10)
+      _ = try? run("/usr/bin/wtype", [" b"], environment: displayEnvironment)
+      backToTheProgram = waitUntil(20) { !keys(logged()).isEmpty }
+    }
+    let note = "\(grabbed) \(logged()) \(outcome.stderr.suffix(1500))"
+    #expect(committed, "the grabbed keys were not the input method's, or its text did not reach the field: \(note)")
+    #expect(keys(whileGrabbed).isEmpty, "the program got a key the input method grabbed: \(note)")
+    #expect(backToTheProgram, "keys did not reach the program once the input method was gone: \(note)")
+  }
+}

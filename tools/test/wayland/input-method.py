@@ -7,10 +7,12 @@ says a text field takes text or no longer does, and "unavailable" (and
 ends) when another input method is served. At its first activation it
 commits TEXT to the field ("committed"). With --flood N it commits N
 strings of 4000 bytes at once instead, without reading between them
-("flooded"). It runs until the compositor closes its connection (a
-protocol error is printed, and it exits 1).
+("flooded"). With --grab it grabs the keyboard at its first activation
+("grabbed") and, for each key pressed that the grab gets, prints "key
+CODE" and commits TEXT. It runs until the compositor closes its connection
+(a protocol error is printed, and it exits 1).
 
-    input-method.py [--flood N] [TEXT]
+    input-method.py [--flood N | --grab] [TEXT]
 """
 import struct
 import sys
@@ -21,6 +23,9 @@ from wire import Connection, encode_string, run
 def main():
     arguments = sys.argv[1:]
     flood = 0
+    grab = arguments[:1] == ["--grab"]
+    if grab:
+        arguments = arguments[1:]
     if arguments[:1] == ["--flood"]:
         flood = int(arguments[1])
         arguments = arguments[2:]
@@ -31,6 +36,19 @@ def main():
     manager = c.bind("zwp_input_method_manager_v2", 1)
     method = c.new_id()
     state = {"serial": 0, "active": False, "pending": False, "answered": False}
+
+    def commit():
+        c.send(method, 0, encode_string(text))  # commit_string
+        c.send(method, 3, struct.pack("<I", state["serial"]))  # commit
+        print("committed", flush=True)
+
+    def grabbed_key(opcode, body):
+        if opcode == 1:  # key: serial, time, key, state
+            _, _, key, pressed = struct.unpack_from("<IIII", body)
+            if pressed:
+                print("key %d" % key, flush=True)
+                if text is not None:
+                    commit()
 
     def event(opcode, body):
         if opcode == 0:
@@ -49,7 +67,13 @@ def main():
             if not state["active"] or state["answered"]:
                 return
             state["answered"] = True
-            if flood:
+            if grab:
+                keyboard = c.new_id()
+                c.handlers[keyboard] = grabbed_key
+                c.send(method, 5, struct.pack("<I", keyboard))  # grab_keyboard
+                c.roundtrip()  # the grab is the compositor's before it is said
+                print("grabbed", flush=True)
+            elif flood:
                 chunk = "x" * 4000
                 for _ in range(flood):
                     c.queue(method, 0, encode_string(chunk))  # commit_string
@@ -57,9 +81,7 @@ def main():
                 c.flush()
                 print("flooded", flush=True)
             elif text is not None:
-                c.send(method, 0, encode_string(text))
-                c.send(method, 3, struct.pack("<I", state["serial"]))
-                print("committed", flush=True)
+                commit()
 
     c.handlers[method] = event
     c.send(manager, 0, struct.pack("<II", seat, method))  # get_input_method

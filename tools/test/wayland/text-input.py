@@ -5,7 +5,9 @@ method: a full-screen window of one colour whose text input
 (text-input-v3) is enabled whenever the window has the keyboard's focus.
 It appends to LOG, a line each: "enter" and "leave" (the focus), and
 "text: TEXT" with all the text the input method has committed so far, at
-each done. Runs until the compositor goes.
+each done; "keyboard" once it has the seat's keyboard (taken when the seat
+first has one), then "key CODE" for each key pressed that reaches it. Runs
+until the compositor goes.
 
     text-input.py LOG
 """
@@ -24,8 +26,28 @@ def main():
 
     c = Connection()
     c.socket.settimeout(None)
-    Window(c, 0x208040)
+    # The seat before the window: wlroots 0.15 gives keys only to a client
+    # that had bound the seat when its window took the focus.
     seat = c.bind("wl_seat", 1)
+    keyboard = []
+
+    def seat_event(opcode, body):
+        if opcode == 0 and not keyboard:  # capabilities
+            capabilities, = struct.unpack_from("<I", body)
+            if capabilities & 2:
+                keyboard.append(c.new_id())
+                c.handlers[keyboard[0]] = keyboard_event
+                c.send(seat, 1, struct.pack("<I", keyboard[0]))  # get_keyboard
+                say("keyboard")
+
+    def keyboard_event(opcode, body):
+        if opcode == 3:  # key: serial, time, key, state
+            _, _, key, pressed = struct.unpack_from("<IIII", body)
+            if pressed:
+                say("key %d" % key)
+
+    c.handlers[seat] = seat_event
+    Window(c, 0x208040)
     manager = c.bind("zwp_text_input_manager_v3", 1)
     text_input = c.new_id()
     c.send(manager, 1, struct.pack("<II", text_input, seat))  # get_text_input
