@@ -11,6 +11,7 @@
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_seat.h>
@@ -174,11 +175,69 @@ static void compose_layers(struct splashd_host *host, int from, int to, struct p
   }
 }
 
+/* Where the surface `field` lies in the picture `places` describes: a
+   window's main surface, or a layer surface's; false for another. */
+static bool surface_place(struct splashd_host *host, const struct window_places *places, struct wlr_surface *field,
+                          int64_t *x, int64_t *y) {
+  if (host->first != NULL && window_surface(host->first) == field) {
+    *x = places->first_x - places->picture_x;
+    *y = places->first_y - places->picture_y;
+    return true;
+  }
+  struct window *later;
+  wl_list_for_each(later, &host->later, link) {
+    if (window_mapped(later) && window_surface(later) == field) {
+      place_later(places, later, x, y);
+      *x -= places->picture_x;
+      *y -= places->picture_y;
+      return true;
+    }
+  }
+  for (int index = 0; index < LAYER_COUNT; index++) {
+    struct layer *layer;
+    wl_list_for_each(layer, &host->layers[index], link) {
+      if (layer_shown(layer) && layer->surface->surface == field) {
+        *x = layer->box.x - places->picture_x;
+        *y = layer->box.y - places->picture_y;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* Draws the input method's popups (a candidate list) under the served
+   field's text cursor, or above it where they would pass the picture's
+   bottom, moved up and left as far as needed to stay in it. */
+static void compose_input_popups(struct splashd_host *host, const struct window_places *places,
+                                 struct placement *placement) {
+  struct wlr_surface *field;
+  struct wlr_box cursor;
+  int64_t x, y;
+  if (!input_popup_anchor(host, &field, &cursor) || !surface_place(host, places, field, &x, &y)) return;
+  struct wlr_input_popup_surface_v2 *popup;
+  wl_list_for_each(popup, &host->input_method->popup_surfaces, link) {
+    if (!popup->mapped) continue;
+    int64_t width = popup->surface->current.width, height = popup->surface->current.height;
+    int64_t left = x + cursor.x, top = y + cursor.y + cursor.height;
+    if (top + height > places->picture_height && y + cursor.y - height >= 0) top = y + cursor.y - height;
+    // A cursor the client put anywhere: the popup still in the picture.
+    if (top + height > places->picture_height) top = places->picture_height - height;
+    if (top < 0) top = 0;
+    if (left + width > places->picture_width) left = places->picture_width - width;
+    if (left < 0) left = 0;
+    // Within the picture: int.
+    placement->x = (int)left;
+    placement->y = (int)top;
+    wlr_surface_for_each_surface(popup->surface, compose_surface, placement);
+  }
+}
+
 /* The program as one picture: the layer surfaces below the windows, the
    first toplevel with its subsurfaces and popups where they lie (those
    below it first), then each later toplevel's window (with its own)
-   centred over that, the layer surfaces above the windows, then the
-   cursor, on black. The picture is the first toplevel's size, cut to the
+   centred over that, the layer surfaces above the windows, the input
+   method's popups, then the cursor, on black. The picture is the first toplevel's size, cut to the
    window's configured size around its middle (as splashd centres it), so
    that a client's huge buffer costs no more than the screen; the whole
    canvas while layer surfaces show. */
@@ -214,6 +273,7 @@ static int compose(struct splashd_host *host) {
     window_for_each_surface(later, compose_surface, &placement);
   }
   compose_layers(host, ZWLR_LAYER_SHELL_V1_LAYER_TOP, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY, &placement);
+  compose_input_popups(host, &places, &placement);
   // The cursor's hotspot at the pointer, the picture being centred on the canvas.
   int64_t pointer_x = (int64_t)host->pointer_x - places.picture_x;
   int64_t pointer_y = (int64_t)host->pointer_y - places.picture_y;
@@ -286,7 +346,7 @@ int hold_frame(struct splashd_host *host) {
   wl_list_for_each(later, &host->later, link) {
     if (window_mapped(later)) shown++;
   }
-  shown += host->layers_shown;
+  shown += host->layers_shown + input_popups_shown(host);
   // What changed since the frame held before: the surface's damage, when
   // this frame is its buffer as it is and the one before was one of the
   // same size.
@@ -437,6 +497,12 @@ void frame_done(struct splashd_host *host, int64_t monotonic_ns, int64_t refresh
     struct layer *layer;
     wl_list_for_each(layer, &host->layers[index], link) {
       if (layer_shown(layer)) wlr_layer_surface_v1_for_each_surface(layer->surface, send_frame_done, &when);
+    }
+  }
+  if (input_popups_shown(host) > 0) {
+    struct wlr_input_popup_surface_v2 *popup;
+    wl_list_for_each(popup, &host->input_method->popup_surfaces, link) {
+      if (popup->mapped) wlr_surface_for_each_surface(popup->surface, send_frame_done, &when);
     }
   }
   if (drawn_cursor(host) == CLIENTS_CURSOR) wlr_surface_for_each_surface(host->cursor, send_frame_done, &when);

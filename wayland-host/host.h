@@ -213,7 +213,7 @@ struct splashd_host {
   struct wl_listener new_text_input, new_input_method, input_method_commit, input_method_destroy;
   /* The input method's keyboard grab, while it holds one (keyboard_grab_for). */
   struct wlr_input_method_keyboard_grab_v2 *keyboard_grab;
-  struct wl_listener input_method_grab, keyboard_grab_destroy;
+  struct wl_listener input_method_grab, keyboard_grab_destroy, input_method_popup;
   struct wl_listener keyboard_focus_change;
   /* Sees each request before it is served (budgets.c). */
   struct wl_protocol_logger *request_logger;
@@ -433,6 +433,12 @@ void start_text_input(struct splashd_host *host);
    (whose keys it sends for the field); NULL: the window. */
 struct wlr_input_method_keyboard_grab_v2 *keyboard_grab_for(struct splashd_host *host,
                                                             struct wlr_input_device *device);
+/* The surface of the field the input method serves and its text cursor
+   (in that surface's coordinates), where the input method's popups go;
+   false when none is served. */
+bool input_popup_anchor(struct splashd_host *host, struct wlr_surface **field, struct wlr_box *cursor);
+/* The input method's popup surfaces shown (mapped, a field served). */
+int input_popups_shown(struct splashd_host *host);
 
 // layers.c
 

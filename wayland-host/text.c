@@ -63,6 +63,37 @@ static void tell_input_method(struct splashd_host *host, struct text_input *text
   wlr_input_method_v2_send_done(method);
 }
 
+bool input_popup_anchor(struct splashd_host *host, struct wlr_surface **field, struct wlr_box *cursor) {
+  struct text_input *text = served(host);
+  if (text == NULL || host->input_method == NULL) return false;
+  *field = text->input->focused_surface;
+  *cursor = text->input->current.cursor_rectangle;
+  return true;
+}
+
+int input_popups_shown(struct splashd_host *host) {
+  struct wlr_surface *field;
+  struct wlr_box cursor;
+  if (!input_popup_anchor(host, &field, &cursor)) return 0;
+  int shown = 0;
+  struct wlr_input_popup_surface_v2 *popup;
+  wl_list_for_each(popup, &host->input_method->popup_surfaces, link) shown += popup->mapped ? 1 : 0;
+  return shown;
+}
+
+/* Tells the input method's popups where the text cursor is: just above
+   their top left corner, where they are placed when there is room. */
+static void tell_popups_the_cursor(struct splashd_host *host) {
+  struct wlr_surface *field;
+  struct wlr_box cursor;
+  if (!input_popup_anchor(host, &field, &cursor)) return;
+  struct wlr_box above = {.x = 0, .y = -cursor.height, .width = cursor.width, .height = cursor.height};
+  struct wlr_input_popup_surface_v2 *popup;
+  wl_list_for_each(popup, &host->input_method->popup_surfaces, link) {
+    wlr_input_popup_surface_v2_send_text_input_rectangle(popup, &above);
+  }
+}
+
 /* Whether a field takes text now changed: the input method is told. */
 static void update_activity(struct splashd_host *host) {
   struct text_input *text = served(host);
@@ -93,7 +124,10 @@ static void handle_text_commit(struct wl_listener *listener, void *data) {
   struct splashd_host *host = text->host;
   bool was_active = host->text_input_active;
   update_activity(host);
-  if (was_active && host->text_input_active && served(host) == text) tell_input_method(host, text, false);
+  if (was_active && host->text_input_active && served(host) == text) {
+    tell_input_method(host, text, false);
+    tell_popups_the_cursor(host);
+  }
 }
 
 static void handle_text_disable(struct wl_listener *listener, void *data) {
@@ -237,11 +271,20 @@ static void handle_input_method_grab(struct wl_listener *listener, void *data) {
   if (keyboard != NULL) wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard);
 }
 
+/* A popup of the input method's (a candidate list) is told where the
+   text cursor is; it is drawn under it (frames.c). */
+static void handle_input_popup(struct wl_listener *listener, void *data) {
+  struct splashd_host *host = wl_container_of(listener, host, input_method_popup);
+  (void)data;
+  tell_popups_the_cursor(host);
+}
+
 static void handle_input_method_destroy(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, input_method_destroy);
   (void)data;
   wl_list_remove(&host->input_method_commit.link);
   wl_list_remove(&host->input_method_grab.link);
+  wl_list_remove(&host->input_method_popup.link);
   wl_list_remove(&host->input_method_destroy.link);
   host->input_method = NULL;
 }
@@ -263,6 +306,8 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
   host->input_method_flooded = false;
   host->input_method_commit.notify = handle_input_method_commit;
   wl_signal_add(&method->events.commit, &host->input_method_commit);
+  host->input_method_popup.notify = handle_input_popup;
+  wl_signal_add(&method->events.new_popup_surface, &host->input_method_popup);
   host->input_method_grab.notify = handle_input_method_grab;
   wl_signal_add(&method->events.grab_keyboard, &host->input_method_grab);
   host->input_method_destroy.notify = handle_input_method_destroy;

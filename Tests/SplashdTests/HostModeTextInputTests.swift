@@ -360,3 +360,31 @@ extension HostModeTextInputTests {
     #expect(backToTheProgram, "keys did not reach the program once the input method was gone: \(note)")
   }
 }
+
+extension HostModeTextInputTests {
+  /// An input method's popup (a candidate list) is drawn under the field's
+  /// text cursor (text-input.py's at (20, 40), 2x16: the popup's corner at
+  /// (20, 56)), and the input method is told the cursor lies just above it.
+  @Test func anInputMethodsPopupIsDrawnUnderTheTextCursor() throws {
+    var told: [String] = []
+    var seen: Screendump?
+    let outcome = try withTheField {
+      guard let method = inputMethod(["--popup"]) else { return }
+      defer { kill(method.pid, SIGTERM) }
+      _ = waitUntil(20) { said(method).contains { $0.hasPrefix("rectangle") } }
+      told = said(method)
+      _ = waitUntil(20) {
+        seen = snapshot("candidates")?.screen
+        return seen?.at(40, 70) == 0xFF8000
+      }
+    }
+    #expect(told.contains("rectangle 0,-16,2,16"), "\(told) \(outcome.stderr.suffix(1500))")
+    let screen = try #require(seen, "no snapshot: \(outcome.stderr.suffix(1500))")
+    screen.keep(as: "host-mode-input-method-popup")
+    let program: UInt32 = 0x208040
+    // Its corners, and the program's colour just outside them.
+    #expect(screen.at(20, 56) == 0xFF8000 && screen.at(79, 85) == 0xFF8000, "\(told)")
+    #expect(screen.at(19, 56) == program && screen.at(20, 55) == program && screen.at(80, 85) == program)
+    #expect(screen.at(79, 86) == program)
+  }
+}

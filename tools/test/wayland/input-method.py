@@ -9,15 +9,18 @@ commits TEXT to the field ("committed"). With --flood N it commits N
 strings of 4000 bytes at once instead, without reading between them
 ("flooded"). With --grab it grabs the keyboard at its first activation
 ("grabbed") and, for each key pressed that the grab gets, prints "key
-CODE" and commits TEXT. It runs until the compositor closes its connection
-(a protocol error is printed, and it exits 1).
+CODE" and commits TEXT. With --popup it shows a popup surface (60x30,
+FF8000: a candidate list) at its first activation ("popup") and prints
+where the compositor says the text cursor lies against it ("rectangle
+X,Y,W,H"). It runs until the compositor closes its connection (a protocol
+error is printed, and it exits 1).
 
-    input-method.py [--flood N | --grab] [TEXT]
+    input-method.py [--flood N | --grab | --popup] [TEXT]
 """
 import struct
 import sys
 
-from wire import Connection, encode_string, run
+from wire import Connection, encode_string, run, show
 
 
 def main():
@@ -25,6 +28,9 @@ def main():
     flood = 0
     grab = arguments[:1] == ["--grab"]
     if grab:
+        arguments = arguments[1:]
+    popup = arguments[:1] == ["--popup"]
+    if popup:
         arguments = arguments[1:]
     if arguments[:1] == ["--flood"]:
         flood = int(arguments[1])
@@ -67,7 +73,18 @@ def main():
             if not state["active"] or state["answered"]:
                 return
             state["answered"] = True
-            if grab:
+            if popup:
+                compositor = c.bind("wl_compositor", 4)
+                shm = c.bind("wl_shm", 1)
+                surface = c.new_id()
+                c.send(compositor, 0, struct.pack("<I", surface))  # create_surface
+                made = c.new_id()
+                c.handlers[made] = lambda opcode, body: opcode == 0 and print(
+                    "rectangle %d,%d,%d,%d" % struct.unpack_from("<iiii", body), flush=True)
+                c.send(method, 4, struct.pack("<II", made, surface))  # get_input_popup_surface
+                show(c, shm, surface, 60, 30, 0xFF8000)
+                print("popup", flush=True)
+            elif grab:
                 keyboard = c.new_id()
                 c.handlers[keyboard] = grabbed_key
                 c.send(method, 5, struct.pack("<I", keyboard))  # grab_keyboard

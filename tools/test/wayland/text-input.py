@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A program with a text field, as GTK's and WebKit's are to an input
 method: a full-screen window of one colour whose text input
-(text-input-v3) is enabled whenever the window has the keyboard's focus.
+(text-input-v3) is enabled whenever the window has the keyboard's focus,
+its text cursor at (20, 40), 2x16.
 It appends to LOG, a line each: "enter" and "leave" (the focus), and
 "text: TEXT" with all the text the input method has committed so far, at
 each done; "keyboard" once it has the seat's keyboard (taken when the seat
@@ -62,6 +63,7 @@ def main():
             c.send(text_input, 1)  # enable
             c.send(text_input, 3, struct.pack("<I", 1) + b"\0\0\0\0" + struct.pack("<ii", 0, 0))  # surrounding: ""
             c.send(text_input, 5, struct.pack("<II", 0, 0))  # content type: normal
+            c.send(text_input, 6, struct.pack("<iiii", 20, 40, 2, 16))  # the text cursor
             c.send(text_input, 7)  # commit
         elif opcode == 1:  # leave
             say("leave")
