@@ -316,7 +316,7 @@ enum SplashSettingsTable {
       help:
         "How the on-screen keyboard of keyboard comes and goes. signals: splashd hides it (SIGUSR1) while no text field of "
         + "the program's has the keyboard's focus and takes text (text-input-v3: GTK's, WebKit's in cog, "
-        + "Chromium's with --enable-wayland-ime) and shows it (SIGUSR2) while one does, as wvkbd wants; each only "
+        + "Chromium's with --enable-wayland-ime --wayland-text-input-version=3) and shows it (SIGUSR2) while one does, as wvkbd wants; each only "
         + "once the keyboard takes that signal (a handler, or blocked for a signalfd; it would end one that does "
         + "not; one that does not within "
         + "10 s of its start is sent none until it does, said in the log). itself: no signals, for a keyboard that shows "

@@ -388,3 +388,63 @@ extension HostModeTextInputTests {
     #expect(screen.at(79, 86) == program)
   }
 }
+
+extension HostModeTextInputTests {
+  /// Chromium's field (Ozone's Wayland platform with --enable-wayland-ime
+  /// and text-input-v3) pops up the keyboard splashd started (wvkbd,
+  /// `keyboard`) and takes an input method's text: a page whose field has
+  /// the focus at its start and turns the page red once it holds text.
+  /// wvkbd docks under it, and the input method's "hello" reaches the
+  /// field (the page red above the keyboard).
+  @Test func chromiumsFieldPopsUpTheKeyboardAndTakesText() throws {
+    let page = dir.path + "/field.html"
+    try """
+    <!doctype html><body style='margin:0;background:#2080c0'>
+    <input id='f' autofocus style='font-size:30px' oninput="document.body.style.background='#ff0000'">
+    <script>document.getElementById('f').focus()</script></body>
+    """.write(toFile: page, atomically: true, encoding: .utf8)
+    var docked: Screendump?
+    var typed: Screendump?
+    var told: [String] = []
+    func bottomIsKeys(_ screen: Screendump) -> Bool {
+      let samples = stride(from: 290, to: 480, by: 10).flatMap { y in
+        stride(from: 5, to: 800, by: 10).map { screen.at($0, y) }
+      }
+      return samples.filter { $0 != 0x2080C0 && $0 != 0xFF0000 }.count * 10 >= samples.count * 8
+    }
+    let (_, outcome) = try spawnSplashd(
+      splash + [
+        "--size", "800x480", "--duration", "0.2", "--keyboard", "/usr/bin/wvkbd-mobintl --hidden -H 200", "--",
+        "chromium", "--ozone-platform=wayland", "--kiosk", "--no-sandbox", "--no-first-run",
+        "--user-data-dir=" + dir.path + "/chromium", "--enable-wayland-ime", "--wayland-text-input-version=3",
+        "file://" + page,
+      ],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        guard waitForTheProgramAlone(),
+          waitUntil(
+            60,
+            {
+              docked = snapshot("chromium-docked")?.screen
+              return docked.map(bottomIsKeys) ?? false
+            }), let method = inputMethod(["hello"])
+        else { return }
+        defer { kill(method.pid, SIGTERM) }
+        _ = waitUntil(20) { said(method).contains("committed") }
+        told = said(method)
+        _ = waitUntil(30) {
+          typed = snapshot("chromium-typed")?.screen
+          return typed.map { $0.at(700, 200) == 0xFF0000 && bottomIsKeys($0) } ?? false
+        }
+      })
+    let note = "\(told) \(outcome.stderr.suffix(2000))"
+    let shown = try #require(docked, "no snapshot: \(note)")
+    shown.keep(as: "host-mode-chromium-wvkbd")
+    #expect(bottomIsKeys(shown), "wvkbd did not pop up under Chromium's field: \(note)")
+    #expect(told == ["activated", "committed"], "Chromium's field did not activate the input method: \(note)")
+    let after = try #require(typed, "no snapshot after the text: \(note)")
+    after.keep(as: "host-mode-chromium-typed")
+    #expect(after.at(700, 200) == 0xFF0000, "the input method's text did not reach Chromium's field: \(note)")
+  }
+}
