@@ -41,6 +41,23 @@ import Testing
     ).1
   }
 
+  /// What wev, the program of `withWev`, has printed.
+  func heard() -> String { (try? String(contentsOfFile: dir.path + "/wev.txt", encoding: .utf8)) ?? "" }
+
+  /// Runs splashd (`options` after the test's splash) with wev as its
+  /// program, its events in `heard`, and `act` while it runs; then stops
+  /// it. splashd's outcome.
+  func withWev(_ options: [String] = [], _ act: () -> Void) throws -> Outcome {
+    try spawnSplashd(
+      splash + options + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(dir.path)/wev.txt"],
+      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
+      whileRunning: { splashd in
+        defer { kill(splashd.pid, SIGTERM) }
+        act()
+      }
+    ).1
+  }
+
   /// Whether `screen` shows `color` along the rows `rows` (sampled).
   func filled(_ screen: Screendump?, _ rows: Range<Int>, with color: UInt32) -> Bool {
     guard let screen else { return false }
@@ -106,41 +123,35 @@ import Testing
   /// program, whose window keeps the keyboard's focus; once wvkbd ends, the
   /// program is configured the whole screen again.
   @Test func anOnScreenKeyboardDocksAndTypesIntoTheProgram() throws {
-    let events = dir.path + "/wev.txt"
     let go = dir.path + "/go"
     #expect(mkfifo(go, 0o600) == 0)
-    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
     var docked: Screendump?
     var typed = false
     var undocked = false
-    let (_, outcome) = try spawnSplashd(
-      splash + ["--size", "800x480", "--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        // The pointer first, so that wvkbd has the seat's pointer from its start.
-        guard let pointer = virtualPointerOnceAlone(clickingAt: 115.0 / 800, 395.0 / 480, when: go, approaching: true),
-          waitUntil(20, { heard().contains("capabilities: pointer") }),
-          let keyboard = try? StartedProcess("/usr/bin/wvkbd-mobintl", ["-H", "200"], environment: displayEnvironment)
-        else { return }
-        defer {
-          kill(keyboard.pid, SIGTERM)
-          _ = try? keyboard.finish(timeout: 10)
-          // A second configure to the whole screen (the first came before wvkbd).
-          undocked = waitUntil(20) { heard().components(separatedBy: "configure: width: 800; height: 480").count > 2 }
-        }
-        guard waitUntil(20, { heard().contains("configure: width: 800; height: 280") }) else { return }
-        _ = waitUntil(10) {
-          docked = snapshot("docked")?.screen
-          return docked != nil
-        }
-        // wvkbd 0.12's "a" (the fourth row of six in the bottom 200 pixels,
-        // the second key), tapped once wvkbd is shown (it took the seat's
-        // pointer before it drew).
-        guard say(go: go) else { return }
-        typed = waitUntil(20) { heard().contains("sym: a") }
-        _ = try? pointer.finish(timeout: 10)
-      })
+    let outcome = try withWev(["--size", "800x480"]) {
+      // The pointer first, so that wvkbd has the seat's pointer from its start.
+      guard let pointer = virtualPointerOnceAlone(clickingAt: 115.0 / 800, 395.0 / 480, when: go, approaching: true),
+        waitUntil(20, { heard().contains("capabilities: pointer") }),
+        let keyboard = try? StartedProcess("/usr/bin/wvkbd-mobintl", ["-H", "200"], environment: displayEnvironment)
+      else { return }
+      defer {
+        kill(keyboard.pid, SIGTERM)
+        _ = try? keyboard.finish(timeout: 10)
+        // A second configure to the whole screen (the first came before wvkbd).
+        undocked = waitUntil(20) { heard().components(separatedBy: "configure: width: 800; height: 480").count > 2 }
+      }
+      guard waitUntil(20, { heard().contains("configure: width: 800; height: 280") }) else { return }
+      _ = waitUntil(10) {
+        docked = snapshot("docked")?.screen
+        return docked != nil
+      }
+      // wvkbd 0.12's "a" (the fourth row of six in the bottom 200 pixels,
+      // the second key), tapped once wvkbd is shown (it took the seat's
+      // pointer before it drew).
+      guard say(go: go) else { return }
+      typed = waitUntil(20) { heard().contains("sym: a") }
+      _ = try? pointer.finish(timeout: 10)
+    }
     let note = "\(heard().suffix(2000)) \(outcome.stderr)"
     #expect(typed, "the tap on wvkbd's a typed nothing into wev: \(note)")
     #expect(undocked, "wev was not configured the whole screen again: \(note)")
@@ -208,34 +219,28 @@ extension HostModeLayerTests {
   /// from the program (wev hears its keyboard leave) and gives it back when
   /// it goes (wev's window entered again).
   @Test func anExclusiveOverlayTakesTheKeyboardAndGivesItBack() throws {
-    let events = dir.path + "/wev.txt"
-    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
     func count(_ text: String) -> Int { heard().components(separatedBy: text).count - 1 }
     var left = false
     var entered = false
-    let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        let commands = dir.path + "/commands"
-        // A keyboard for the seat first (wtype's, held 20 s), so that wev has one to lose.
-        guard waitForTheProgramAlone(),
-          let keyboard = try? StartedProcess("/usr/bin/wtype", ["-s", "20000"], environment: displayEnvironment)
-        else { return }
-        defer { kill(keyboard.pid, SIGTERM) }
-        guard waitUntil(20, { count("wl_keyboard] enter:") > 0 }),
-          let lock = try? layerSurface(
-            [
-              "--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,bottom,left,right", "--size", "0x0",
-              "--zone", "-1",
-            ], commands: commands)
-        else { return }
-        left = waitUntil(20) { count("wl_keyboard] leave:") > 0 }
-        tell(commands, "quit")
-        _ = try? lock.finish(timeout: 10)
-        entered = waitUntil(20) { count("wl_keyboard] enter:") > count("wl_keyboard] leave:") }
-      })
+    let outcome = try withWev {
+      let commands = dir.path + "/commands"
+      // A keyboard for the seat first (wtype's, held 20 s), so that wev has one to lose.
+      guard waitForTheProgramAlone(),
+        let keyboard = try? StartedProcess("/usr/bin/wtype", ["-s", "20000"], environment: displayEnvironment)
+      else { return }
+      defer { kill(keyboard.pid, SIGTERM) }
+      guard waitUntil(20, { count("wl_keyboard] enter:") > 0 }),
+        let lock = try? layerSurface(
+          [
+            "--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,bottom,left,right", "--size", "0x0",
+            "--zone", "-1",
+          ], commands: commands)
+      else { return }
+      left = waitUntil(20) { count("wl_keyboard] leave:") > 0 }
+      tell(commands, "quit")
+      _ = try? lock.finish(timeout: 10)
+      entered = waitUntil(20) { count("wl_keyboard] enter:") > count("wl_keyboard] leave:") }
+    }
     #expect(left, "the program kept the keyboard under the lock: \(heard().suffix(1500)) \(outcome.stderr)")
     #expect(entered, "the program did not get the keyboard back: \(heard().suffix(1500))")
   }
@@ -252,62 +257,56 @@ extension HostModeLayerTests {
   /// (a virtual keyboard), another holds one on the seat throughout (so that
   /// the band's client has a keyboard to be given from its start).
   @Test func anOnDemandBandHasTheKeyboardOnceClicked() throws {
-    let events = dir.path + "/wev.txt"
     let keys = dir.path + "/band-keys.txt"
     let (toBand, toWindow) = (dir.path + "/band-go", dir.path + "/window-go")
     #expect(mkfifo(toBand, 0o600) == 0 && mkfifo(toWindow, 0o600) == 0)
-    func heard() -> String { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
     func bandHeard() -> String { (try? String(contentsOfFile: keys, encoding: .utf8)) ?? "" }
     func count(_ line: String, in text: String) -> Int { text.split(separator: "\n").filter { $0 == line }.count }
     func type(_ text: String) -> Bool {
       (try? StartedProcess("/usr/bin/wtype", [text], environment: displayEnvironment).finish(timeout: 20))?.status == 0
     }
     var steps: [String: Bool] = [:]
-    let (_, outcome) = try spawnSplashd(
-      splash + ["--duration", "0.2", "--", "/bin/sh", "-c", "exec stdbuf -oL wev > \(events)"],
-      in: dir, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + dir.path],
-      whileRunning: { splashd in
-        defer { kill(splashd.pid, SIGTERM) }
-        let commands = dir.path + "/commands"
-        // The band: the bottom 60 of 240 rows; the window above it.
-        guard let onBand = virtualPointerOnceAlone(clickingAt: 0.5, 210.0 / 240, when: toBand),
-          let onWindow = virtualPointer(clickingAt: 0.5, 60.0 / 240, when: toWindow),
-          let held = try? StartedProcess("/usr/bin/wtype", ["-s", "60000"], environment: displayEnvironment)
-        else { return }
-        defer { kill(held.pid, SIGTERM) }
-        guard waitUntil(20, { heard().contains("wl_keyboard] enter:") }),
-          let band = try? layerSurface(["--keyboard", "on_demand", "--keys", keys], commands: commands)
-        else { return }
-        defer {
-          tell(commands, "quit")
-          _ = try? band.finish(timeout: 10)
-        }
-        guard waitUntil(20, { said(band).contains("shown 320x60") }) else { return }
-        steps["the program keeps the keys"] = type("b") && waitUntil(20) { heard().contains("sym: b") }
-        steps["the band clicked has the keyboard"] =
-          say(go: toBand) && waitUntil(20) { bandHeard().contains("enter") }
-        steps["the band hears the key"] = type("c") && waitUntil(20) { bandHeard().contains("key ") }
-        // No keys asked for: the program has the keyboard; on demand again: still the program's.
-        tell(commands, "keyboard none")
-        steps["the band that asks for none loses it"] =
-          waitUntil(20) { bandHeard().contains("leave") } && type("e") && waitUntil(20) { heard().contains("sym: e") }
-        tell(commands, "keyboard on_demand")
-        steps["asking again is not pressing"] =
-          waitUntil(20) { said(band).contains("keyboard on_demand") } && type("f")
-          && waitUntil(20) { heard().contains("sym: f") }
-        _ = try? onBand.finish(timeout: 10)
-        let toBandAgain = dir.path + "/band-again-go"
-        guard mkfifo(toBandAgain, 0o600) == 0,
-          let onBandAgain = virtualPointer(clickingAt: 0.5, 210.0 / 240, when: toBandAgain)
-        else { return }
-        steps["the band clicked again has it"] =
-          say(go: toBandAgain) && waitUntil(20) { count("enter", in: bandHeard()) == 2 }
-        _ = try? onBandAgain.finish(timeout: 10)
-        steps["the window clicked has it back"] =
-          say(go: toWindow) && waitUntil(20) { count("leave", in: bandHeard()) == 2 }
-        steps["the program hears the key"] = type("d") && waitUntil(20) { heard().contains("sym: d") }
-        _ = try? onWindow.finish(timeout: 10)
-      })
+    let outcome = try withWev {
+      let commands = dir.path + "/commands"
+      // The band: the bottom 60 of 240 rows; the window above it.
+      guard let onBand = virtualPointerOnceAlone(clickingAt: 0.5, 210.0 / 240, when: toBand),
+        let onWindow = virtualPointer(clickingAt: 0.5, 60.0 / 240, when: toWindow),
+        let held = try? StartedProcess("/usr/bin/wtype", ["-s", "60000"], environment: displayEnvironment)
+      else { return }
+      defer { kill(held.pid, SIGTERM) }
+      guard waitUntil(20, { heard().contains("wl_keyboard] enter:") }),
+        let band = try? layerSurface(["--keyboard", "on_demand", "--keys", keys], commands: commands)
+      else { return }
+      defer {
+        tell(commands, "quit")
+        _ = try? band.finish(timeout: 10)
+      }
+      guard waitUntil(20, { said(band).contains("shown 320x60") }) else { return }
+      steps["the program keeps the keys"] = type("b") && waitUntil(20) { heard().contains("sym: b") }
+      steps["the band clicked has the keyboard"] =
+        say(go: toBand) && waitUntil(20) { bandHeard().contains("enter") }
+      steps["the band hears the key"] = type("c") && waitUntil(20) { bandHeard().contains("key ") }
+      // No keys asked for: the program has the keyboard; on demand again: still the program's.
+      tell(commands, "keyboard none")
+      steps["the band that asks for none loses it"] =
+        waitUntil(20) { bandHeard().contains("leave") } && type("e") && waitUntil(20) { heard().contains("sym: e") }
+      tell(commands, "keyboard on_demand")
+      steps["asking again is not pressing"] =
+        waitUntil(20) { said(band).contains("keyboard on_demand") } && type("f")
+        && waitUntil(20) { heard().contains("sym: f") }
+      _ = try? onBand.finish(timeout: 10)
+      let toBandAgain = dir.path + "/band-again-go"
+      guard mkfifo(toBandAgain, 0o600) == 0,
+        let onBandAgain = virtualPointer(clickingAt: 0.5, 210.0 / 240, when: toBandAgain)
+      else { return }
+      steps["the band clicked again has it"] =
+        say(go: toBandAgain) && waitUntil(20) { count("enter", in: bandHeard()) == 2 }
+      _ = try? onBandAgain.finish(timeout: 10)
+      steps["the window clicked has it back"] =
+        say(go: toWindow) && waitUntil(20) { count("leave", in: bandHeard()) == 2 }
+      steps["the program hears the key"] = type("d") && waitUntil(20) { heard().contains("sym: d") }
+      _ = try? onWindow.finish(timeout: 10)
+    }
     let note = "\(steps) band: \(bandHeard()) wev: \(heard().suffix(1500)) \(outcome.stderr)"
     for step in [
       "the program keeps the keys", "the band clicked has the keyboard", "the band hears the key",
