@@ -20,6 +20,25 @@ import Testing
     }
   }
 
+  /// `keyboard`: its words split as exec's, host mode's; `keyboard-popup`
+  /// one of its two words.
+  @Test func keyboard() throws {
+    let host = [("host", "wayland")]
+    let keyboard = try settings(host + [("keyboard", "wvkbd-mobintl --hidden -H '200'")])
+    #expect(keyboard.handoff.keyboard == ["wvkbd-mobintl", "--hidden", "-H", "200"])
+    #expect(keyboard.handoff.keyboardPopup == .signals)
+    #expect(try settings(host + [("keyboard-popup", "itself")]).handoff.keyboardPopup == .itself)
+    #expect(Settings().handoff.keyboard.isEmpty)
+    #expect(
+      message([("keyboard", "wvkbd-mobintl")])
+        == "--keyboard needs --host wayland: the keyboard is a client of splashd's own compositor")
+    #expect(
+      message(host + [("keyboard-popup", "sometimes")])
+        == "--keyboard-popup: expected signals or itself, got \"sometimes\"")
+    #expect(
+      message(host + [("keyboard", "'wvkbd")])?.hasPrefix("--keyboard: expected a program and its arguments") == true)
+  }
+
   /// `[screen-power]`: times of day read, the schedule whole, host mode's.
   @Test func screenPower() throws {
     let host = [("host", "wayland")]
