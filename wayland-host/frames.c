@@ -45,12 +45,16 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
   note(watched->host, SPLASHD_HOST_NEW_BUFFER);
 }
 
+void note_whole_frame(struct splashd_host *host) {
+  host->pending_whole = true;
+  if (host->first != NULL) note(host, SPLASHD_HOST_NEW_BUFFER);
+}
+
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
   struct watched_surface *watched = wl_container_of(listener, watched, destroy);
   (void)data;
   // A closed popup or subsurface: what it covered shows again.
-  watched->host->pending_whole = true;
-  if (watched->host->first != NULL) note(watched->host, SPLASHD_HOST_NEW_BUFFER);
+  note_whole_frame(watched->host);
   wl_list_remove(&watched->commit.link);
   wl_list_remove(&watched->destroy.link);
   free(watched);

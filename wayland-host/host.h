@@ -301,6 +301,11 @@ struct host_keyboard {
      neither their being down nor their release reaches a client. */
   uint32_t withheld_keys[16];
   size_t withheld_key_count;
+  /* Its keys pressed to the input method's keyboard grab (at most 16 at a
+     time): their release goes there too, whatever the grab then applies
+     to, and the window never has them down. */
+  uint32_t grabbed_keys[16];
+  size_t grabbed_key_count;
 };
 
 /* A client's virtual pointer (wlr-virtual-pointer: remote control such as
@@ -512,6 +517,9 @@ const char *start_xwayland(struct splashd_host *host, const char *user, char *er
 
 /* The compositor's new surface: watched for the commits that make new frames. */
 void handle_new_surface(struct wl_listener *listener, void *data);
+/* Something shown changed without a commit of the program's (a popup came,
+   went or moved): a new frame, drawn whole. */
+void note_whole_frame(struct splashd_host *host);
 /* The output's frame signal: a screencopy client asked for the screen. */
 void handle_output_frame(struct wl_listener *listener, void *data);
 /* Holds what the program's window shows now (the table's hold_frame). */

@@ -116,21 +116,32 @@ static void touch_up(struct splashd_host *host, uint32_t time_msec, int32_t id) 
   wlr_seat_touch_notify_up(host->seat, time_msec, id);
 }
 
-/* Whether `keyboard`'s key `key` was pressed while input was withheld. */
-static bool key_withheld(const struct host_keyboard *keyboard, uint32_t key) {
-  for (size_t i = 0; i < keyboard->withheld_key_count; i++) {
-    if (keyboard->withheld_keys[i] == key) return true;
+/* Whether `key` is among the `count` keys of `keys`. */
+static bool key_among(const uint32_t *keys, size_t count, uint32_t key) {
+  for (size_t i = 0; i < count; i++) {
+    if (keys[i] == key) return true;
   }
   return false;
 }
 
+/* Takes `key` out of the `*count` keys of `keys`; whether it was there. */
+static bool forget_key(uint32_t *keys, size_t *count, uint32_t key) {
+  for (size_t i = 0; i < *count; i++) {
+    if (keys[i] != key) continue;
+    keys[i] = keys[--*count];
+    return true;
+  }
+  return false;
+}
+
+/* Whether `keyboard`'s key `key` was pressed while input was withheld. */
+static bool key_withheld(const struct host_keyboard *keyboard, uint32_t key) {
+  return key_among(keyboard->withheld_keys, keyboard->withheld_key_count, key);
+}
+
 /* `key` is no longer one pressed while input was withheld. */
 static void forget_withheld_key(struct host_keyboard *keyboard, uint32_t key) {
-  for (size_t i = 0; i < keyboard->withheld_key_count; i++) {
-    if (keyboard->withheld_keys[i] != key) continue;
-    keyboard->withheld_keys[i] = keyboard->withheld_keys[--keyboard->withheld_key_count];
-    return;
-  }
+  forget_key(keyboard->withheld_keys, &keyboard->withheld_key_count, key);
 }
 
 size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboard *keyboard, uint32_t *keys) {
@@ -141,7 +152,11 @@ size_t keys_down_for_clients(struct splashd_host *host, const struct wlr_keyboar
   }
   size_t count = 0;
   for (size_t i = 0; i < keyboard->num_keycodes; i++) {
-    if (ours == NULL || !key_withheld(ours, keyboard->keycodes[i])) keys[count++] = keyboard->keycodes[i];
+    uint32_t key = keyboard->keycodes[i];
+    if (ours == NULL || !(key_withheld(ours, key) ||
+                          key_among(ours->grabbed_keys, ours->grabbed_key_count, key))) {
+      keys[count++] = key;
+    }
   }
   return count;
 }
@@ -156,6 +171,15 @@ static void handle_key(struct wl_listener *listener, void *data) {
   struct wlr_event_keyboard_key *event = data;
   note(host, SPLASHD_HOST_INPUT);
   bool pressed = event->state == WL_KEYBOARD_KEY_STATE_PRESSED;
+  // A release whose press went to the input method's grab goes there
+  // too (withheld or not: it has the key down), or nowhere once it is gone.
+  if (!pressed && forget_key(keyboard->grabbed_keys, &keyboard->grabbed_key_count, event->keycode)) {
+    if (host->keyboard_grab != NULL) {
+      wlr_input_method_keyboard_grab_v2_set_keyboard(host->keyboard_grab, keyboard->device->keyboard);
+      wlr_input_method_keyboard_grab_v2_send_key(host->keyboard_grab, event->time_msec, event->keycode, event->state);
+    }
+    return;
+  }
   if (host->input_withheld) {
     if (!pressed) {
       forget_withheld_key(keyboard, event->keycode);
@@ -170,8 +194,14 @@ static void handle_key(struct wl_listener *listener, void *data) {
   bool withheld = key_withheld(keyboard, event->keycode);
   forget_withheld_key(keyboard, event->keycode);
   if (withheld && !pressed) return;
-  struct wlr_input_method_keyboard_grab_v2 *grab = keyboard_grab_for(host, keyboard->device);
+  // A press goes to the grab when it applies; a release whose press was
+  // the window's (taken above otherwise) stays the window's.
+  struct wlr_input_method_keyboard_grab_v2 *grab = pressed ? keyboard_grab_for(host, keyboard->device) : NULL;
   if (grab != NULL) {
+    if (keyboard->grabbed_key_count < sizeof keyboard->grabbed_keys / sizeof keyboard->grabbed_keys[0] &&
+        !key_among(keyboard->grabbed_keys, keyboard->grabbed_key_count, event->keycode)) {
+      keyboard->grabbed_keys[keyboard->grabbed_key_count++] = event->keycode;
+    }
     wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard->device->keyboard);
     wlr_input_method_keyboard_grab_v2_send_key(grab, event->time_msec, event->keycode, event->state);
     return;
@@ -212,11 +242,12 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
   struct host_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
   (void)data;
   if (keyboard->host->input_withheld) return;
+  // The grab is told, and the window too: its modifiers stay true for
+  // when keys reach it again.
   struct wlr_input_method_keyboard_grab_v2 *grab = keyboard_grab_for(keyboard->host, keyboard->device);
   if (grab != NULL) {
     wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard->device->keyboard);
     wlr_input_method_keyboard_grab_v2_send_modifiers(grab, &keyboard->device->keyboard->modifiers);
-    return;
   }
   wlr_seat_set_keyboard(keyboard->host->seat, keyboard->device);
   wlr_seat_keyboard_notify_modifiers(keyboard->host->seat, &keyboard->device->keyboard->modifiers);

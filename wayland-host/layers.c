@@ -172,6 +172,10 @@ static void handle_layer_destroy(struct wl_listener *listener, void *data) {
   wl_list_remove(&layer->destroy.link);
   wl_list_remove(&layer->commit.link);
   wl_list_remove(&layer->new_popup.link);
+  // wlroots 0.15.1 destroys a layer surface's popups as it unmaps it, not
+  // as it destroys one never mapped: those would stay in its freed list.
+  struct wlr_xdg_popup *popup, *next;
+  wl_list_for_each_safe(popup, next, &layer->surface->popups, link) wlr_xdg_popup_destroy(popup->base);
   layer->surface->data = NULL;
   free(layer);
   host->layer_surfaces--;
@@ -180,7 +184,8 @@ static void handle_layer_destroy(struct wl_listener *listener, void *data) {
 }
 
 void keep_layer_popup_on_screen(struct wlr_layer_surface_v1 *surface, struct wlr_xdg_popup *popup) {
-  struct layer *layer = surface->data;
+  // NULL: the layer surface is gone, its surface keeping the role.
+  struct layer *layer = surface != NULL ? surface->data : NULL;
   if (layer == NULL) return;
   // In the layer surface's coordinates, as wlroots takes it.
   struct wlr_box canvas = {

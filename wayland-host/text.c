@@ -87,7 +87,9 @@ static void tell_popups_the_cursor(struct splashd_host *host) {
   struct wlr_surface *field;
   struct wlr_box cursor;
   if (!input_popup_anchor(host, &field, &cursor)) return;
-  struct wlr_box above = {.x = 0, .y = -cursor.height, .width = cursor.width, .height = cursor.height};
+  // The client's numbers: no negative size (nor INT32_MIN negated).
+  int32_t width = cursor.width > 0 ? cursor.width : 0, height = cursor.height > 0 ? cursor.height : 0;
+  struct wlr_box above = {.x = 0, .y = -height, .width = width, .height = height};
   struct wlr_input_popup_surface_v2 *popup;
   wl_list_for_each(popup, &host->input_method->popup_surfaces, link) {
     wlr_input_popup_surface_v2_send_text_input_rectangle(popup, &above);
@@ -101,6 +103,8 @@ static void update_activity(struct splashd_host *host) {
   if (active == host->text_input_active) return;
   host->text_input_active = active;
   note(host, SPLASHD_HOST_TEXT_FIELD);
+  // The input method's popups show only while a field is served.
+  if (host->input_method != NULL && !wl_list_empty(&host->input_method->popup_surfaces)) note_whole_frame(host);
   if (host->input_method == NULL) return;
   if (active) {
     tell_input_method(host, text, true);
@@ -126,7 +130,11 @@ static void handle_text_commit(struct wl_listener *listener, void *data) {
   update_activity(host);
   if (was_active && host->text_input_active && served(host) == text) {
     tell_input_method(host, text, false);
-    tell_popups_the_cursor(host);
+    // The text cursor may have moved, and the popups under it with it.
+    if (host->input_method != NULL && !wl_list_empty(&host->input_method->popup_surfaces)) {
+      tell_popups_the_cursor(host);
+      note_whole_frame(host);
+    }
   }
 }
 
@@ -240,7 +248,7 @@ static void handle_input_method_commit(struct wl_listener *listener, void *data)
 
 struct wlr_input_method_keyboard_grab_v2 *keyboard_grab_for(struct splashd_host *host,
                                                             struct wlr_input_device *device) {
-  if (host->keyboard_grab == NULL || host->input_method == NULL || !host->text_input_active) return NULL;
+  if (host->keyboard_grab == NULL || host->input_method == NULL || served(host) == NULL) return NULL;
   struct wlr_virtual_keyboard_v1 *virtual = wlr_input_device_get_virtual_keyboard(device);
   if (virtual != NULL &&
       wl_resource_get_client(virtual->resource) == wl_resource_get_client(host->input_method->resource)) {
@@ -271,11 +279,52 @@ static void handle_input_method_grab(struct wl_listener *listener, void *data) {
   if (keyboard != NULL) wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard);
 }
 
-/* A popup of the input method's (a candidate list) is told where the
-   text cursor is; it is drawn under it (frames.c). */
+/* A popup of the input method's, followed until it goes: its showing,
+   hiding and going are new frames. */
+struct input_popup {
+  struct splashd_host *host;
+  struct wl_listener map, unmap, destroy;
+};
+
+static void handle_input_popup_map(struct wl_listener *listener, void *data) {
+  struct input_popup *popup = wl_container_of(listener, popup, map);
+  (void)data;
+  note_whole_frame(popup->host);
+}
+
+static void handle_input_popup_unmap(struct wl_listener *listener, void *data) {
+  struct input_popup *popup = wl_container_of(listener, popup, unmap);
+  (void)data;
+  note_whole_frame(popup->host);
+}
+
+static void handle_input_popup_destroy(struct wl_listener *listener, void *data) {
+  struct input_popup *popup = wl_container_of(listener, popup, destroy);
+  (void)data;
+  note_whole_frame(popup->host);
+  wl_list_remove(&popup->map.link);
+  wl_list_remove(&popup->unmap.link);
+  wl_list_remove(&popup->destroy.link);
+  free(popup);
+}
+
+/* A popup of the input method's (a candidate list) is followed and told
+   where the text cursor is; it is drawn under it (frames.c). */
 static void handle_input_popup(struct wl_listener *listener, void *data) {
   struct splashd_host *host = wl_container_of(listener, host, input_method_popup);
-  (void)data;
+  struct wlr_input_popup_surface_v2 *surface = data;
+  struct input_popup *popup = calloc(1, sizeof *popup);
+  if (popup == NULL) {
+    wl_resource_post_no_memory(surface->resource);
+    return;
+  }
+  popup->host = host;
+  popup->map.notify = handle_input_popup_map;
+  wl_signal_add(&surface->events.map, &popup->map);
+  popup->unmap.notify = handle_input_popup_unmap;
+  wl_signal_add(&surface->events.unmap, &popup->unmap);
+  popup->destroy.notify = handle_input_popup_destroy;
+  wl_signal_add(&surface->events.destroy, &popup->destroy);
   tell_popups_the_cursor(host);
 }
 

@@ -448,3 +448,76 @@ extension HostModeTextInputTests {
     #expect(after.at(700, 200) == 0xFF0000, "the input method's text did not reach Chromium's field: \(note)")
   }
 }
+
+extension HostModeTextInputTests {
+  /// A key pressed to an input method's grab is let go of there too, even
+  /// once the grab no longer applies: the field loses the focus to a lock
+  /// screen's band between the press of KEY_A and its release (before, the
+  /// release went to the band, and the input method kept the key down for
+  /// good, repeating it).
+  @Test func aKeyPressedToTheGrabIsLetGoOfThere() throws {
+    let go = dir.path + "/go"
+    #expect(mkfifo(go, 0o600) == 0)
+    var heard: [String] = []
+    var pressed = false
+    var left = false
+    let outcome = try withTheField {
+      guard let method = inputMethod(["--grab", "X"]) else { return }
+      defer { kill(method.pid, SIGTERM) }
+      guard waitUntil(20, { said(method).contains("grabbed") }), let keyboard = virtualKeyboard(when: go, times: 2),
+        waitUntil(20, { said(keyboard).contains("ready") })
+      else { return }
+      defer { kill(keyboard.pid, SIGTERM) }
+      pressed = say(go: go) && waitUntil(20) { said(method).contains("key 30") }
+      let commands = dir.path + "/commands"
+      guard
+        let band = try? layerSurface(
+          ["--layer", "overlay", "--keyboard", "exclusive", "--anchor", "top,left,right", "--size", "0x40"],
+          commands: commands)
+      else { return }
+      defer {
+        tell(commands, "quit")
+        _ = try? band.finish(timeout: 10)
+      }
+      left = waitUntil(20) { logged().contains("leave") && said(method).contains("deactivated") }
+      _ = say(go: go)
+      _ = waitUntil(20) { said(method).contains("release 30") }
+      heard = said(method)
+    }
+    let note = "\(heard) \(logged()) \(outcome.stderr.suffix(1500))"
+    #expect(pressed && left, "\(note)")
+    #expect(heard.contains("release 30"), "the grabbed key's release did not reach the input method: \(note)")
+  }
+}
+
+extension HostModeTextInputTests {
+  /// An input method's popup that goes without a commit of any surface
+  /// (its role object destroyed, its surface kept) is gone from the screen
+  /// at once (before, the frame composed with it stayed until something
+  /// else committed).
+  @Test func anInputMethodsPopupThatGoesLeavesTheScreen() throws {
+    let commands = dir.path + "/method-commands"
+    #expect(mkfifo(commands, 0o600) == 0)
+    var shown = false
+    var gone: Screendump?
+    let outcome = try withTheField {
+      let script = packageRoot + "/tools/test/wayland/input-method.py"
+      guard
+        let method = try? StartedProcess(
+          "/bin/sh", ["-c", "exec python3 \(script) --popup-gone 0<> \(commands)"], environment: displayEnvironment)
+      else { return }
+      defer { kill(method.pid, SIGTERM) }
+      shown = waitUntil(20) { snapshot("with-popup")?.screen.at(40, 70) == 0xFF8000 }
+      tell(commands, "go")
+      guard waitUntil(20, { said(method).contains("popup gone") }) else { return }
+      _ = waitUntil(10) {
+        gone = snapshot("popup-gone")?.screen
+        return gone?.at(40, 70) == 0x208040
+      }
+    }
+    let note = outcome.stderr.suffix(1500)
+    #expect(shown, "the popup never showed: \(note)")
+    let screen = try #require(gone, "no snapshot: \(note)")
+    #expect(screen.at(40, 70) == 0x208040, "the popup stayed on the screen: \(String(screen.at(40, 70), radix: 16))")
+  }
+}

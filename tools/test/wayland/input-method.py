@@ -9,13 +9,15 @@ commits TEXT to the field ("committed"). With --flood N it commits N
 strings of 4000 bytes at once instead, without reading between them
 ("flooded"). With --grab it grabs the keyboard at its first activation
 ("grabbed") and, for each key pressed that the grab gets, prints "key
-CODE" and commits TEXT. With --popup it shows a popup surface (60x30,
+CODE" and commits TEXT ("release CODE" for each key let go of). With --popup it shows a popup surface (60x30,
 FF8000: a candidate list) at its first activation ("popup") and prints
 where the compositor says the text cursor lies against it ("rectangle
-X,Y,W,H"). It runs until the compositor closes its connection (a protocol
-error is printed, and it exits 1).
+X,Y,W,H"). With --popup-gone, it then waits for a line on its standard
+input, destroys the popup's role object (its surface stays, uncommitted)
+and prints "popup gone". It runs until the compositor closes its
+connection (a protocol error is printed, and it exits 1).
 
-    input-method.py [--flood N | --grab | --popup] [TEXT]
+    input-method.py [--flood N | --grab | --popup | --popup-gone] [TEXT]
 """
 import struct
 import sys
@@ -29,7 +31,8 @@ def main():
     grab = arguments[:1] == ["--grab"]
     if grab:
         arguments = arguments[1:]
-    popup = arguments[:1] == ["--popup"]
+    popup_gone = arguments[:1] == ["--popup-gone"]
+    popup = popup_gone or arguments[:1] == ["--popup"]
     if popup:
         arguments = arguments[1:]
     if arguments[:1] == ["--flood"]:
@@ -55,6 +58,8 @@ def main():
                 print("key %d" % key, flush=True)
                 if text is not None:
                     commit()
+            else:
+                print("release %d" % key, flush=True)
 
     def event(opcode, body):
         if opcode == 0:
@@ -84,6 +89,12 @@ def main():
                 c.send(method, 4, struct.pack("<II", made, surface))  # get_input_popup_surface
                 show(c, shm, surface, 60, 30, 0xFF8000)
                 print("popup", flush=True)
+                if popup_gone:
+                    c.roundtrip()
+                    sys.stdin.readline()
+                    c.send(made, 0)  # destroy
+                    c.roundtrip()
+                    print("popup gone", flush=True)
             elif grab:
                 keyboard = c.new_id()
                 c.handlers[keyboard] = grabbed_key

@@ -11,6 +11,10 @@ an xdg popup without a parent and gives it to the band
     layer-popup.py orphan   gives a second popup to a second layer surface
                             that is never mapped, destroys that surface,
                             then the popup
+    layer-popup.py orphan-child
+                            gives a second popup to a second layer surface
+                            that is never mapped, destroys that surface,
+                            then makes and commits a popup of that popup
 
 and prints the protocol error the compositor answered with ("refused:
 ..."), or "served" when it answered none. Or
@@ -122,6 +126,14 @@ def main():
             c.send(unmapped, 5, struct.pack("<I", second))
             c.send(unmapped, 7)  # destroy
             c.send(second, 0)  # the popup's destroy
+        elif case == "orphan-child":
+            _, unmapped = layer_surface()
+            second = popup()
+            c.send(unmapped, 5, struct.pack("<I", second[0]))  # get_popup
+            c.send(unmapped, 7)  # destroy
+            c.roundtrip()
+            child = popup(parent=second[1])
+            c.send(child[2], 6)  # commit
         c.roundtrip()
         c.roundtrip()
     except ConnectionError as error:
