@@ -193,8 +193,7 @@ import Testing
         screen = snapshot("program")?.screen
         // The viewer stays connected until the click has reached wev.
         guard
-          let clicking = try? StartedProcess(
-            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/vnc-click.py \(vnc) 0.25 0.5 0<> \(go)"])
+          let clicking = try? testClient("vnc-click.py", [vnc, "0.25", "0.5"], reading: go, notOfTheDisplay: true)
         else { return }
         clicked = waitUntil(20) { said().contains("state: 0 (released)") }
         _ = say(go: go)

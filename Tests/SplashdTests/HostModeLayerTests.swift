@@ -369,11 +369,7 @@ extension HostModeLayerTests {
     let outcome = try withTheResizingWindow {
       let commands = dir.path + "/popup-commands"
       #expect(mkfifo(commands, 0o600) == 0)
-      let script = packageRoot + "/tools/test/wayland/layer-popup.py"
-      guard
-        let client = try? StartedProcess(
-          "/bin/sh", ["-c", "exec python3 \(script) offscreen 0<> \(commands)"], environment: displayEnvironment)
-      else { return }
+      guard let client = try? testClient("layer-popup.py", ["offscreen"], reading: commands) else { return }
       defer {
         tell(commands, "quit")
         _ = try? client.finish(timeout: 10)

@@ -116,9 +116,7 @@ import Testing
       whileRunning: { splashd in
         defer { kill(splashd.pid, SIGTERM) }
         guard waitForTheProgram(),
-          let held = try? StartedProcess(
-            "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/idle-inhibit.py hold 0<> \(go)"],
-            environment: displayEnvironment)
+          let held = try? testClient("idle-inhibit.py", ["hold"], reading: go)
         else { return }
         inhibitor = held
         let inhibited = { (try? String(contentsOfFile: held.stdoutPath, encoding: .utf8)) == "inhibited\n" }

@@ -118,10 +118,21 @@ extension HostModeSuite {
   /// StartedProcess's stdout.
   func layerSurface(_ options: [String], commands: String) throws -> StartedProcess {
     if access(commands, F_OK) != 0 { #expect(mkfifo(commands, 0o600) == 0) }
-    let script = packageRoot + "/tools/test/wayland/layer-surface.py"
+    return try testClient("layer-surface.py", options, reading: commands)
+  }
+
+  /// tools/test/wayland/`script` with `arguments`, a client of the
+  /// display (`displayEnvironment`; with `notOfTheDisplay`, in the test's
+  /// own environment), its standard input the FIFO `fifo`, opened for
+  /// reading and writing so that it never ends while the client waits for
+  /// a line; its lines go to its StartedProcess's stdout.
+  func testClient(
+    _ script: String, _ arguments: [String], reading fifo: String, notOfTheDisplay: Bool = false
+  ) throws -> StartedProcess {
+    let path = packageRoot + "/tools/test/wayland/" + script
     return try StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(script) \(options.joined(separator: " ")) 0<> \(commands)"],
-      environment: displayEnvironment)
+      "/bin/sh", ["-c", "exec python3 \(path) \(arguments.joined(separator: " ")) 0<> \(fifo)"],
+      environment: notOfTheDisplay ? nil : displayEnvironment)
   }
 
   /// Once the program shows alone (the transition done), a client's virtual
@@ -143,11 +154,8 @@ extension HostModeSuite {
   func virtualPointer(
     clickingAt u: Double, _ v: Double, when go: String, holding: Bool = false, approaching: Bool = false
   ) -> StartedProcess? {
-    let hold = holding ? "--hold " : approaching ? "--approach " : ""
-    return try? StartedProcess(
-      "/bin/sh",
-      ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-pointer.py \(hold)\(u) \(v) 0<> \(go)"],
-      environment: displayEnvironment)
+    let hold = holding ? ["--hold"] : approaching ? ["--approach"] : []
+    return try? testClient("virtual-pointer.py", hold + ["\(u)", "\(v)"], reading: go)
   }
 
   /// A client's virtual keyboard (tools/test/wayland/virtual-keyboard.py)
@@ -155,9 +163,7 @@ extension HostModeSuite {
   /// at the next, and so on `times` in all, then ends; nil when it cannot
   /// be started.
   func virtualKeyboard(when go: String, times: Int) -> StartedProcess? {
-    try? StartedProcess(
-      "/bin/sh", ["-c", "exec python3 \(packageRoot)/tools/test/wayland/virtual-keyboard.py 30 \(times) 0<> \(go)"],
-      environment: displayEnvironment)
+    try? testClient("virtual-keyboard.py", ["30", "\(times)"], reading: go)
   }
 
   /// Says "go" into `fifo`, once a program reads it (at most 10 s); whether it was said.

@@ -501,11 +501,7 @@ extension HostModeTextInputTests {
     var shown = false
     var gone: Screendump?
     let outcome = try withTheField {
-      let script = packageRoot + "/tools/test/wayland/input-method.py"
-      guard
-        let method = try? StartedProcess(
-          "/bin/sh", ["-c", "exec python3 \(script) --popup-gone 0<> \(commands)"], environment: displayEnvironment)
-      else { return }
+      guard let method = try? testClient("input-method.py", ["--popup-gone"], reading: commands) else { return }
       defer { kill(method.pid, SIGTERM) }
       shown = waitUntil(20) { snapshot("with-popup")?.screen.at(40, 70) == 0xFF8000 }
       tell(commands, "go")
